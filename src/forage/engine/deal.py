@@ -1,0 +1,120 @@
+"""Seeded shuffles, deals and deal codes (RULINGS R12, R14)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from pydantic import BaseModel, ConfigDict, model_validator
+
+_MASK64: Final = (1 << 64) - 1
+STANDARD_NUMBERS: Final = tuple(range(1, 19))
+DECK_SIZE: Final = 9
+
+
+class SplitMix64:
+    """A small 64-bit generator whose output is the same on every platform and Python (R14)."""
+
+    def __init__(self, seed: int) -> None:
+        """Start the generator from any integer seed (taken modulo 2**64)."""
+        self.state = seed & _MASK64
+
+    def next(self) -> int:
+        """The next 64-bit output."""
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n), by rejection so that no value is favoured."""
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            value = self.next()
+            if value < limit:
+                return value % n
+
+
+def shuffled(items: Sequence[int], seed: int) -> list[int]:
+    """The items shuffled by Fisher-Yates with SplitMix64 from ``seed``."""
+    result = list(items)
+    rng = SplitMix64(seed)
+    for i in range(len(result) - 1, 0, -1):
+        j = rng.below(i + 1)
+        result[i], result[j] = result[j], result[i]
+    return result
+
+
+class Deal(BaseModel):
+    """The card numbers in draw order, and the two recipe numbers of a challenge (R14)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    cards: tuple[int, ...]
+    recipes: tuple[int, int] | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> Deal:
+        if not 1 <= len(self.cards) <= 18:
+            raise ValueError(f"a deal has 1 to 18 cards, not {len(self.cards)}")
+        if len(set(self.cards)) != len(self.cards):
+            raise ValueError("a card appears twice in the deal")
+        if self.recipes is not None and self.recipes[0] == self.recipes[1]:
+            raise ValueError("the two recipes must be different cards")
+        return self
+
+    @classmethod
+    def from_seed(
+        cls,
+        seed: int,
+        *,
+        recipes: bool = False,
+        deck: int = 1,
+        numbers: Sequence[int] = STANDARD_NUMBERS,
+    ) -> Deal:
+        """The deal of a seed: a standard game's deck 1 or 2, or a recipe challenge (R12)."""
+        order = shuffled(numbers, seed)
+        if recipes:
+            return cls(cards=tuple(order[2 : 2 + DECK_SIZE]), recipes=(order[0], order[1]))
+        if deck not in (1, 2):
+            raise ValueError(f"deck must be 1 or 2, not {deck}")
+        start = 0 if deck == 1 else DECK_SIZE
+        return cls(cards=tuple(order[start : start + DECK_SIZE]))
+
+    @property
+    def code(self) -> str:
+        """The deal code: ``5.12.3...`` or, with recipes, ``4.11:5.12.3...`` (CONTRACT)."""
+        cards = ".".join(str(n) for n in self.cards)
+        if self.recipes is None:
+            return cards
+        return f"{self.recipes[0]}.{self.recipes[1]}:{cards}"
+
+    @classmethod
+    def from_code(cls, code: str) -> Deal:
+        """Parse a deal code; raises ValueError naming what is wrong."""
+        text = code.strip()
+        if not _CODE.fullmatch(text):
+            raise ValueError(f"not a deal code: {code!r} (expected like 4.11:5.12.3.1.9.17.2.8.14)")
+        recipes: tuple[int, int] | None = None
+        if ":" in text:
+            head, _, text = text.partition(":")
+            parts = [int(p) for p in head.split(".")]
+            if len(parts) != 2:
+                raise ValueError(f"a deal code names two recipes before ':', not {len(parts)}")
+            recipes = (parts[0], parts[1])
+        cards = tuple(int(p) for p in text.split("."))
+        return cls(cards=cards, recipes=recipes)
+
+    def other_deck(self, numbers: Sequence[int] = STANDARD_NUMBERS) -> Deal | None:
+        """The standard game's other nine cards, in ascending order, or None (R12)."""
+        if self.recipes is not None or len(self.cards) != DECK_SIZE:
+            return None
+        rest = tuple(n for n in numbers if n not in self.cards)
+        if len(rest) != DECK_SIZE:
+            return None
+        return Deal(cards=rest)
+
+
+_CODE: Final = re.compile(r"(\d+\.\d+:)?\d+(\.\d+)*")
