@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -48,14 +48,20 @@ class GameResult(BaseModel):
 class Game:
     """A game on a deal: push placements, pop them to undo, ask what any placement would do."""
 
-    def __init__(self, deal: Deal, deck: Deck) -> None:
-        """Lay out the deal's first card and draw the hand (R12)."""
+    def __init__(
+        self, deal: Deal, deck: Deck, recipe_book: Mapping[int, Recipe] | None = None
+    ) -> None:
+        """Lay out the deal's first card and draw the hand (R12).
+
+        ``recipe_book`` gives the recipes by number when the deck's cards carry none
+        (a custom deck); by default the deck's own recipes are used.
+        """
         missing = [n for n in deal.cards if n not in deck]
         if missing:
             raise ValueError(f"card {missing[0]} is not in the deck")
         recipe_cards: list[Recipe] = []
         if deal.recipes is not None:
-            recipe_decks = deck.recipes()
+            recipe_decks = deck.recipes() if recipe_book is None else recipe_book
             for number in deal.recipes:
                 if number not in recipe_decks:
                     raise ValueError(f"recipe {number} is not a known recipe")
