@@ -1,0 +1,122 @@
+"""Headless commands on deals and records: ``deal``, ``replay`` and ``moves``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from forage.cli.errors import EXIT_ILLEGAL, EXIT_OK, BadInput, fail, read_text
+from forage.engine import Deal, Game, Outcome
+from forage.record import RecordError, bad_input_object, load_game, result_object
+from forage.render import summary
+
+
+def new_seed() -> int:
+    """A fresh random seed for a new game."""
+    return secrets.randbelow(10**9)
+
+
+def deal_command(args: argparse.Namespace) -> int:
+    """Print the deal code of a seed (CONTRACT: ``forage deal``)."""
+    seed = new_seed() if args.seed is None else args.seed
+    deal = Deal.from_seed(seed, recipes=args.recipes, deck=args.deck)
+    print(deal.code)
+    return EXIT_OK
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2))
+
+
+def load_record(path: str, as_json: bool) -> tuple[Game, Outcome | None] | int:
+    """The replayed game of a record file, or the exit code after reporting bad input."""
+    try:
+        return load_game(read_text(path))
+    except (BadInput, RecordError) as exc:
+        message = str(exc) if isinstance(exc, BadInput) else f"{path}: {exc}"
+        if as_json:
+            _print_json(bad_input_object(message))
+        return fail(message)
+
+
+def _refusal_line(path: str, game: Game, refusal: Outcome) -> str:
+    index = len(game.moves)
+    reason = refusal.reason.value if refusal.reason else "illegal"
+    return f"{path}: moves[{index}] ({refusal.placement}): {reason}: {refusal.message}"
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    """Check and score a record (CONTRACT: ``forage replay``)."""
+    loaded = load_record(args.file, args.json)
+    if isinstance(loaded, int):
+        return loaded
+    game, refusal = loaded
+    if args.json:
+        _print_json(result_object(game, len(game.moves), refusal))
+    else:
+        _print_summary(game)
+    if refusal is not None:
+        return fail(_refusal_line(args.file, game, refusal), EXIT_ILLEGAL)
+    return EXIT_OK
+
+
+def _print_summary(game: Game) -> None:
+    console = Console()
+    result = game.result()
+    console.print(f"[bold]Deal[/bold] {game.deal.code}")
+    if result.stuck:
+        state = "stuck: no card in hand can be placed"
+    elif result.finished:
+        state = "finished"
+    else:
+        state = f"turn {game.turn} of {game.turns}, hand {list(game.hand)}"
+    console.print(f"[bold]Moves[/bold] {len(game.moves)} ({state})")
+    console.print(summary(game))
+    if result.won is not None:
+        console.print("[bold green]Won[/bold green]" if result.won else "[bold red]Lost[/bold red]")
+
+
+def moves_command(args: argparse.Namespace) -> int:
+    """List every legal placement after a record's moves (CONTRACT: ``forage moves``)."""
+    loaded = load_record(args.file, args.json)
+    if isinstance(loaded, int):
+        return loaded
+    game, refusal = loaded
+    if refusal is not None:
+        if args.json:
+            _print_json({"moves": [], **result_object(game, len(game.moves), refusal)})
+        return fail(_refusal_line(args.file, game, refusal), EXIT_ILLEGAL)
+    base = game.position.base
+    entries = []
+    for outcome in game.outcomes():
+        p = outcome.placement
+        entry: dict[str, Any] = {
+            "card": p.card,
+            "rotation": int(p.rotation),
+            "x": p.x,
+            "y": p.y,
+            "score": base + outcome.score_change,
+        }
+        if p.mouse:
+            entry["mouse"] = [m.model_dump(mode="json") for m in p.mouse]
+        entries.append(entry)
+    if args.json:
+        _print_json({"moves": entries})
+        return EXIT_OK
+    console = Console()
+    if not entries:
+        why = "the game is over" if game.is_finished() else "no card in hand can be placed"
+        console.print(f"No legal placements: {why}.")
+        return EXIT_OK
+    table = Table(title=f"{len(entries)} legal placements (base score now {base})")
+    for column in ("card", "rotation", "x", "y", "score"):
+        table.add_column(column, justify="right")
+    for e in entries:
+        table.add_row(*(str(e[k]) for k in ("card", "rotation", "x", "y", "score")))
+    console.print(table)
+    return EXIT_OK
