@@ -264,7 +264,7 @@ def result_object(game: Game, moves_applied: int, refusal: Outcome | None = None
             "message": refusal.message,
         }
     woodland = []
-    for pos in game.woodland:
+    for pos in game.woodland.positions():
         sq = game.woodland[pos]
         woodland.append(
             {

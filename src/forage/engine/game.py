@@ -82,7 +82,8 @@ class Game:
                 next_draw=min(3, len(deal.cards)),
             )
         ]
-        self._stuck_cache: dict[int, bool] = {}
+        self._stuck: list[bool | None] = [None]
+        """Whether each position on the stack is stuck (R13), worked out when first asked."""
 
     # -- state -------------------------------------------------------------------------------
 
@@ -165,6 +166,7 @@ class Game:
                 first_gathered=outcome.gathered if not self.moves else pos.first_gathered,
             )
         )
+        self._stuck.append(None)
         self.moves.append(placement)
         return outcome
 
@@ -173,7 +175,7 @@ class Game:
         if not self.moves:
             raise IndexError("no placement to undo")
         self._stack.pop()
-        self._stuck_cache.pop(len(self._stack), None)
+        self._stuck.pop()
         return self.moves.pop()
 
     def candidate_spots(self, card: Card, rotation: Rotation) -> list[Pos]:
@@ -257,10 +259,10 @@ class Game:
         """Whether cards remain but none can be placed, ending the game (R13)."""
         if self.is_finished():
             return False
-        depth = len(self._stack)
-        if depth not in self._stuck_cache:
-            self._stuck_cache[depth] = not self._any_legal()
-        return self._stuck_cache[depth]
+        stuck = self._stuck[-1]
+        if stuck is None:
+            stuck = self._stuck[-1] = not self._any_legal()
+        return stuck
 
     def _any_legal(self) -> bool:
         squares = self.position.woodland.squares

@@ -128,9 +128,9 @@ class Woodland(BaseModel):
         """Whether a card covers this square."""
         return pos in self.squares
 
-    def __iter__(self) -> Iterator[Pos]:  # type: ignore[override]
+    def positions(self) -> list[Pos]:
         """The covered squares, sorted by y then x."""
-        return iter(sorted(self.squares, key=lambda p: (p[1], p[0])))
+        return sorted(self.squares, key=lambda p: (p[1], p[0]))
 
     def __len__(self) -> int:
         """How many squares are covered."""
