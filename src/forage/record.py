@@ -163,6 +163,8 @@ def _deal_of(record: GameRecord, deck: Deck) -> Deal:
     if record.deal is None:
         if seeded is None:
             raise RecordError("deal", "missing: a record needs deal (or seed)")
+        if recipes is not None and seeded.recipes is None:
+            return Deal(cards=seeded.cards, recipes=recipes)
         if recipes is not None and seeded.recipes != recipes:
             raise RecordError("recipes", "do not match the seed's recipe challenge")
         return seeded
