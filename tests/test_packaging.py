@@ -1,0 +1,56 @@
+"""The built wheel carries the card data, and an installed forage finds it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from forage.carddata import parse_card_file, standard_deck
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    uv = shutil.which("uv")
+    if uv is None:
+        pytest.skip("uv is not on PATH")
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [uv, "build", "--wheel", "--out-dir", str(out), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (built,) = out.glob("*.whl")
+    return built
+
+
+def test_wheel_ships_the_card_data(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        text = archive.read("forage/_data/cards.json").decode("utf-8")
+    assert parse_card_file(text) == standard_deck()
+
+
+def test_installed_wheel_finds_the_card_data(wheel: Path, tmp_path: Path) -> None:
+    """Unpacked away from the checkout, the package loads its deck from inside itself."""
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(tmp_path)
+    code = (
+        "import forage.carddata as c, pathlib, sys;"
+        "assert pathlib.Path(c.__file__).is_relative_to(sys.argv[1]), c.__file__;"
+        "print(len(c.standard_deck()))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(tmp_path), "PATH": ""},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.strip() == "18"
