@@ -105,6 +105,8 @@ def parse_record(text: str) -> GameRecord:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError("", f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise RecordError("", "not a record (JSON nested too deeply)") from None
     if not isinstance(data, dict):
         raise RecordError("", "a record is a JSON object")
     try:
@@ -114,8 +116,8 @@ def parse_record(text: str) -> GameRecord:
         got = error.get("input")
         shown = json.dumps(got) if isinstance(got, int | str | float | bool) else None
         message = str(error["msg"])
-        if shown is not None and error["type"] != "missing":
-            message += f" (got {shown})"
+        if shown is not None and error["type"] not in ("missing", "json_invalid"):
+            message += f" (got {shown if len(shown) <= 40 else shown[:37] + '...'})"
         raise RecordError(_field_path(tuple(error["loc"])), message) from None
 
 
@@ -165,7 +167,7 @@ def _deal_of(record: GameRecord, deck: Deck) -> Deal:
             raise RecordError("deal", "missing: a record needs deal (or seed)")
         if recipes is not None and seeded.recipes is None:
             return Deal(cards=seeded.cards, recipes=recipes)
-        if recipes is not None and seeded.recipes != recipes:
+        if recipes is not None and set(seeded.recipes or ()) != set(recipes):
             raise RecordError("recipes", "do not match the seed's recipe challenge")
         return seeded
     if not 1 <= len(record.deal) <= 18:
@@ -178,8 +180,14 @@ def _deal_of(record: GameRecord, deck: Deck) -> Deal:
             raise RecordError(f"deal[{i}]", f"card {number} appears twice")
         seen.add(number)
     deal = Deal(cards=tuple(record.deal), recipes=recipes)
-    if seeded is not None and seeded.cards != deal.cards:
-        raise RecordError("seed", "the seed's deal differs from deal")
+    if seeded is not None:
+        if seeded.cards != deal.cards:
+            raise RecordError("seed", "the seed's deal differs from deal")
+        if seeded.recipes is not None:
+            if recipes is None:
+                return seeded
+            if set(seeded.recipes) != set(recipes):
+                raise RecordError("recipes", "do not match the seed's recipe challenge")
     return deal
 
 
@@ -317,6 +325,7 @@ def bad_input_object(message: str) -> dict[str, Any]:
         "woodland",
         "supply",
         "edwood_used",
+        "deal",
     )
     return {
         "ok": False,

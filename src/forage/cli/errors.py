@@ -25,7 +25,7 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> int:
 def read_text(path: str) -> str:
     """The text of a file, or BadInput naming the file and what went wrong."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise BadInput(f"{path}: no such file") from None
     except IsADirectoryError:
