@@ -1,0 +1,35 @@
+"""The Textual game screen of Forage (`forage play`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from forage.carddata import standard_deck
+from forage.engine import Deal, Game
+
+__all__ = ["run_game"]
+
+
+def run_game(
+    seed: int | None,
+    deal_code: str | None,
+    recipes: bool,
+    deck: int,
+    record_path: Path | None,
+) -> int:
+    """Play a game in the terminal; returns the exit code (2 for a bad deal code)."""
+    if deal_code is not None:
+        try:
+            Game(Deal.from_code(deal_code), standard_deck())
+        except ValueError as error:
+            print(f"forage: --deal: {error}", file=sys.stderr)
+            return 2
+    if deck not in (1, 2):
+        print(f"forage: --deck: must be 1 or 2, not {deck}", file=sys.stderr)
+        return 2
+    from forage.app.app import ForageApp
+
+    app = ForageApp(seed, deal_code, recipes, deck, record_path)
+    code = app.run()
+    return code if isinstance(code, int) else 0

@@ -1,0 +1,84 @@
+"""The Textual application: offers to resume a saved game, then runs the game screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+
+from forage.app.screens.confirm import ConfirmScreen
+from forage.app.screens.game import GameScreen
+from forage.app.session import Session, forget_saved, load_saved
+
+
+class ForageApp(App[int]):
+    """Forage in the terminal."""
+
+    TITLE = "Forage"
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = False
+    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
+        (0, "-too-narrow"),
+        (60, "-normal"),
+        (110, "-wide"),
+    ]
+    VERTICAL_BREAKPOINTS = [  # noqa: RUF012
+        (0, "-too-short"),
+        (20, "-normal-height"),
+    ]
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        deal_code: str | None = None,
+        recipes: bool = False,
+        deck: int = 1,
+        record_path: Path | None = None,
+        *,
+        offer_resume: bool = True,
+    ) -> None:
+        """An app that will start this game (or offer the saved one first)."""
+        super().__init__()
+        self.options = (seed, deal_code, recipes, deck, record_path)
+        self.offer_resume = offer_resume
+        self.record_path = record_path
+
+    def on_mount(self) -> None:
+        """Offer the saved game, if there is one; otherwise start the game asked for."""
+        saved = load_saved(self.record_path) if self.offer_resume else None
+        if saved is None:
+            self.start(self.fresh_session())
+            return
+        game = saved.game
+        question = (
+            f"A game in progress was saved: {saved.label()}, turn {game.turn} of "
+            f"{game.turns}, score {game.position.base}.\n\nResume it?"
+        )
+
+        def answered(answer: str | None) -> None:
+            if answer == "yes":
+                self.start(saved)
+            else:
+                forget_saved()
+                self.start(self.fresh_session())
+
+        self.push_screen(ConfirmScreen(question), answered)
+
+    def fresh_session(self) -> Session:
+        """The game the command line asked for."""
+        seed, deal_code, recipes, deck, record_path = self.options
+        return Session.start(seed, deal_code, recipes, deck, record_path)
+
+    def start(self, session: Session) -> None:
+        """Show the game screen for a session."""
+        if session.record_path is not None:
+            session.persist()
+        self.push_screen(GameScreen(session))
+
+    @property
+    def session(self) -> Session | None:
+        """The session on the game screen, if it is showing."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, GameScreen):
+                return screen.session
+        return None

@@ -1,0 +1,38 @@
+"""A yes/no question over the game: resume a saved game, start a new one."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import Footer, Static
+
+from forage.app.screens.base import ForageModal, too_small_notice
+
+
+class ConfirmScreen(ForageModal):
+    """Ask a question; dismisses with "yes" or "no"."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "answer('yes')", "Yes"),
+        Binding("n,escape", "answer('no')", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        """A dialog asking ``question``."""
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        """The question and its keys."""
+        yield too_small_notice()
+        with Vertical(classes="body dialog confirm"):
+            yield Static(self.question, id="question")
+            yield Static("[b reverse]y[/] yes    [b reverse]n[/] no", id="answers")
+        yield Footer()
+
+    def action_answer(self, answer: str) -> None:
+        """Close with the answer."""
+        self.dismiss(answer)

@@ -1,0 +1,274 @@
+"""The game screen: the woodland, the hand, the supply, the score and the live preview."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.widgets import Footer, Static
+
+from forage.app.describe import outcome_lines
+from forage.app.screens.base import ForageScreen, too_small_notice
+from forage.app.screens.confirm import ConfirmScreen
+from forage.app.screens.end import EndScreen
+from forage.app.screens.help import HelpScreen
+from forage.app.session import Session
+from forage.app.widgets import (
+    HandState,
+    HandView,
+    ScorePanel,
+    ScoreState,
+    StatusBar,
+    SupplyView,
+    WoodlandState,
+    WoodlandView,
+)
+from forage.engine import Area, Placement
+
+
+class GameScreen(ForageScreen):
+    """Play a game with the keyboard (or the mouse); every rule comes from the engine."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,h", "move(-1, 0)", "Move", key_display="←↑↓→"),
+        Binding("right,l", "move(1, 0)", "Right", show=False),
+        Binding("up,k", "move(0, -1)", "Up", show=False),
+        Binding("down,j", "move(0, 1)", "Down", show=False),
+        Binding("r", "rotate(True)", "Rotate"),
+        Binding("R", "rotate(False)", "Rotate back", show=False),
+        Binding("tab", "next_card", "Card", priority=True),
+        Binding("1", "choose(0)", "Card 1", show=False),
+        Binding("2", "choose(1)", "Card 2", show=False),
+        Binding("enter,space", "place", "Place", key_display="⏎"),
+        Binding("c", "mouse_colour", "Mouse colour"),
+        Binding("u", "undo", "Undo"),
+        Binding("t", "hint", "Hint", show=False),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("n", "new_game", "New", show=False),
+        Binding("q", "quit_game", "Quit"),
+    ]
+
+    version: reactive[int] = reactive(0, init=False)
+    """Goes up whenever the game or the cursor changes; the widgets are then updated."""
+
+    def __init__(self, session: Session) -> None:
+        """A screen for this session's game."""
+        super().__init__()
+        self.session = session
+        self._ending = False
+
+    def compose(self) -> ComposeResult:
+        """Title, woodland and side panel, status bar, footer."""
+        yield too_small_notice()
+        with Vertical(classes="body"):
+            yield Static(id="title")
+            with Horizontal(id="main"):
+                yield WoodlandView(id="woodland")
+                with Vertical(id="side"):
+                    yield HandView(id="hand")
+                    yield SupplyView(id="supply")
+                    yield ScorePanel(id="score")
+            yield StatusBar(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Draw the game as it stands."""
+        self.update_view()
+        self.check_end()
+
+    # -- attributes down ---------------------------------------------------------------------
+
+    def watch_version(self) -> None:
+        """Push the new state down to the widgets."""
+        self.update_view()
+
+    def changed(self) -> None:
+        """Note that the game or the cursor changed."""
+        self.version += 1
+
+    def update_view(self) -> None:
+        """Give every widget what it shows, straight from the session and the engine."""
+        session = self.session
+        game = session.game
+        outcome = None if game.is_over() else session.preview()
+        placement = outcome.placement if outcome is not None else None
+        card_cells: tuple[tuple[int, int, Area], ...] = ()
+        if placement is not None:
+            card = game.card(placement.card)
+            card_cells = tuple(
+                (placement.x + dx, placement.y + dy, area)
+                for dx, dy, area in card.footprint(placement.rotation)
+            )
+        self.query_one(WoodlandView).state = WoodlandState(
+            squares=dict(game.woodland.squares),
+            card=card_cells,
+            outcome=outcome,
+            choices=outcome.mouse_choice_possible if outcome is not None else (),
+        )
+        self.query_one(HandView).state = HandState(
+            cards=tuple(game.card(n) for n in game.hand),
+            selected=session.cursor.index,
+            turn=game.turn,
+            turns=game.turns,
+            draw_pile=game.draw_pile,
+        )
+        self.query_one(SupplyView).supply = game.supply
+        result = game.result()
+        self.query_one(ScorePanel).state = ScoreState(result=result, recipes=game.recipes)
+        title = f"Forage · {session.label()}"
+        self.query_one("#title", Static).update(title)
+        status = self.query_one(StatusBar)
+        if outcome is None:
+            status.legal = True
+            status.headline = "The game is over."
+            status.details = "u undoes the last placement; n starts a new game."
+        else:
+            headline, details = outcome_lines(outcome, game.position.base)
+            status.legal = outcome.legal
+            status.headline = headline
+            status.details = details
+
+    # -- messages up ---------------------------------------------------------------------------
+
+    def on_hand_view_chosen(self, message: HandView.Chosen) -> None:
+        """A click on a hand card chooses it."""
+        if self.session.choose(message.index):
+            self.changed()
+
+    def on_woodland_view_spot_clicked(self, message: WoodlandView.SpotClicked) -> None:
+        """A click on the woodland moves the card there (its top-left area)."""
+        cursor = self.session.cursor
+        self.session.move(message.x - cursor.x, message.y - cursor.y)
+        self.changed()
+
+    # -- actions ---------------------------------------------------------------------------------
+
+    def action_move(self, dx: int, dy: int) -> None:
+        """Move the card being placed one area."""
+        if self.session.move(dx, dy):
+            self.changed()
+        else:
+            self.notify("The card can go only one card beyond the woodland.", timeout=2)
+
+    def action_rotate(self, clockwise: bool) -> None:
+        """Turn the card a quarter."""
+        self.session.rotate(clockwise)
+        self.changed()
+
+    def action_next_card(self) -> None:
+        """Take the other hand card."""
+        self.session.next_card()
+        self.changed()
+
+    def action_choose(self, index: int) -> None:
+        """Take hand card 1 or 2."""
+        if self.session.choose(index):
+            self.changed()
+
+    def action_mouse_colour(self) -> None:
+        """Change the colour of the mouse die on a split area, where there is a choice."""
+        if self.session.cycle_mouse():
+            self.changed()
+        else:
+            self.notify("No mouse colour to choose here.", timeout=2)
+
+    def action_place(self) -> None:
+        """Place the card; an illegal spot is refused with its reason."""
+        if self.session.game.is_over():
+            self.check_end()
+            return
+        outcome = self.session.place()
+        if outcome is None:
+            return
+        if not outcome.legal:
+            self.notify(f"Can't place here: {outcome.message}.", severity="error", timeout=4)
+            self.changed()
+            return
+        self.changed()
+        self.check_end()
+
+    def action_undo(self) -> None:
+        """Take back the last placement."""
+        if self.session.undo() is None:
+            self.notify("Nothing to undo: this is the start of the game.", timeout=2)
+            return
+        self.changed()
+
+    def action_hint(self) -> None:
+        """Show a suggested placement, when a hint provider is available."""
+        placement = self.hint_placement()
+        if placement is None:
+            self.notify("Hints arrive soon.", timeout=2)
+            return
+        self.show_hint(placement)
+
+    def hint_placement(self) -> Placement | None:
+        """The suggested placement for the hand, or None: the hook for the hint feature."""
+        return None
+
+    def show_hint(self, placement: Placement) -> None:
+        """Move the card being placed to a suggested placement; enter then places it."""
+        if self.session.go_to(placement):
+            self.changed()
+            self.notify("Suggested placement shown: enter places it.", timeout=3)
+
+    def action_help(self) -> None:
+        """Open the keys and rules."""
+        self.app.push_screen(HelpScreen())
+
+    def action_new_game(self) -> None:
+        """Start a new game (asking first if this one is under way)."""
+        game = self.session.game
+        if game.moves and not game.is_over():
+
+            def answered(answer: str | None) -> None:
+                if answer == "yes":
+                    self.load(self.session.new_game())
+
+            self.app.push_screen(
+                ConfirmScreen("Start a new game? This game will be lost."), answered
+            )
+        else:
+            self.load(self.session.new_game())
+
+    def action_quit_game(self) -> None:
+        """Save the game and leave."""
+        self.session.save()
+        self.app.exit(0)
+
+    # -- game flow ---------------------------------------------------------------------------------
+
+    def load(self, session: Session) -> None:
+        """Play another session on this screen."""
+        self.session = session
+        session.save()
+        if session.record_path is not None:
+            session.persist()
+        self.changed()
+        self.check_end()
+
+    def check_end(self) -> None:
+        """Show the end screen once the game is over (finished or stuck)."""
+        if not self.session.game.is_over() or self._ending:
+            return
+        self._ending = True
+        self.app.push_screen(EndScreen(self.session), self._after_end)
+
+    def _after_end(self, choice: str | None) -> None:
+        self._ending = False
+        session = self.session
+        if choice == "again":
+            self.load(session.same_deal())
+        elif choice == "other":
+            other = session.other_deck()
+            if other is not None:
+                self.load(other)
+        elif choice == "new":
+            self.load(session.new_game())
+        elif choice == "undo":
+            self.action_undo()
+        elif choice == "quit":
+            self.app.exit(0)

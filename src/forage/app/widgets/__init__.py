@@ -1,0 +1,18 @@
+"""The game screen's widgets, grouped by what they show."""
+
+from forage.app.widgets.hand import HandState, HandView
+from forage.app.widgets.score import ScorePanel, ScoreState
+from forage.app.widgets.status import StatusBar
+from forage.app.widgets.supply import SupplyView
+from forage.app.widgets.woodland import WoodlandState, WoodlandView
+
+__all__ = [
+    "HandState",
+    "HandView",
+    "ScorePanel",
+    "ScoreState",
+    "StatusBar",
+    "SupplyView",
+    "WoodlandState",
+    "WoodlandView",
+]

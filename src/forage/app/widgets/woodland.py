@@ -1,0 +1,300 @@
+"""The woodland: a grid of top areas, with the card being placed drawn over it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from forage.app.describe import BASKET, MARK, TERRAIN, face
+from forage.engine import Area, AreaEffect, Colour, Die, Effect, Outcome, Square
+from forage.engine.woodland import Pos
+
+BG: Final = {Colour.B: "#2f6f2f", Colour.C: "#a85c12", Colour.M: "#62432a"}
+"""Terrain colours in the woodland: green bramble, orange fallen leaves, brown soil."""
+BG_CARD: Final = {Colour.B: "#62c462", Colour.C: "#f4a640", Colour.M: "#b08458"}
+"""Brighter terrain colours for the card being placed."""
+TEXT: Final = "#f2f2f2"
+TEXT_CARD: Final = "#000000"
+MOUSE_STYLE: Final = Style.parse("bold #ffffff on #c41616")
+EDWOOD_STYLE: Final = Style.parse("bold #ffffff on #7b2fbf")
+EMPTY_STYLE: Final = Style.parse("#4a4a4a")
+ILLEGAL_MARK: Final = Style.parse("bold #ff2a2a on #000000")
+LIVE_MARK: Final = Style.parse("bold #ffff00 on #000000")
+
+
+@dataclass(frozen=True)
+class CellSize:
+    """The size of one woodland area on screen (a separator column follows each)."""
+
+    width: int
+    height: int
+
+
+SIZES: Final = (CellSize(7, 3), CellSize(5, 2), CellSize(3, 1))
+"""Cell sizes from largest to the compact one used at 80x24 when the woodland grows."""
+
+
+@dataclass(frozen=True, eq=False)
+class WoodlandState:
+    """Everything the woodland view draws: the top areas and the card being placed."""
+
+    squares: dict[Pos, Square] = field(default_factory=dict)
+    card: tuple[tuple[int, int, Area], ...] = ()
+    """The card being placed as (x, y, area) in woodland coordinates."""
+    outcome: Outcome | None = None
+    choices: tuple[Pos, ...] = ()
+    """Split areas where `c` changes the mouse colour."""
+
+
+Chunk = tuple[str, Style]
+
+
+def _split_bg(area: Area, column: int, width: int, palette: dict[Colour, str]) -> str:
+    colours = area.colours
+    if len(colours) == 1:
+        return palette[colours[0]]
+    return palette[colours[0]] if column < (width + 1) // 2 else palette[colours[1]]
+
+
+def _fit(text: str, width: int) -> str:
+    return text[:width].ljust(width)
+
+
+def area_lines(
+    area: Area, die: Die | None, edwood: bool, size: CellSize, on_card: bool = False
+) -> list[list[Chunk]]:
+    """The lines of one area: its type letter(s), its die or Edwood, in its colours."""
+    w, h = size.width, size.height
+    palette = BG_CARD if on_card else BG
+    fg = TEXT_CARD if on_card else TEXT
+    letters = [c.value.lower() for c in area.colours]
+    split = len(letters) == 2
+    if edwood:
+        words = {1: ["EDW"], 2: ["Edw", "mouse"], 3: ["EDWOOD", " mouse", "  -5"]}[h]
+        return [[(_fit(word, w), EDWOOD_STYLE)] for word in words]
+    # the terrain line(s)
+    if h == 1:
+        if die is None:
+            text = f"{letters[0]}╱{letters[1]}" if split else f"{letters[0]}  "
+        else:
+            value = face(die.value)
+            text = f"{die.colour.value if split else letters[0]}{value:>2}"
+        rows = [text]
+    else:
+        if split:
+            top = f"{letters[0]}╱{letters[1]}" if w <= 5 else f"{letters[0]}  ╱  {letters[1]}"
+        else:
+            top = letters[0] if w <= 5 else TERRAIN[area.colours[0]]
+        rows = [_fit(top, w)]
+        if die is None:
+            rows += [" " * w] * (h - 1)
+        else:
+            label = f"{die.colour.value}{face(die.value):>3}"
+            rows.append(_fit(label if w <= 5 else "  " + label, w))
+            if h == 3:
+                extra = "mouse" if die.mouse else ("basket" if die.value == 15 else "")
+                rows.append(_fit("  " + extra if extra else "", w))
+    lines: list[list[Chunk]] = []
+    for text in rows:
+        line: list[Chunk] = []
+        for column, char in enumerate(_fit(text, w)):
+            if die is not None and die.mouse:
+                style = MOUSE_STYLE
+            else:
+                bg = _split_bg(area, column, w, palette)
+                bold = die is not None or on_card
+                colour = "#ffff66" if char == BASKET and not on_card else fg
+                style = Style(color=colour, bgcolor=bg, bold=bold)
+            line.append((char, style))
+        lines.append(line)
+    return lines
+
+
+def _needed(state: WoodlandState) -> tuple[int, int, int, int]:
+    xs = [x for x, _ in state.squares] + [x for x, _, _ in state.card]
+    ys = [y for _, y in state.squares] + [y for _, y, _ in state.card]
+    if not xs:
+        return 0, 0, 0, 0
+    return min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1
+
+
+def choose_size(state: WoodlandState, width: int, height: int) -> CellSize:
+    """The largest cell size at which the woodland and the card fit, else the compact one."""
+    x0, y0, x1, y1 = _needed(state)
+    for size in SIZES:
+        cols = (width - 1) // (size.width + 1)
+        rows = height // size.height
+        if x1 - x0 + 1 <= cols and y1 - y0 + 1 <= rows:
+            return size
+    return SIZES[-1]
+
+
+def _axis_origin(
+    lo: int, hi: int, card_lo: int, card_hi: int, span: int, previous: int | None
+) -> int:
+    """The first visible coordinate on one axis: centred if all fits, else follow the card."""
+    if hi - lo + 1 <= span:
+        return lo - (span - (hi - lo + 1)) // 2
+    origin = previous if previous is not None else (lo + hi + 1 - span) // 2
+    # keep the card (with a margin of one area where possible) in view
+    want_lo, want_hi = card_lo - 1, card_hi + 1
+    if want_hi - want_lo + 1 > span:
+        want_lo, want_hi = card_lo, card_hi
+    origin = min(origin, want_lo)
+    origin = max(origin, want_hi - span + 1)
+    return origin
+
+
+class WoodlandView(Widget):
+    """The woodland grid; the card being placed is drawn over it with its live preview."""
+
+    DEFAULT_CSS = """
+    WoodlandView { width: 1fr; height: 1fr; }
+    """
+
+    state: reactive[WoodlandState] = reactive(WoodlandState, always_update=True)
+
+    class SpotClicked(Message):
+        """The player clicked an area of the grid: move the card there."""
+
+        def __init__(self, x: int, y: int) -> None:
+            """Remember the clicked square."""
+            self.x = x
+            self.y = y
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        """A woodland view with no origin yet."""
+        super().__init__(id=id, classes=classes)
+        self._origin: tuple[int, int] | None = None
+        self._cell = SIZES[-1]
+
+    def layout_for(self, width: int, height: int) -> tuple[CellSize, int, int]:
+        """The cell size and the woodland square at the view's top-left."""
+        state = self.state
+        size = choose_size(state, width, height)
+        cols = max(1, (width - 1) // (size.width + 1))
+        rows = max(1, height // size.height)
+        x0, y0, x1, y1 = _needed(state)
+        if state.card:
+            cx0 = min(x for x, _, _ in state.card)
+            cx1 = max(x for x, _, _ in state.card)
+            cy0 = min(y for _, y, _ in state.card)
+            cy1 = max(y for _, y, _ in state.card)
+        else:
+            cx0, cy0, cx1, cy1 = x0 + 1, y0 + 1, x1 - 1, y1 - 1
+        prev = self._origin
+        ox = _axis_origin(x0, x1, cx0, cx1, cols, prev[0] if prev else None)
+        oy = _axis_origin(y0, y1, cy0, cy1, rows, prev[1] if prev else None)
+        return size, ox, oy
+
+    def render(self) -> Text:
+        """Draw the grid to fit the widget."""
+        width, height = self.size.width, self.size.height
+        if width < 4 or height < 1:
+            return Text("")
+        size, ox, oy = self.layout_for(width, height)
+        self._origin = (ox, oy)
+        self._cell = size
+        return render_grid(self.state, size, ox, oy, width, height)
+
+    def on_click(self, event: events.Click) -> None:
+        """Tell the screen which square was clicked."""
+        if self._origin is None:
+            return
+        size = self._cell
+        column = (event.x - 1) // (size.width + 1)
+        row = event.y // size.height
+        self.post_message(self.SpotClicked(self._origin[0] + column, self._origin[1] + row))
+
+
+def render_grid(
+    state: WoodlandState, size: CellSize, ox: int, oy: int, width: int, height: int
+) -> Text:
+    """The grid as rich Text: woodland areas, card edges, and the card being placed."""
+    cols = max(1, (width - 1) // (size.width + 1))
+    rows = max(1, height // size.height)
+    squares = state.squares
+    card = {(x, y): area for x, y, area in state.card}
+    effects: dict[Pos, AreaEffect] = {}
+    legal = state.outcome is not None and state.outcome.legal
+    if state.outcome is not None:
+        effects = {(e.x, e.y): e for e in state.outcome.effects}
+    text = Text(no_wrap=True, overflow="crop")
+    blank = Style()
+    for r in range(rows):
+        y = oy + r
+        cells: list[list[list[Chunk]]] = []
+        for c in range(-1, cols):
+            x = ox + c
+            pos = (x, y)
+            if pos in card:
+                effect = effects.get(pos)
+                die = effect.die if effect is not None and legal else None
+                edwood = effect is not None and legal and effect.effect is Effect.EDWOOD
+                cells.append(area_lines(card[pos], die, edwood, size, on_card=True))
+            elif pos in squares:
+                sq = squares[pos]
+                lines = area_lines(sq.area, sq.die, sq.edwood, size)
+                below = squares.get((x, y + 1))
+                if below is not None and below.card != sq.card and (x, y + 1) not in card:
+                    last = lines[-1]
+                    lines[-1] = [(ch, st + Style(underline=True)) for ch, st in last]
+                cells.append(lines)
+            else:
+                dot = "·".center(size.width) if size.height == 1 else " " * size.width
+                lines = [[(" " * size.width, blank)] for _ in range(size.height)]
+                lines[size.height // 2] = [(dot, EMPTY_STYLE)]
+                cells.append(lines)
+        for i in range(size.height):
+            for index, c in enumerate(range(-1, cols)):
+                x = ox + c
+                if c >= 0:
+                    text.append_text(Text.assemble(*cells[index][i]))
+                text.append(*_separator(state, squares, card, effects, legal, x, y, i, size))
+            if r < rows - 1 or i < size.height - 1:
+                text.append("\n")
+    return text
+
+
+def _separator(
+    state: WoodlandState,
+    squares: dict[Pos, Square],
+    card: dict[Pos, Area],
+    effects: dict[Pos, AreaEffect],
+    legal: bool,
+    x: int,
+    y: int,
+    line: int,
+    size: CellSize,
+) -> Chunk:
+    """The column between (x, y) and (x + 1, y): a card edge, or the mark of an effect."""
+    here, right = (x, y), (x + 1, y)
+    if here in card:
+        if state.outcome is not None and not legal:
+            return ("✗" if line == 0 else " ", ILLEGAL_MARK)
+        effect = effects.get(here)
+        mark = MARK[effect.effect] if effect is not None else " "
+        if here in state.choices:
+            mark = "c" if line == size.height - 1 and size.height > 1 else mark
+        if line != 0 and not (here in state.choices and line == size.height - 1):
+            mark = " "
+        return (mark, LIVE_MARK)
+    if right in card:
+        return (" ", Style())
+    left_sq, right_sq = squares.get(here), squares.get(right)
+    if left_sq is not None and right_sq is not None:
+        bg = _split_bg(left_sq.area, 99, 1, BG)
+        if left_sq.card != right_sq.card:
+            return ("│", Style(color="#000000", bgcolor=bg, bold=True))
+        if left_sq.die is not None and left_sq.die.mouse:
+            bg = "#c41616"
+        return (" ", Style(bgcolor=bg))
+    return (" ", Style())
