@@ -138,7 +138,7 @@ def _deck_of(record: GameRecord) -> Deck:
 
 def _deal_of(record: GameRecord, deck: Deck) -> Deal:
     recipes: tuple[int, int] | None = None
-    if record.recipes is not None:
+    if record.recipes:  # an empty list names no recipes, like a missing one
         if len(record.recipes) != 2:
             raise RecordError("recipes", f"give none or two recipes, not {len(record.recipes)}")
         for i, number in enumerate(record.recipes):
