@@ -11,9 +11,9 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from forage.carddata import standard_deck
 from forage.engine import (
@@ -30,6 +30,22 @@ from forage.engine import (
 )
 
 FORMAT = "forage/1"
+
+
+def _one_of(*allowed: int) -> AfterValidator:
+    """A check that a whole number is one of ``allowed`` (floats and booleans never are)."""
+    shown = ", ".join(str(n) for n in allowed[:-1]) + f" or {allowed[-1]}"
+
+    def check(value: int) -> int:
+        if value not in allowed:
+            raise ValueError(f"should be {shown}")
+        return value
+
+    return AfterValidator(check)
+
+
+RotationIn = Annotated[StrictInt, _one_of(0, 90, 180, 270)]
+DeckIn = Annotated[StrictInt, _one_of(1, 2)]
 
 
 class RecordError(ValueError):
@@ -58,7 +74,7 @@ class MoveIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     card: int
-    rotation: Literal[0, 90, 180, 270] = 0
+    rotation: RotationIn = 0
     x: int
     y: int
     mouse: list[MouseIn] = Field(default_factory=list)
@@ -81,7 +97,7 @@ class GameRecord(BaseModel):
     format: str | None = FORMAT
     deal: list[int] | None = None
     seed: int | None = None
-    deck: Literal[1, 2] | None = None
+    deck: DeckIn | None = None
     recipe_challenge: bool | None = None
     recipes: list[int] | None = None
     cards: list[CardIn] | None = None
@@ -115,7 +131,7 @@ def parse_record(text: str) -> GameRecord:
         error = exc.errors()[0]
         got = error.get("input")
         shown = json.dumps(got) if isinstance(got, int | str | float | bool) else None
-        message = str(error["msg"])
+        message = str(error["msg"]).removeprefix("Value error, ")
         if shown is not None and error["type"] not in ("missing", "json_invalid"):
             message += f" (got {shown if len(shown) <= 40 else shown[:37] + '...'})"
         raise RecordError(_field_path(tuple(error["loc"])), message) from None
