@@ -88,3 +88,17 @@ def game_screen(app: ForageApp) -> GameScreen:
         if isinstance(screen, GameScreen):
             return screen
     raise AssertionError("no game screen")
+
+
+def choice_spot(seeds: range = range(1, 60)) -> tuple[int, Placement]:
+    """A seed whose first turn has a legal placement with a split-area mouse colour choice."""
+    from forage.carddata import standard_deck
+    from forage.engine import Deal, Game
+
+    for seed in seeds:
+        game = Game(Deal.from_seed(seed), standard_deck())
+        found = [o for o in game.outcomes() if o.mouse_choice_possible and not o.placement.mouse]
+        if found:
+            best = max(found, key=lambda o: (o.score_change, -o.placement.y, -o.placement.x))
+            return seed, best.placement
+    raise AssertionError("no deal with a mouse colour choice")

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from conftest import drive_to, game_screen, greedy, play_out, session_of, sync
+from conftest import choice_spot, drive_to, game_screen, greedy, play_out, session_of, sync
 from textual.widgets import Static
 
 from forage.app.app import ForageApp
@@ -14,7 +14,7 @@ from forage.app.screens import ConfirmScreen, EndScreen
 from forage.app.session import save_path
 from forage.app.widgets import StatusBar
 from forage.carddata import standard_deck
-from forage.engine import Game, Placement, Rotation
+from forage.engine import Game
 from forage.record import load_game
 
 
@@ -166,20 +166,21 @@ async def test_cursor_stops_one_card_beyond_the_edge() -> None:
 
 @sync
 async def test_mouse_colour_key_changes_the_split_areas_mouse() -> None:
-    app = ForageApp(seed=1)
+    seed, target = choice_spot()
+    app = ForageApp(seed=seed)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         session = session_of(app)
-        target = Placement(card=5, rotation=Rotation.R270, x=-1, y=1)
         await drive_to(pilot, app, target)
         preview = session.preview()
-        assert preview is not None and preview.mouse_choice_possible == ((1, 1),)
-        colour = {(e.x, e.y): e.die for e in preview.effects}[(1, 1)]
+        assert preview is not None and len(preview.mouse_choice_possible) == 1
+        spot = preview.mouse_choice_possible[0]
+        colour = {(e.x, e.y): e.die for e in preview.effects}[spot]
         assert colour is not None
         await pilot.press("c")
         changed = session.preview()
         assert changed is not None and changed.legal
-        new = {(e.x, e.y): e.die for e in changed.effects}[(1, 1)]
+        new = {(e.x, e.y): e.die for e in changed.effects}[spot]
         assert new is not None and new.mouse and new.colour != colour.colour
         assert "c: mouse colour" in app.screen.query_one(StatusBar).details
         await pilot.press("enter")

@@ -7,7 +7,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Footer, Static
 
 from forage.app.screens.base import ForageModal, too_small_notice
@@ -24,18 +24,13 @@ def summary_text(session: Session) -> Text:
     if result.stuck:
         text.append("No card in your hand fits anywhere, so the game ends here.\n", "bold #ffb040")
     else:
-        text.append("All cards are placed: the game is over.\n", "bold")
-    text.append("\n")
-    text.append(f"Dice total       {score.dice_total:>4}\n")
-    text.append(f"  of which mice  {score.mice:>4}  (each shows -2)\n")
-    text.append(f"Split-area dice  {-score.split_dice:>4}\n")
-    text.append(f"Edwood           {-5 if score.edwood else 0:>4}\n")
-    text.append(f"Base score       {score.base:>4}\n", "bold")
+        text.append("All cards are placed.\n", "bold")
+    text.append(f"Dice total {score.dice_total}, including {score.mice} mice at -2 each\n")
+    text.append(f"Dice on split areas {-score.split_dice} · Edwood {-5 if score.edwood else 0}\n")
+    text.append(f"Base score {score.base}\n", "bold")
     if session.is_challenge:
-        text.append("\n")
         text.append_text(recipes_text(result, game.recipes, conditions=True))
         text.append("\n")
-    text.append("\n")
     text.append(f"{result.rating}\n", "bold italic #ffff66")
     if result.won:
         text.append("You win!", "bold #80ff80")
@@ -45,8 +40,7 @@ def summary_text(session: Session) -> Text:
         text.append(f"  Final {score.final} against a target of {result.target}.")
     else:
         text.append(f"  {score.base} points; 35 or more wins.")
-    text.append("\n\n")
-    text.append(f"Deal code to share: {game.deal.code}\n")
+    text.append(f"\nDeal code to share: {game.deal.code}")
     return text
 
 
@@ -61,7 +55,7 @@ def choices_text(has_other: bool) -> Text:
     text.append("n", "bold reverse")
     text.append(" new game   ")
     text.append("u", "bold reverse")
-    text.append(" undo last move   ")
+    text.append(" undo   ")
     text.append("q", "bold reverse")
     text.append(" quit")
     return text
@@ -89,7 +83,8 @@ class EndScreen(ForageModal):
         yield too_small_notice()
         with Vertical(classes="body dialog end"):
             yield Static("Game over", classes="dialog-title")
-            yield Static(summary_text(self.session), id="end-summary")
+            with VerticalScroll():
+                yield Static(summary_text(self.session), id="end-summary")
             yield Static(choices_text(self.has_other), id="end-choices")
         yield Footer()
 

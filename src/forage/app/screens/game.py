@@ -59,6 +59,7 @@ class GameScreen(ForageScreen):
         super().__init__()
         self.session = session
         self._ending = False
+        self._title = ""
 
     def compose(self) -> ComposeResult:
         """Title, woodland and side panel, status bar, footer."""
@@ -119,7 +120,9 @@ class GameScreen(ForageScreen):
         result = game.result()
         self.query_one(ScorePanel).state = ScoreState(result=result, recipes=game.recipes)
         title = f"Forage · {session.label()}"
-        self.query_one("#title", Static).update(title)
+        if title != self._title:
+            self._title = title
+            self.query_one("#title", Static).update(title)
         status = self.query_one(StatusBar)
         if outcome is None:
             status.legal = True
@@ -184,7 +187,7 @@ class GameScreen(ForageScreen):
         if outcome is None:
             return
         if not outcome.legal:
-            self.notify(f"Can't place here: {outcome.message}.", severity="error", timeout=4)
+            self.notify(f"Can't place here: {outcome.message}.", severity="error", timeout=3)
             self.changed()
             return
         self.changed()
@@ -217,7 +220,7 @@ class GameScreen(ForageScreen):
 
     def action_help(self) -> None:
         """Open the keys and rules."""
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(self.session.game.recipes))
 
     def action_new_game(self) -> None:
         """Start a new game (asking first if this one is under way)."""
@@ -244,6 +247,7 @@ class GameScreen(ForageScreen):
     def load(self, session: Session) -> None:
         """Play another session on this screen."""
         self.session = session
+        self.query_one(ScorePanel).refresh(layout=True)
         session.save()
         if session.record_path is not None:
             session.persist()

@@ -11,6 +11,7 @@ from textual.widgets import Footer, Static
 
 from forage.app.describe import BASKET, LEGEND
 from forage.app.screens.base import ForageModal, too_small_notice
+from forage.engine import Recipe
 
 KEYS: Final = """\
 [b]Keys[/b]
@@ -69,11 +70,22 @@ class HelpScreen(ForageModal):
         Binding("escape,question_mark,q", "close", "Close help"),
     ]
 
+    def __init__(self, recipes: tuple[Recipe, ...] = ()) -> None:
+        """Help, listing this game's recipes when it is a recipe challenge."""
+        super().__init__()
+        self.recipes = recipes
+
     def compose(self) -> ComposeResult:
         """The help text in a scrolling box."""
         yield too_small_notice()
+        text = KEYS + "\n" + READING + "\n" + RULES
+        if self.recipes:
+            target = sum(r.target for r in self.recipes)
+            text += f"\n[b]This game's recipes[/b] (target {target})\n"
+            for recipe in self.recipes:
+                text += f"  {recipe.name} ({recipe.bonus_text}): {recipe.condition}\n"
         with Vertical(classes="body dialog help"), VerticalScroll():
-            yield Static(KEYS + "\n" + READING + "\n" + RULES, id="help-text")
+            yield Static(text, id="help-text")
         yield Footer()
 
     def action_close(self) -> None:

@@ -46,7 +46,7 @@ def recipes_text(result: GameResult, recipes: tuple[Recipe, ...], conditions: bo
         if res.met and res.bonus:
             text.append(f" +{res.bonus}", style)
         if conditions:
-            text.append(f"\n   {recipe.condition}", "dim")
+            text.append(f"\n   {recipe.condition}", "italic")
     score = result.score
     text.append("\n")
     text.append(f"Final {score.final}", "bold")
@@ -63,7 +63,7 @@ class ScorePanel(Widget):
     ScorePanel { height: auto; }
     """
 
-    state: reactive[ScoreState] = reactive(ScoreState, always_update=True, layout=True)
+    state: reactive[ScoreState] = reactive(ScoreState, always_update=True)
 
     def render(self) -> Text:
         """Breakdown, then recipes when there are any."""

@@ -8,10 +8,10 @@ from textual.widget import Widget
 
 
 class StatusBar(Widget):
-    """Two lines: what the placement would do (or why not), then the details."""
+    """What the placement would do (or why not), then the details; wraps on narrow screens."""
 
     DEFAULT_CSS = """
-    StatusBar { height: 2; }
+    StatusBar { height: 3; }
     """
 
     headline: reactive[str] = reactive("")
@@ -20,7 +20,7 @@ class StatusBar(Widget):
 
     def render(self) -> Text:
         """The preview in words."""
-        text = Text(no_wrap=True, overflow="ellipsis")
+        text = Text(overflow="fold")
         style = "bold #80ff80" if self.legal else "bold #ff5050"
         text.append(self.headline, style)
         text.append("\n")

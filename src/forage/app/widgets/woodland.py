@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
 from textual import events
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 
 from forage.app.describe import BASKET, MARK, TERRAIN, face
@@ -68,7 +69,12 @@ def _fit(text: str, width: int) -> str:
 
 
 def area_lines(
-    area: Area, die: Die | None, edwood: bool, size: CellSize, on_card: bool = False
+    area: Area,
+    die: Die | None,
+    edwood: bool,
+    size: CellSize,
+    on_card: bool = False,
+    no_color: bool = False,
 ) -> list[list[Chunk]]:
     """The lines of one area: its type letter(s), its die or Edwood, in its colours."""
     w, h = size.width, size.height
@@ -112,6 +118,8 @@ def area_lines(
                 bold = die is not None or on_card
                 colour = "#ffff66" if char == BASKET and not on_card else fg
                 style = Style(color=colour, bgcolor=bg, bold=bold)
+            if on_card and no_color:
+                style += Style(reverse=True)
             line.append((char, style))
         lines.append(line)
     return lines
@@ -175,6 +183,8 @@ class WoodlandView(Widget):
         super().__init__(id=id, classes=classes)
         self._origin: tuple[int, int] | None = None
         self._cell = SIZES[-1]
+        self._lines: list[list[Segment]] | None = None
+        self._drawn_for = (0, 0)
 
     def layout_for(self, width: int, height: int) -> tuple[CellSize, int, int]:
         """The cell size and the woodland square at the view's top-left."""
@@ -195,15 +205,43 @@ class WoodlandView(Widget):
         oy = _axis_origin(y0, y1, cy0, cy1, rows, prev[1] if prev else None)
         return size, ox, oy
 
-    def render(self) -> Text:
-        """Draw the grid to fit the widget."""
+    def watch_state(self) -> None:
+        """Forget the drawn lines; they are drawn again on the next paint."""
+        self._lines = None
+
+    def on_resize(self) -> None:
+        """Draw again at the new size."""
+        self._lines = None
+
+    def grid_lines(self) -> list[list[Segment]]:
+        """The grid's lines as segments, drawn once per state and size."""
         width, height = self.size.width, self.size.height
-        if width < 4 or height < 1:
-            return Text("")
-        size, ox, oy = self.layout_for(width, height)
-        self._origin = (ox, oy)
-        self._cell = size
-        return render_grid(self.state, size, ox, oy, width, height)
+        if self._lines is None or self._drawn_for != (width, height):
+            if width < 4 or height < 1:
+                self._lines = []
+            else:
+                size, ox, oy = self.layout_for(width, height)
+                self._origin = (ox, oy)
+                self._cell = size
+                self._lines = grid_segments(
+                    self.state, size, ox, oy, width, height, self.app.no_color
+                )
+            self._drawn_for = (width, height)
+        return self._lines
+
+    def render_line(self, y: int) -> Strip:
+        """One line of the grid on the widget's own background."""
+        lines = self.grid_lines()
+        base = self.rich_style
+        width = self.size.width
+        if y >= len(lines):
+            return Strip.blank(width, base)
+        segments = [Segment(seg.text, base + seg.style) for seg in lines[y]]
+        return Strip(segments).adjust_cell_length(width, base)
+
+    def plain_text(self) -> str:
+        """The grid as plain text (for tests and debugging)."""
+        return "\n".join("".join(seg.text for seg in line) for line in self.grid_lines())
 
     def on_click(self, event: events.Click) -> None:
         """Tell the screen which square was clicked."""
@@ -215,10 +253,16 @@ class WoodlandView(Widget):
         self.post_message(self.SpotClicked(self._origin[0] + column, self._origin[1] + row))
 
 
-def render_grid(
-    state: WoodlandState, size: CellSize, ox: int, oy: int, width: int, height: int
-) -> Text:
-    """The grid as rich Text: woodland areas, card edges, and the card being placed."""
+def grid_segments(
+    state: WoodlandState,
+    size: CellSize,
+    ox: int,
+    oy: int,
+    width: int,
+    height: int,
+    no_color: bool = False,
+) -> list[list[Segment]]:
+    """The grid's lines: woodland areas, card edges, and the card being placed."""
     cols = max(1, (width - 1) // (size.width + 1))
     rows = max(1, height // size.height)
     squares = state.squares
@@ -227,41 +271,41 @@ def render_grid(
     legal = state.outcome is not None and state.outcome.legal
     if state.outcome is not None:
         effects = {(e.x, e.y): e for e in state.outcome.effects}
-    text = Text(no_wrap=True, overflow="crop")
     blank = Style()
+    underline = Style(underline=True)
+    out: list[list[Segment]] = []
     for r in range(rows):
         y = oy + r
         cells: list[list[list[Chunk]]] = []
-        for c in range(-1, cols):
+        for c in range(cols):
             x = ox + c
             pos = (x, y)
             if pos in card:
                 effect = effects.get(pos)
                 die = effect.die if effect is not None and legal else None
                 edwood = effect is not None and legal and effect.effect is Effect.EDWOOD
-                cells.append(area_lines(card[pos], die, edwood, size, on_card=True))
+                cells.append(area_lines(card[pos], die, edwood, size, True, no_color))
             elif pos in squares:
                 sq = squares[pos]
                 lines = area_lines(sq.area, sq.die, sq.edwood, size)
                 below = squares.get((x, y + 1))
                 if below is not None and below.card != sq.card and (x, y + 1) not in card:
-                    last = lines[-1]
-                    lines[-1] = [(ch, st + Style(underline=True)) for ch, st in last]
+                    lines[-1] = [(ch, st + underline) for ch, st in lines[-1]]
                 cells.append(lines)
             else:
-                dot = "·".center(size.width) if size.height == 1 else " " * size.width
                 lines = [[(" " * size.width, blank)] for _ in range(size.height)]
-                lines[size.height // 2] = [(dot, EMPTY_STYLE)]
+                lines[size.height // 2] = [("·".center(size.width), EMPTY_STYLE)]
                 cells.append(lines)
         for i in range(size.height):
-            for index, c in enumerate(range(-1, cols)):
-                x = ox + c
-                if c >= 0:
-                    text.append_text(Text.assemble(*cells[index][i]))
-                text.append(*_separator(state, squares, card, effects, legal, x, y, i, size))
-            if r < rows - 1 or i < size.height - 1:
-                text.append("\n")
-    return text
+            line: list[Segment] = [
+                Segment(*_separator(state, squares, card, effects, legal, ox - 1, y, i, size))
+            ]
+            for c in range(cols):
+                line.extend(Segment(t, st) for t, st in cells[c][i])
+                sep = _separator(state, squares, card, effects, legal, ox + c, y, i, size)
+                line.append(Segment(*sep))
+            out.append(list(Segment.simplify(line)))
+    return out
 
 
 def _separator(
