@@ -1,0 +1,144 @@
+"""Benchmarks of the engine, the bots and par (issue 4); figures, never assertions."""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from forage.ai.bots import bot_game
+from forage.ai.par import par
+from forage.ai.sim import Simulator, state_of
+from forage.carddata import standard_deck
+from forage.engine import Deal, Game
+
+
+def machine() -> dict[str, Any]:
+    """The machine and Python the figures were measured on."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    cpu = line.partition(":")[2].strip()
+                    break
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+    }
+
+
+def _timed(action: Callable[[], object], repeat: int) -> float:
+    """The best time of ``repeat`` runs of an action, in seconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        began = time.perf_counter()
+        action()
+        best = min(best, time.perf_counter() - began)
+    return best
+
+
+def _game_at_turn(seed: int, turn: int) -> Game:
+    """The game of a seed after greedy play up to the given turn."""
+    game = Game(Deal.from_seed(seed), standard_deck())
+    while game.turn < turn and not game.is_over():
+        best = max(game.outcomes(), key=lambda o: o.score_change)
+        game.push(best.placement)
+    return game
+
+
+def enumeration(turns: tuple[int, ...], seeds: range, repeat: int) -> list[dict[str, Any]]:
+    """Every legal placement with its outcome, both hand cards, at some turns."""
+    deck = standard_deck()
+    sim = Simulator(deck)
+    rows = []
+    for turn in turns:
+        engine_s = sim_s = 0.0
+        count = 0
+        for seed in seeds:
+            game = _game_at_turn(seed, turn)
+            state = state_of(game)
+            count += len(list(game.outcomes()))
+            game.is_stuck()  # warm the stuck cache, as a screen would have
+            engine_s += _timed(lambda g=game: list(g.outcomes()), repeat)  # type: ignore[misc]
+            sim_s += _timed(lambda s=state: sim.all_moves(s), repeat)  # type: ignore[misc]
+        n = len(seeds)
+        rows.append(
+            {
+                "turn": turn,
+                "placements": round(count / n, 1),
+                "engine_ms": round(1000 * engine_s / n, 3),
+                "engine_placements_per_s": round(count / engine_s) if engine_s else None,
+                "sim_ms": round(1000 * sim_s / n, 3),
+                "sim_placements_per_s": round(count / sim_s) if sim_s else None,
+            }
+        )
+    return rows
+
+
+def bot_speed(policy: str, games: int) -> dict[str, Any]:
+    """Games per second and mean score of a policy over the first seeds."""
+    deck = standard_deck()
+    sim = Simulator(deck)
+    began = time.perf_counter()
+    scores = [bot_game(seed, policy, deck=deck, sim=sim) for seed in range(games)]
+    seconds = time.perf_counter() - began
+    return {
+        "policy": policy,
+        "games": games,
+        "games_per_second": round(games / seconds, 2),
+        "seconds_per_game": round(seconds / games, 4),
+        "mean": round(statistics.fmean(scores), 2),
+    }
+
+
+def par_speed(cards: int, seeds: range, time_limit: float) -> dict[str, Any]:
+    """Seconds par takes per deal of so many cards (the first cards of each seed's deal)."""
+    deck = standard_deck()
+    times = []
+    proven = 0
+    scores = []
+    for seed in seeds:
+        deal = Deal(cards=Deal.from_seed(seed).cards[:cards])
+        result = par(Game(deal, deck), time_limit=time_limit)
+        times.append(result.seconds)
+        proven += result.proven
+        scores.append(result.score)
+    return {
+        "cards": cards,
+        "deals": len(seeds),
+        "time_limit": time_limit,
+        "mean_seconds": round(statistics.fmean(times), 3),
+        "max_seconds": round(max(times), 3),
+        "proven": proven,
+        "mean_score": round(statistics.fmean(scores), 2),
+    }
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    """All the benchmarks; ``quick`` is a smoke test of a second or so."""
+    began = time.perf_counter()
+    if quick:
+        results: dict[str, Any] = {
+            "enumeration": enumeration((1, 4, 8), range(1), repeat=1),
+            "bots": [bot_speed("greedy", 3), bot_speed("expert", 1)],
+            "par": [par_speed(3, range(1), 5.0), par_speed(9, range(1), 0.2)],
+        }
+    else:
+        results = {
+            "enumeration": enumeration((1, 4, 8), range(10), repeat=5),
+            "bots": [bot_speed("greedy", 300), bot_speed("expert", 20)],
+            "par": [par_speed(4, range(5), 60.0), par_speed(9, range(3), 8.0)],
+        }
+    results["machine"] = machine()
+    results["quick"] = quick
+    results["seconds"] = round(time.perf_counter() - began, 2)
+    return results

@@ -1,0 +1,68 @@
+"""The hint: the suggested placement for the current hand (issue 4).
+
+The hint never looks at the draw pile: it plays the expert bot's choice, which averages over
+every card that could still be drawn. It is always a legal placement of the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from forage.ai.bots import Expert, expert_move, unseen_cards
+from forage.ai.sim import placement_of, simulator_for, state_of
+from forage.engine import Game, Placement
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested placement, the base score right after it, and the expected final score."""
+
+    placement: Placement
+    score: int
+    """The base score after the placement (as ``forage moves`` reports it)."""
+    expected: float
+    """The score expected after the next placement too, averaged over the possible draws."""
+    gain: int
+    """How much the placement adds to the base score at once."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The hint as the ``hint --json`` object."""
+        data: dict[str, Any] = {
+            "card": self.placement.card,
+            "rotation": int(self.placement.rotation),
+            "x": self.placement.x,
+            "y": self.placement.y,
+        }
+        if self.placement.mouse:
+            data["mouse"] = [
+                {"x": m.x, "y": m.y, "colour": m.colour.value} for m in self.placement.mouse
+            ]
+        data["score"] = self.score
+        data["gain"] = self.gain
+        data["expected"] = round(self.expected, 2)
+        return data
+
+
+def hint(game: Game) -> Hint | None:
+    """The suggested placement for the hand now, or None when the game is over."""
+    if game.is_over():
+        return None
+    sim = simulator_for(game)
+    state = state_of(game)
+    recipes = game.deal.recipes or ()
+    pool = unseen_cards(game.deck.numbers, game.deal.cards[: state.next_draw], recipes)
+    choice = expert_move(sim, state, pool, game.draw_pile, Expert())
+    if choice is not None:
+        move, expected = choice
+        placement = placement_of(move)
+        outcome = game.outcome(placement)
+        if outcome.legal:
+            base = game.position.base + outcome.score_change
+            return Hint(placement, base, expected, outcome.score_change)
+    # Should the simulator ever disagree with the engine, fall back to the engine's best.
+    best = max(game.outcomes(), key=lambda o: o.score_change, default=None)
+    if best is None:
+        return None
+    base = game.position.base + best.score_change
+    return Hint(best.placement, base, float(base), best.score_change)
