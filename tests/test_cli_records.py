@@ -6,15 +6,20 @@ against the contract and, for small custom decks, against results worked out by 
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from forage.carddata import standard_deck
 from forage.cli import main
-from forage.engine import Card, Deal, Deck, Game, Placement
+from forage.engine import Card, Colour, Deal, Deck, Game, Placement
+from forage.record import record_from_game
 
 # -- helpers ------------------------------------------------------------------------------------
 
@@ -763,3 +768,81 @@ def test_moves_table_without_json(capsys: pytest.CaptureFixture[str], tmp_path: 
     deal = Deal.from_seed(16)
     code, out, err = run(capsys, "moves", write(tmp_path, {"deal": list(deal.cards)}))
     assert code == 0 and err == "" and "legal placements" in out
+
+
+# -- records written by the engine replay through the CLI ---------------------------------------
+
+AREA_CODES = ("B", "C", "M", "BC", "BM", "CM")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=10**6),
+    custom_deck=st.booleans(),
+    recipes=st.booleans(),
+    picks=st.lists(st.integers(min_value=0, max_value=10**6), min_size=0, max_size=9),
+    colour_picks=st.lists(st.sampled_from("BCM"), min_size=9, max_size=9),
+    data=st.data(),
+)
+def test_engine_games_replay_through_the_cli(
+    tmp_path_factory: pytest.TempPathFactory,
+    seed: int,
+    custom_deck: bool,
+    recipes: bool,
+    picks: list[int],
+    colour_picks: list[str],
+    data: st.DataObject,
+) -> None:
+    """Random legal games (random mouse colours too) written as records replay exactly."""
+    if custom_deck:
+        size = data.draw(st.integers(min_value=2, max_value=12), label="deck size")
+        areas = data.draw(
+            st.lists(
+                st.lists(st.sampled_from(AREA_CODES), min_size=6, max_size=6),
+                min_size=size,
+                max_size=size,
+            ),
+            label="areas",
+        )
+        deck = Deck.of(Card(number=i + 1, areas=tuple(a)) for i, a in enumerate(areas))
+        order = data.draw(st.permutations(list(range(1, size + 1))), label="deal")
+        deal = Deal(cards=tuple(order), recipes=(4, 11) if recipes else None)
+    else:
+        deck = standard_deck()
+        deal = Deal.from_seed(seed, recipes=recipes)
+    game = Game(deal, deck, recipe_book=standard_deck().recipes())
+    for turn, pick in enumerate(picks):
+        outcomes = list(game.outcomes())
+        if not outcomes:
+            break
+        outcome = outcomes[pick % len(outcomes)]
+        placement = outcome.placement
+        if outcome.mouse_choice_possible:
+            where = outcome.mouse_choice_possible[0]
+            choice = placement.with_mouse({where: Colour(colour_picks[turn])})
+            if game.outcome(choice).legal:
+                placement = choice
+        assert game.push(placement).legal
+    record = record_from_game(game).to_json()
+    folder = tmp_path_factory.getbasetemp()
+    path = folder / "roundtrip.json"
+    path.write_text(record, encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["replay", str(path), "--json"])
+    assert code == 0, err.getvalue()
+    result = json.loads(out.getvalue())
+    check_result_object(result)
+    expected = game.result()
+    assert result["moves_applied"] == len(game.moves)
+    assert result["score"] == expected.score.model_dump()
+    assert result["finished"] == expected.finished and result["stuck"] == expected.stuck
+    assert result["won"] == expected.won and result["target"] == expected.target
+    assert result["hand"] == list(game.hand) and result["draw_pile"] == game.draw_pile
+    assert result["deal"] == deal.code
+    squares = {(sq["x"], sq["y"]) for sq in result["woodland"]}
+    assert squares == set(game.woodland.squares)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["moves", str(path), "--json"]) == 0
+    assert len(json.loads(out.getvalue())["moves"]) == sum(1 for _ in game.outcomes())
