@@ -1,0 +1,311 @@
+"""Properties over random custom decks, deals and legal move sequences (hypothesis).
+
+Each property names the rulings it guards. The whole file is meant to run in well under a
+minute on a small machine, so example counts are modest and deadlines are off.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from forage.engine import (
+    COLOURS,
+    ROTATIONS,
+    Area,
+    Card,
+    Deal,
+    Deck,
+    Game,
+    MouseChoice,
+    Placement,
+    Reason,
+    Rotation,
+)
+from forage.engine.areas import DICE_PER_COLOUR, FOOD_FACES, MOUSE_FACE, UPRIGHT_CELLS, rotate_cell
+from forage.engine.scoring import score
+
+GAME_SETTINGS = settings(
+    max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+QUICK_SETTINGS = settings(max_examples=200, deadline=None)
+
+Pos = tuple[int, int]
+
+
+@st.composite
+def cards(draw: st.DrawFn, number: int = 1, palette: tuple[Area, ...] = tuple(Area)) -> Card:
+    """A custom card with six random area codes from the palette."""
+    areas = tuple(draw(st.sampled_from(palette)) for _ in range(6))
+    return Card(number=number, areas=areas)  # type: ignore[arg-type]
+
+
+@st.composite
+def solid_cards(draw: st.DrawFn, number: int) -> Card:
+    """A card mostly of one area type, with up to two random areas: covering such cards
+    with each other makes many mice, uses Edwood and gets games stuck."""
+    main = draw(st.sampled_from(tuple(Area)))
+    areas = [main] * 6
+    for index in draw(st.lists(st.integers(0, 5), max_size=2)):
+        areas[index] = draw(st.sampled_from(tuple(Area)))
+    return Card(number=number, areas=tuple(areas))  # type: ignore[arg-type]
+
+
+@st.composite
+def games(draw: st.DrawFn) -> Game:
+    """A custom deck of 3 to 9 cards with random areas, dealt in a random order.
+
+    Some decks draw their areas from a small palette, so that dice go up several steps and
+    the supply runs short; some use cards mostly of one type, so that mice abound.
+    """
+    size = draw(st.integers(3, 9))
+    numbers = draw(st.lists(st.integers(1, 60), min_size=size, max_size=size, unique=True))
+    style = draw(st.sampled_from(["any", "palette", "solid"]))
+    if style == "solid":
+        deck = Deck.of(draw(solid_cards(n)) for n in numbers)
+    else:
+        palette = tuple(Area)
+        if style == "palette":
+            palette = tuple(draw(st.lists(st.sampled_from(palette), min_size=1, max_size=3)))
+        deck = Deck.of(draw(cards(number=n, palette=palette)) for n in numbers)
+    order = draw(st.permutations(numbers))
+    return Game(Deal(cards=tuple(order)), deck)
+
+
+# -- invariants --------------------------------------------------------------------------------
+
+
+def expected_tops(game: Game) -> dict[Pos, tuple[int, Area]]:
+    """Which card's area is on top at each square, worked out from the moves alone (R4, R6)."""
+    first = game.deck[game.deal.cards[0]]
+    tops = {(dx, dy): (first.number, area) for dx, dy, area in first.footprint(Rotation.R0)}
+    for move in game.moves:
+        card = game.deck[move.card]
+        for (c, r), area in zip(UPRIGHT_CELLS, card.areas, strict=True):
+            dx, dy = rotate_cell(c, r, move.rotation)
+            tops[(move.x + dx, move.y + dy)] = (card.number, area)
+    return tops
+
+
+def check_invariants(game: Game) -> None:
+    """Everything that must hold between turns, counted from scratch."""
+    wood = game.woodland
+    supply = game.supply
+    # Each colour's five dice are in the supply or in the woodland (R8, R9).
+    for colour in COLOURS:
+        on_table = sum(1 for _, d in wood.dice() if d.colour == colour)
+        assert on_table + supply[colour] == DICE_PER_COLOUR, colour
+    # Edwood is either to hand or on exactly one square, with no die under him (R10).
+    edwood_squares = [pos for pos, sq in wood.squares.items() if sq.edwood]
+    assert len(edwood_squares) == (0 if supply.edwood else 1)
+    assert all(wood[pos].die is None for pos in edwood_squares)
+    # Only the top area of each square is stored, and it is the last card laid there (R6).
+    tops = expected_tops(game)
+    assert set(wood.squares) == set(tops)
+    for pos, sq in wood.squares.items():
+        assert (sq.card, sq.area) == tops[pos], pos
+        if sq.die is not None:
+            assert sq.die.value in (*FOOD_FACES, MOUSE_FACE)
+            # Food dice go onto areas sharing their colour (R8a, R8b); a mouse die takes the
+            # colour of the area it is placed on (R8c).
+            assert sq.die.colour in sq.area.colours
+    # The base score from scratch equals the engine's running total (R15).
+    dice = [(sq.die, sq.area) for sq in wood.squares.values() if sq.die is not None]
+    by_hand = sum(d.value for d, _ in dice) - sum(1 for _, a in dice if not a.is_food)
+    by_hand -= 0 if supply.edwood else 5
+    breakdown, _ = score(wood)
+    assert game.position.base == by_hand == wood.base_score() == breakdown.base
+    assert breakdown.mice == sum(1 for d, _ in dice if d.value == MOUSE_FACE)
+
+
+def choice_sets(game: Game, placement: Placement) -> list[tuple[MouseChoice, ...]]:
+    """Every way of choosing mouse colours on the covered split areas of a placement."""
+    card = game.deck[placement.card]
+    splits = [
+        (placement.x + dx, placement.y + dy, area)
+        for dx, dy, area in card.footprint(placement.rotation)
+        if not area.is_food and (placement.x + dx, placement.y + dy) in game.woodland
+    ]
+    options = [
+        [None, *(MouseChoice(x=x, y=y, colour=c) for c in area.colours)] for x, y, area in splits
+    ]
+    return [tuple(c for c in combo if c is not None) for combo in itertools.product(*options)]
+
+
+def check_placements(game: Game) -> None:
+    """Legal placements apply and undo exactly; every other spot near the woodland is refused."""
+    listed = game.legal_placements()
+    by_key = {(p.card, p.rotation, p.x, p.y): p for p in listed}
+    assert len(by_key) == len(listed), "one entry per card, rotation and position"
+    before = game.position
+    moves = list(game.moves)
+    for index, placement in enumerate(listed):
+        outcome = game.push(placement)
+        assert outcome.legal, (placement, outcome.reason)
+        if index % 8 == 0:
+            check_invariants(game)
+        assert game.pop() == placement
+        assert game.position == before
+        assert game.moves == moves
+    min_x, min_y, max_x, max_y = game.woodland.bounds()
+    for number in game.hand:
+        card = game.deck[number]
+        for rotation in ROTATIONS:
+            width, height = card.size(rotation)
+            for x in range(min_x - 3, max_x + 3 - width + 2):
+                for y in range(min_y - 3, max_y + 3 - height + 2):
+                    key = (number, rotation, x, y)
+                    plain = Placement(card=number, rotation=rotation, x=x, y=y)
+                    outcome = game.outcome(plain)
+                    if outcome.legal:
+                        assert key in by_key, key
+                        continue
+                    assert isinstance(outcome.reason, Reason)
+                    assert game.push(plain).reason is outcome.reason
+                    assert game.position == before
+                    if key in by_key:  # legal only with a chosen mouse colour (R8c)
+                        event("a placement is legal only with a chosen mouse colour")
+                        assert outcome.reason in (Reason.NO_MOUSE_DIE, Reason.EDWOOD_USED)
+                        assert by_key[key].mouse
+                    elif outcome.reason in (Reason.NO_MOUSE_DIE, Reason.EDWOOD_USED):
+                        # No choice of mouse colours makes it legal either (at most 3**4 tries).
+                        combos = choice_sets(game, plain)
+                        if len(combos) > 81:
+                            continue
+                        for chosen in combos:
+                            trial = plain.model_copy(update={"mouse": chosen})
+                            assert not game.outcome(trial).legal, trial
+
+
+@GAME_SETTINGS
+@given(game=games(), data=st.data())
+def test_random_games_keep_every_invariant(game: Game, data: st.DataObject) -> None:
+    """R5-R15 on random play: dice conserved, tops only, score, push/pop, legality, replay."""
+    check_invariants(game)
+    check_at = data.draw(st.integers(0, len(game.deal.cards) - 1), label="full check at turn")
+    while True:
+        if len(game.moves) == check_at:
+            check_placements(game)
+        if game.is_over():
+            break
+        listed = game.legal_placements()
+        assert listed, "a game that is not over has a legal placement (R13)"
+        placement = data.draw(st.sampled_from(listed), label="move")
+        before = game.position
+        outcome = game.push(placement)
+        assert outcome.legal
+        assert game.position.base == before.base + outcome.score_change
+        check_invariants(game)
+        # Undo and redo: the position is exactly the one before, then the one after.
+        after = game.position
+        game.pop()
+        assert game.position == before
+        game.push(placement)
+        assert game.position == after
+    event(f"Edwood used: {not game.supply.edwood}")
+    event(f"a colour ran out: {min(game.supply.counts()) == 0}")
+    # Over: finished (every card placed) or stuck (no hand card fits) (R12, R13).
+    if game.is_finished():
+        assert game.hand == () and len(game.moves) == len(game.deal.cards) - 1
+    else:
+        event("stuck")
+        assert game.is_stuck() and game.legal_placements() == []
+    # The same deal and the same moves give the same game (R14).
+    again = Game(game.deal, game.deck)
+    assert again.replay(list(game.moves)) == (len(game.moves), None)
+    assert again.position == game.position
+    assert again.result() == game.result()
+
+
+# -- geometry ----------------------------------------------------------------------------------
+
+
+def quarter_turn(cells: list[tuple[int, int, Area]], height: int) -> list[tuple[int, int, Area]]:
+    """Turn a card's areas a quarter clockwise: (c, r) -> (height - 1 - r, c)."""
+    return sorted(((height - 1 - r, c, a) for c, r, a in cells), key=lambda t: (t[1], t[0]))
+
+
+@QUICK_SETTINGS
+@given(card=cards())
+def test_four_quarter_turns_are_the_identity(card: Card) -> None:
+    """R3: each footprint is the previous one turned a quarter; four turns come back."""
+    cells = list(card.footprint(Rotation.R0))
+    rotation = Rotation.R0
+    for _ in range(4):
+        _, height = card.size(rotation)
+        cells = quarter_turn(cells, height)
+        rotation = rotation.turned()
+        assert tuple(cells) == card.footprint(rotation)
+    assert rotation is Rotation.R0
+
+
+@QUICK_SETTINGS
+@given(card=cards())
+def test_footprints_follow_rotate_cell(card: Card) -> None:
+    """R1, R3: footprints are the upright areas moved by rotate_cell, in R9's area order."""
+    for rotation in ROTATIONS:
+        moved = {
+            rotate_cell(c, r, rotation): area
+            for (c, r), area in zip(UPRIGHT_CELLS, card.areas, strict=True)
+        }
+        footprint = card.footprint(rotation)
+        assert {(dx, dy): a for dx, dy, a in footprint} == moved
+        assert [(dy, dx) for dx, dy, _ in footprint] == sorted((dy, dx) for dx, dy in moved)
+        width, height = card.size(rotation)
+        assert {(dx, dy) for dx, dy in moved} == set(itertools.product(range(width), range(height)))
+
+
+@QUICK_SETTINGS
+@given(x=st.integers(-50, 50), y=st.integers(-50, 50))
+def test_rotate_cell_four_times_is_the_identity(x: int, y: int) -> None:
+    """R3: a quarter turn applied four times returns every point; a half turn twice too."""
+    for rotation in (Rotation.R90, Rotation.R270):
+        point = (x, y)
+        for _ in range(4):
+            point = rotate_cell(*point, rotation)
+        assert point == (x, y)
+    assert rotate_cell(*rotate_cell(x, y, Rotation.R180), Rotation.R180) == (x, y)
+    assert rotate_cell(x, y, Rotation.R0) == (x, y)
+    # A quarter turn and its inverse about different centres differ by one fixed shift.
+    there_and_back = rotate_cell(*rotate_cell(x, y, Rotation.R90), Rotation.R270)
+    assert (there_and_back[0] - x, there_and_back[1] - y) == (0, -1)
+
+
+# -- deals -------------------------------------------------------------------------------------
+
+
+@st.composite
+def deals(draw: st.DrawFn) -> Deal:
+    """A deal of 1-18 distinct card numbers and maybe two different recipes."""
+    cards_ = draw(st.lists(st.integers(1, 999), min_size=1, max_size=18, unique=True))
+    recipes = None
+    if draw(st.booleans()):
+        pair = draw(st.lists(st.integers(1, 999), min_size=2, max_size=2, unique=True))
+        recipes = (pair[0], pair[1])
+    return Deal(cards=tuple(cards_), recipes=recipes)
+
+
+@QUICK_SETTINGS
+@given(deal=deals())
+def test_deal_code_round_trips(deal: Deal) -> None:
+    """R14: a deal's code reads back as the same deal."""
+    assert Deal.from_code(deal.code) == deal
+    assert (":" in deal.code) == (deal.recipes is not None)
+
+
+@QUICK_SETTINGS
+@given(seed=st.integers(-(2**70), 2**70))
+def test_deal_from_seed_is_deterministic(seed: int) -> None:
+    """R12, R14: the same seed gives the same deals; decks 1 and 2 split one shuffle."""
+    deck1 = Deal.from_seed(seed)
+    deck2 = Deal.from_seed(seed, deck=2)
+    challenge = Deal.from_seed(seed, recipes=True)
+    assert deck1 == Deal.from_seed(seed)
+    assert deck2 == Deal.from_seed(seed, deck=2)
+    assert challenge == Deal.from_seed(seed, recipes=True)
+    assert sorted(deck1.cards + deck2.cards) == list(range(1, 19))
+    assert challenge.recipes is not None
+    assert challenge.recipes + challenge.cards == (deck1.cards + deck2.cards)[:11]
+    assert Deal.from_code(challenge.code) == challenge
