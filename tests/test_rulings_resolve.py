@@ -311,6 +311,20 @@ def test_r8c_split_takes_other_colour_before_edwood() -> None:
     assert supply_of(game) == (0, 5, 4, True)
 
 
+def test_r8c_split_gets_edwood_when_supply_has_neither_colour() -> None:
+    # B runs out on cards 2 and 3, C on cards 4 (one mouse) and 5 (four dice); then card 6's
+    # BC split lands alone on bare M at (0,0).
+    game = game_of("M M B B B B", ALL_B, ALL_B, ALL_C, ALL_C, "B B B B B BC", ALL_B)
+    play(game, place(2, 0, 1), place(3, 0, 2), place(4, 1, 4), place(5, 1, 5))
+    assert supply_of(game) == (0, 0, 5, True)
+    assert die_at(game, 0, 0) is None
+    refused(game, place(6, -1, -2, mouse={(0, 0): "C"}), Reason.BAD_MOUSE_COLOUR)
+    outcome = game.push(place(6, -1, -2))
+    assert outcome.effects[5].effect is Effect.EDWOOD
+    assert die_at(game, 0, 0) == "E"
+    assert supply_of(game) == (0, 0, 5, False)
+
+
 def test_r8c_illegal_when_no_mouse_die_and_edwood_used() -> None:
     game = edwood_on_table()
     # Card 5's bottom-right B area on bare C (0,0): needs a B mouse; none, Edwood used.
@@ -351,6 +365,19 @@ def test_r8d_covers_mouse_when_colour_not_shared() -> None:
     for areas in (ALL_C, "CM B B B B B"):
         game = two_b_mice(areas)
         refused(game, place(3, 1, 2), Reason.COVERS_MOUSE)
+
+
+def test_r8d_mouse_on_a_split_area_has_its_own_colour_only() -> None:
+    # A BM split on bare C takes a B mouse (tie). An M area shares the split's M but not the
+    # mouse's B: refused. A B area may cover it with Edwood.
+    game = game_of(ALL_C, "B B B B B BM", ALL_M, ALL_B)
+    play(game, place(2, -1, -2))
+    assert game.woodland[(0, 0)].area is Area.BM
+    assert die_at(game, 0, 0) == "Bmouse"
+    refused(game, place(3, 0, 0), Reason.COVERS_MOUSE)
+    outcome = game.push(place(4, 0, 0))
+    assert outcome.effects[0].effect is Effect.EDWOOD
+    assert die_at(game, 0, 0) == "E"
 
 
 def test_r8d_edwood_used_already() -> None:
