@@ -102,3 +102,13 @@ def choice_spot(seeds: range = range(1, 60)) -> tuple[int, Placement]:
             best = max(found, key=lambda o: (o.score_change, -o.placement.y, -o.placement.x))
             return seed, best.placement
     raise AssertionError("no deal with a mouse colour choice")
+
+
+async def play_out_quickly(pilot: Pilot[int], app: ForageApp) -> None:
+    """Play the game to its end greedily through the screen's actions (no key presses)."""
+    screen = game_screen(app)
+    session = session_of(app)
+    while not session.game.is_over():
+        session.go_to(greedy(session).placement)
+        screen.action_place()
+        await pilot.pause()

@@ -6,7 +6,16 @@ import json
 import re
 from pathlib import Path
 
-from conftest import choice_spot, drive_to, game_screen, greedy, play_out, session_of, sync
+from conftest import (
+    choice_spot,
+    drive_to,
+    game_screen,
+    greedy,
+    play_out,
+    play_out_quickly,
+    session_of,
+    sync,
+)
 from textual.widgets import Static
 
 from forage.app.app import ForageApp
@@ -204,22 +213,50 @@ async def test_record_file_is_written_after_every_placement(tmp_path: Path) -> N
 
 
 @sync
-async def test_end_screen_offers_same_deal_and_other_deck() -> None:
+async def test_end_screen_offers_undo_same_deal_and_other_deck() -> None:
     app = ForageApp(seed=4)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await play_out(pilot, app)
+        await play_out_quickly(pilot, app)
+        assert isinstance(app.screen, EndScreen)
+        session = session_of(app)
+        last = session.game.moves[-1]
+        await pilot.press("u")  # back to the woodland, the last card shown where it was
         await pilot.pause()
-        deal = session_of(app).deal
+        assert not isinstance(app.screen, EndScreen)
+        assert session.placement() == last.model_copy(update={"mouse": ()})
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        deal = session.deal
         await pilot.press("a")
         await pilot.pause()
         assert session_of(app).deal == deal and session_of(app).game.moves == []
-        await play_out(pilot, app)
-        await pilot.pause()
+        await play_out_quickly(pilot, app)
         await pilot.press("o")
         await pilot.pause()
         other = session_of(app)
         assert other.deck_number == 2 and set(other.deal.cards).isdisjoint(deal.cards)
+        assert "seed 4 deck 2" in str(game_screen(app).query_one("#title", Static).content)
+
+
+@sync
+async def test_new_game_asks_first_when_a_game_is_under_way() -> None:
+    app = ForageApp(seed=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        await drive_to(pilot, app, greedy(session).placement)
+        await pilot.press("enter", "n")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert session_of(app) is session
+        await pilot.press("n", "y")
+        await pilot.pause()
+        assert session_of(app) is not session
+        assert session_of(app).game.moves == []
 
 
 @sync

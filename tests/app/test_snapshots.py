@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from conftest import choice_spot, drive_to, greedy, play_out, session_of
+from conftest import choice_spot, drive_to, greedy, play_out_quickly, session_of
 from textual.pilot import Pilot
 
 from forage.app.app import ForageApp
@@ -58,7 +58,7 @@ def test_end_screen_of_a_recipe_challenge(snap_compare: Snap, size: tuple[int, i
 
     async def run_before(pilot: Pilot[int]) -> None:
         await pilot.pause()
-        await play_out(pilot, app)
+        await play_out_quickly(pilot, app)
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)

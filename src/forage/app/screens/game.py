@@ -60,6 +60,7 @@ class GameScreen(ForageScreen):
         self.session = session
         self._ending = False
         self._title = ""
+        self._game_key: tuple[int, int] = (0, -1)
 
     def compose(self) -> ComposeResult:
         """Title, woodland and side panel, status bar, footer."""
@@ -116,9 +117,12 @@ class GameScreen(ForageScreen):
             turns=game.turns,
             draw_pile=game.draw_pile,
         )
-        self.query_one(SupplyView).supply = game.supply
-        result = game.result()
-        self.query_one(ScorePanel).state = ScoreState(result=result, recipes=game.recipes)
+        game_key = (id(game), len(game.moves))
+        if game_key != self._game_key:
+            self._game_key = game_key
+            self.query_one(SupplyView).supply = game.supply
+            result = game.result()
+            self.query_one(ScorePanel).state = ScoreState(result=result, recipes=game.recipes)
         title = f"Forage · {session.label()}"
         if title != self._title:
             self._title = title

@@ -14,52 +14,56 @@ from forage.app.screens.base import ForageModal, too_small_notice
 from forage.engine import Recipe
 
 KEYS: Final = """\
-[b]Keys[/b]
-  arrows or h j k l   move the card being placed one area
-  r / R               rotate clockwise / counter-clockwise
-  tab, 1, 2           choose the hand card
-  enter or space      place the card where it is shown
-  c                   change the mouse colour on a split area, where there is a choice
-  u                   undo the last placement (back to the start of the game)
-  t                   hint: show a suggested placement
-  n                   new game        q   quit (the game is saved)
-  ?                   this help       escape closes it
+[b]Keys[/b]   (↑ ↓ scroll this help; escape or ? closes it)
+  arrows, h j k l   move the card being placed one area
+  r / R             rotate clockwise / counter-clockwise
+  tab, 1, 2         choose the hand card
+  enter, space      place the card where it is shown
+  c                 choose the mouse colour on a split area
+  u                 undo the last placement (back to the game's start)
+  t                 hint: show a suggested placement
+  n                 new game
+  q                 quit; the game is saved and offered next time
 """
 
 READING: Final = f"""\
 [b]Reading the woodland[/b]
-  b / c / m      bramble (green), fallen leaves (orange), soil litter (brown)
-  b╱m            a split area: it counts as either of its two types and has no food
-  b 6  B10       a die and its face: 1, 3, 6, 10, and {BASKET} for the 15 (basket).
-                 On a split area the die's colour is in capitals.
-  -2 (red)       a mouse die; it can only be covered using Edwood
-  EDW (purple)   Edwood Mouse; his area can never be covered
-  │ and underline   the edges between cards
-  The card being placed is drawn bright, with what each area will do beside it:
+  b c m       bramble (green), fallen leaves (orange), soil (brown)
+  b╱m         a split area: either of its two types, no food
+  b 6   B10   a die and its face: 1, 3, 6, 10, and {BASKET} for 15 (basket);
+              on a split area the die's colour is in capitals
+  -2 (red)    a mouse die: only Edwood can cover it
+  EDW         Edwood Mouse (purple): his area can never be covered
+  │ and underlines mark the edges between cards.
+  The card being placed is drawn bright; beside each of its areas:
   {LEGEND}
-  The line under the woodland says what the placement will do, or why it is not allowed.
+  The line under the woodland says what the placement will do and
+  how the score changes, or why it is not allowed.
 """
 
 RULES: Final = """\
 [b]The rules in short[/b]
-  Place one of your two cards each turn so that it covers at least one area of the
-  woodland; you may rotate it. Then draw a card. Nine cards, eight turns.
-  Each new area that covers another area:
-  - food area on an area of the same type: a die of that colour is placed showing 1,
-    or the die below moves up onto it and goes up a step (1→3→6→10→15);
-    if no die of that colour is left, nothing is placed.
-  - split area on a matching area: the die below (if any) moves up unchanged.
-  - no match: the die below (if any) goes back to the supply and a mouse die (-2) of
-    the new area's colour is placed. On a split area you may choose its colour (c).
-    If none of that colour is left, Edwood Mouse steps in (once per game).
+  Each turn, place one of your two cards so that it covers at least
+  one area of the woodland (any rotation), then draw a card.
+  Nine cards: eight turns. Each new area that covers an area:
+  - food area on an area of its type: a die of its colour is placed
+    showing 1, or the die below moves up and goes up a step
+    (1→3→6→10→15); with no die of that colour left, nothing.
+  - split area on a matching area: the die below moves up unchanged.
+  - no match: the die below (if any) goes back to the supply and a
+    mouse die (-2) of the new area's colour is placed; on a split
+    area you may choose its colour (c). With none of that colour
+    left, Edwood Mouse steps in (once per game).
   - An area below with a die counts as the die's colour only.
-  - A mouse die can only be covered, by an area of its colour, by using Edwood.
-  Dice returned by a placement can feed its mice, but not its new food dice.
-[b]Score[/b]  the sum of all dice faces (a mouse is -2), minus 1 for each die on a split
-  area, minus 5 if Edwood is in the woodland. 35 or more wins a standard game.
-  Recipe challenge: two recipes add bonuses (or double a colour); reach the target
-  (the sum of the two recipe numbers) to win.
-  If no card in your hand can be placed anywhere, the game ends at once.
+  - A mouse die can be covered only by an area of its colour, using
+    Edwood (once per game).
+  Dice sent back by a placement can feed its mice, not its new food.
+[b]Score[/b]  all dice faces added (a mouse is -2), minus 1 for each die
+  on a split area, minus 5 if Edwood is in the woodland.
+  35 or more wins a standard game. In a recipe challenge the two
+  recipes add bonuses (or double a colour); reach the target, the
+  sum of the two recipe numbers, to win.
+  If no card in your hand fits anywhere, the game ends at once.
 """
 
 

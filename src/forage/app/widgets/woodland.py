@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Final
 
 from rich.segment import Segment
@@ -68,6 +70,7 @@ def _fit(text: str, width: int) -> str:
     return text[:width].ljust(width)
 
 
+@lru_cache(maxsize=4096)
 def area_lines(
     area: Area,
     die: Die | None,
@@ -75,7 +78,7 @@ def area_lines(
     size: CellSize,
     on_card: bool = False,
     no_color: bool = False,
-) -> list[list[Chunk]]:
+) -> tuple[tuple[Chunk, ...], ...]:
     """The lines of one area: its type letter(s), its die or Edwood, in its colours."""
     w, h = size.width, size.height
     palette = BG_CARD if on_card else BG
@@ -84,7 +87,7 @@ def area_lines(
     split = len(letters) == 2
     if edwood:
         words = {1: ["EDW"], 2: ["Edw", "mouse"], 3: ["EDWOOD", " mouse", "  -5"]}[h]
-        return [[(_fit(word, w), EDWOOD_STYLE)] for word in words]
+        return tuple(((_fit(word, w), EDWOOD_STYLE),) for word in words)
     # the terrain line(s)
     if h == 1:
         if die is None:
@@ -107,7 +110,7 @@ def area_lines(
             if h == 3:
                 extra = "mouse" if die.mouse else ("basket" if die.value == 15 else "")
                 rows.append(_fit("  " + extra if extra else "", w))
-    lines: list[list[Chunk]] = []
+    lines: list[tuple[Chunk, ...]] = []
     for text in rows:
         line: list[Chunk] = []
         for column, char in enumerate(_fit(text, w)):
@@ -121,8 +124,16 @@ def area_lines(
             if on_card and no_color:
                 style += Style(reverse=True)
             line.append((char, style))
-        lines.append(line)
-    return lines
+        lines.append(tuple(line))
+    return tuple(lines)
+
+
+@lru_cache(maxsize=8)
+def _empty_lines(size: CellSize) -> tuple[tuple[Chunk, ...], ...]:
+    """An area of empty table: a faint dot in the middle, for counting squares."""
+    lines = [((" " * size.width, Style()),) for _ in range(size.height)]
+    lines[size.height // 2] = (("·".center(size.width), EMPTY_STYLE),)
+    return tuple(lines)
 
 
 def _needed(state: WoodlandState) -> tuple[int, int, int, int]:
@@ -184,6 +195,7 @@ class WoodlandView(Widget):
         self._origin: tuple[int, int] | None = None
         self._cell = SIZES[-1]
         self._lines: list[list[Segment]] | None = None
+        self._strips: dict[int, Strip] = {}
         self._drawn_for = (0, 0)
 
     def layout_for(self, width: int, height: int) -> tuple[CellSize, int, int]:
@@ -208,10 +220,12 @@ class WoodlandView(Widget):
     def watch_state(self) -> None:
         """Forget the drawn lines; they are drawn again on the next paint."""
         self._lines = None
+        self._strips = {}
 
     def on_resize(self) -> None:
         """Draw again at the new size."""
         self._lines = None
+        self._strips = {}
 
     def grid_lines(self) -> list[list[Segment]]:
         """The grid's lines as segments, drawn once per state and size."""
@@ -219,10 +233,12 @@ class WoodlandView(Widget):
         if self._lines is None or self._drawn_for != (width, height):
             if width < 4 or height < 1:
                 self._lines = []
+                self._strips = {}
             else:
                 size, ox, oy = self.layout_for(width, height)
                 self._origin = (ox, oy)
                 self._cell = size
+                self._strips = {}
                 self._lines = grid_segments(
                     self.state, size, ox, oy, width, height, self.app.no_color
                 )
@@ -232,12 +248,17 @@ class WoodlandView(Widget):
     def render_line(self, y: int) -> Strip:
         """One line of the grid on the widget's own background."""
         lines = self.grid_lines()
-        base = self.rich_style
-        width = self.size.width
-        if y >= len(lines):
-            return Strip.blank(width, base)
-        segments = [Segment(seg.text, base + seg.style) for seg in lines[y]]
-        return Strip(segments).adjust_cell_length(width, base)
+        strip = self._strips.get(y)
+        if strip is None:
+            base = self.rich_style
+            width = self.size.width
+            if y >= len(lines):
+                strip = Strip.blank(width, base)
+            else:
+                segments = [Segment(seg.text, base + seg.style) for seg in lines[y]]
+                strip = Strip(segments).adjust_cell_length(width, base)
+            self._strips[y] = strip
+        return strip
 
     def plain_text(self) -> str:
         """The grid as plain text (for tests and debugging)."""
@@ -271,12 +292,11 @@ def grid_segments(
     legal = state.outcome is not None and state.outcome.legal
     if state.outcome is not None:
         effects = {(e.x, e.y): e for e in state.outcome.effects}
-    blank = Style()
     underline = Style(underline=True)
     out: list[list[Segment]] = []
     for r in range(rows):
         y = oy + r
-        cells: list[list[list[Chunk]]] = []
+        cells: list[Sequence[Sequence[Chunk]]] = []
         for c in range(cols):
             x = ox + c
             pos = (x, y)
@@ -287,15 +307,13 @@ def grid_segments(
                 cells.append(area_lines(card[pos], die, edwood, size, True, no_color))
             elif pos in squares:
                 sq = squares[pos]
-                lines = area_lines(sq.area, sq.die, sq.edwood, size)
+                drawn = list(area_lines(sq.area, sq.die, sq.edwood, size))
                 below = squares.get((x, y + 1))
                 if below is not None and below.card != sq.card and (x, y + 1) not in card:
-                    lines[-1] = [(ch, st + underline) for ch, st in lines[-1]]
-                cells.append(lines)
+                    drawn[-1] = tuple((ch, st + underline) for ch, st in drawn[-1])
+                cells.append(drawn)
             else:
-                lines = [[(" " * size.width, blank)] for _ in range(size.height)]
-                lines[size.height // 2] = [("·".center(size.width), EMPTY_STYLE)]
-                cells.append(lines)
+                cells.append(_empty_lines(size))
         for i in range(size.height):
             line: list[Segment] = [
                 Segment(*_separator(state, squares, card, effects, legal, ox - 1, y, i, size))

@@ -1,0 +1,133 @@
+"""The session behind the screen: cursor limits, mouse colours, saving, other decks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import choice_spot
+
+from forage.app.describe import face, outcome_lines
+from forage.app.session import Session, load_saved, save_path
+from forage.app.widgets.woodland import (
+    SIZES,
+    WoodlandState,
+    _axis_origin,
+    choose_size,
+    grid_segments,
+)
+from forage.engine import Deal, Rotation
+
+
+def test_cursor_stays_within_one_card_of_the_woodland() -> None:
+    session = Session.start(seed=1)
+    x0, y0, x1, y1 = session.game.woodland.bounds()
+    for _ in range(10):
+        session.move(1, 1)
+    assert (session.cursor.x, session.cursor.y) == (x1 + 1, y1 + 1)
+    session.rotate()
+    assert session.cursor.rotation is Rotation.R90
+    assert (session.cursor.x, session.cursor.y) == (x1 + 1, y1 + 1)
+    for _ in range(10):
+        session.move(-1, -1)
+    assert (session.cursor.x, session.cursor.y) == (x0 - 3, y0 - 2)
+
+
+def test_rotate_back_undoes_rotate() -> None:
+    session = Session.start(seed=1)
+    session.rotate(True)
+    session.rotate(False)
+    assert session.cursor.rotation is Rotation.R0
+
+
+def test_mouse_colour_cycles_through_the_choices_and_back() -> None:
+    seed, target = choice_spot()
+    session = Session.start(seed=seed)
+    assert session.go_to(target)
+    first = session.preview()
+    assert first is not None and first.mouse_choice_possible
+    spot = first.mouse_choice_possible[0]
+    colours = []
+    for _ in range(2):
+        assert session.cycle_mouse()
+        outcome = session.preview()
+        assert outcome is not None and outcome.legal
+        die = {(e.x, e.y): e.die for e in outcome.effects}[spot]
+        assert die is not None
+        colours.append(die.colour)
+    assert colours[0] != colours[1]
+    session.move(1, 0)
+    assert session.cursor.mouse == {}
+
+
+def test_save_and_load_round_trip() -> None:
+    session = Session.start(seed=8)
+    outcome = next(session.game.outcomes())
+    assert session.go_to(outcome.placement)
+    assert session.place() is not None
+    assert save_path().exists()
+    data = json.loads(save_path().read_text())
+    assert data["seed"] == 8 and len(data["moves"]) == 1
+    loaded = load_saved()
+    assert loaded is not None
+    assert loaded.game.moves == session.game.moves
+    assert loaded.deal == session.deal
+
+
+def test_unreadable_save_is_ignored(forage_home: Path) -> None:
+    forage_home.mkdir(parents=True, exist_ok=True)
+    save_path().write_text("{not json")
+    assert load_saved() is None
+    save_path().write_text(
+        json.dumps({"format": "forage-save/1", "deal": "1.2", "moves": ["9@0,0"]})
+    )
+    assert load_saved() is None
+
+
+def test_other_deck_of_a_seed_and_of_a_deal_code() -> None:
+    session = Session.start(seed=5)
+    other = session.other_deck()
+    assert other is not None and other.deck_number == 2
+    assert other.deal == Deal.from_seed(5, deck=2)
+    by_code = Session.start(deal_code=session.deal.code)
+    rest = by_code.other_deck()
+    assert rest is not None
+    assert set(rest.deal.cards) == set(range(1, 19)) - set(session.deal.cards)
+    challenge = Session.start(seed=5, recipes=True)
+    assert challenge.other_deck() is None
+
+
+def test_label_names_the_seed_or_the_deal_code() -> None:
+    assert Session.start(seed=5).label() == "seed 5 deck 1 · standard game"
+    code = "4.11:5.12.3.1.9.17.2.8.14"
+    assert Session.start(deal_code=code).label() == f"deal {code} · recipe challenge"
+
+
+def test_faces_and_preview_words() -> None:
+    assert [face(v) for v in (1, 3, 6, 10, 15, -2)] == ["1", "3", "6", "10", "⊔", "-2"]
+    session = Session.start(seed=1)
+    session.move(-6, 0)
+    outcome = session.preview()
+    assert outcome is not None and not outcome.legal
+    headline, _ = outcome_lines(outcome, 0)
+    assert "cover at least one area" in headline
+
+
+def test_view_follows_the_card_beyond_a_small_view() -> None:
+    assert _axis_origin(0, 20, 18, 19, 10, previous=0) == 11
+    assert _axis_origin(0, 20, 0, 1, 10, previous=11) == -1
+    assert _axis_origin(0, 5, 2, 3, 10, previous=None) == -2  # all fits: centred
+
+
+def test_grid_reads_without_colour() -> None:
+    session = Session.start(seed=1)
+    squares = dict(session.game.woodland.squares)
+    state = WoodlandState(squares=squares)
+    size = choose_size(state, 60, 20)
+    assert size in SIZES
+    lines = grid_segments(state, SIZES[-1], -1, -1, 40, 6)
+    text = "\n".join("".join(seg.text for seg in line) for line in lines)
+    for square in squares.values():
+        letters = "╱".join(c.value.lower() for c in square.area.colours)
+        assert letters[0] in text
+    assert "╱" in text  # the start card's split area
