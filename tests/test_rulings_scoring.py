@@ -372,7 +372,7 @@ def test_r19_game_result_lists_both_recipes() -> None:
     ]
 
 
-def test_r18_woodland_helper_builds_what_it_says() -> None:
+def test_helper_woodland_builds_what_it_says() -> None:
     built: Woodland = woodland([(0, 0, "BC", "Cm"), (1, 0, "B", "E")])
     assert built[(0, 0)].die is not None and built[(0, 0)].die.mouse
     assert built[(1, 0)].edwood and built[(1, 0)].die is None
