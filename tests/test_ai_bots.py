@@ -1,0 +1,73 @@
+"""Bots: deterministic for a seed, legal, greedy as the engine sees it; the bot command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from forage.ai.bots import bot_game, play
+from forage.ai.commands import bot_command
+from forage.ai.sim import Simulator, placement_of, state_of
+from forage.carddata import standard_deck
+from forage.engine import Deal, Game
+
+
+def engine_greedy(seed: int) -> int:
+    game = Game(Deal.from_seed(seed), standard_deck())
+    while not game.is_over():
+        game.push(max(game.outcomes(), key=lambda o: o.score_change).placement)
+    return game.result().score.final
+
+
+def test_greedy_plays_like_the_engine_greedy() -> None:
+    for seed in range(3):
+        assert bot_game(seed, "greedy") == engine_greedy(seed)
+
+
+def test_bots_are_deterministic_for_a_seed() -> None:
+    for policy in ("greedy", "expert"):
+        assert bot_game(8, policy) == bot_game(8, policy)
+    assert bot_game(9, "greedy", recipes=True) == bot_game(9, "greedy", recipes=True)
+
+
+@pytest.mark.parametrize("recipes", [False, True])
+def test_expert_moves_replay_legally_to_its_score(recipes: bool) -> None:
+    deck = standard_deck()
+    deal = Deal.from_seed(30, recipes=recipes)
+    game = Game(deal, deck)
+    sim = Simulator(deck, game.recipes)
+    final, moves = play(sim, deal, "expert", state_of(game), deck.numbers)
+    for move in moves:
+        assert game.push(placement_of(move)).legal
+    assert game.is_over()
+    assert game.result().score.final == sim.final(final)
+
+
+def test_unknown_policy_is_refused() -> None:
+    with pytest.raises(ValueError, match="policy"):
+        bot_game(1, "random")
+
+
+def test_bot_command_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bot_command(4, 100, "greedy", False, as_json=True) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {
+        "policy",
+        "games",
+        "mean",
+        "median",
+        "min",
+        "max",
+        "games_per_second",
+        "scores",
+    }
+    assert data["policy"] == "greedy" and data["games"] == 4 and len(data["scores"]) == 4
+    assert data["scores"] == [bot_game(100 + i, "greedy") for i in range(4)]
+    assert data["min"] <= data["median"] <= data["max"]
+
+
+def test_bot_command_human(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bot_command(2, 0, "greedy", True, as_json=False) == 0
+    out = capsys.readouterr().out
+    assert "mean" in out and "games/s" in out

@@ -1,0 +1,124 @@
+"""Par: exact on small deals (checked by brute force), and its moves replay to its score."""
+
+from __future__ import annotations
+
+import itertools
+
+from forage.ai.bots import bot_game
+from forage.ai.par import par
+from forage.carddata import standard_deck
+from forage.engine import COLOURS, Card, Deal, Deck, Game, Placement
+from forage.engine.areas import Area
+
+
+def choices(game: Game) -> list[Placement]:
+    """Every legal placement, with every legal choice of split-area mouse colours."""
+    found: list[Placement] = []
+    for outcome in game.outcomes():
+        found.append(outcome.placement)
+        where = outcome.mouse_choice_possible
+        for combo in itertools.product(COLOURS, repeat=len(where)):
+            other = outcome.placement.with_mouse(dict(zip(where, combo, strict=True)))
+            if other not in found and game.outcome(other).legal:
+                found.append(other)
+    return found
+
+
+def brute_force(game: Game) -> int:
+    """The best final score over every line of play, through the engine alone."""
+    if game.is_over():
+        return game.result().score.final
+    if len(game.hand) == 1 and game.draw_pile == 0 and not game.recipes:
+        # The last placement of a standard game: the best immediate gain decides.
+        return game.position.base + max(o.score_change for o in game.outcomes())
+    best = None
+    for placement in choices(game):
+        game.push(placement)
+        value = brute_force(game)
+        game.pop()
+        best = value if best is None else max(best, value)
+    assert best is not None
+    return best
+
+
+def custom_game(*areas: str, recipes: tuple[int, int] | None = None) -> Game:
+    cards = [
+        Card(number=i + 1, areas=tuple(Area(a) for a in text.split()))  # type: ignore[arg-type]
+        for i, text in enumerate(areas)
+    ]
+    deal = Deal(cards=tuple(c.number for c in cards), recipes=recipes)
+    return Game(deal, Deck.of(cards), recipe_book=standard_deck().recipes())
+
+
+def replays_to(game: Game, placements: list[Placement]) -> int:
+    for placement in placements:
+        assert game.push(placement).legal, placement
+    return game.result().score.final
+
+
+def test_par_matches_brute_force_on_three_card_custom_decks() -> None:
+    decks = [
+        ("B B B BC B B", "B C BM B B B", "B B B B CM C"),
+        ("B C M BC C M", "CM M C C B M", "BM B M C C B"),
+    ]
+    for areas in decks:
+        game = custom_game(*areas)
+        result = par(game)
+        assert result.proven
+        assert result.score == brute_force(custom_game(*areas))
+        assert replays_to(custom_game(*areas), result.placements) == result.score
+
+
+def test_par_matches_brute_force_with_recipes() -> None:
+    # Two-card deals keep the engine's brute force quick; the recipes decide the best spot.
+    areas = ("C C B BC B M", "B B M BM M C")
+    for recipes in ((9, 17), (3, 12), (1, 14)):
+        result = par(custom_game(*areas, recipes=recipes))
+        assert result.proven
+        assert result.score == brute_force(custom_game(*areas, recipes=recipes))
+
+
+def test_par_is_exact_on_a_four_card_deal_of_the_real_deck() -> None:
+    deck = standard_deck()
+    deal = Deal(cards=Deal.from_seed(4).cards[:4])
+    result = par(Game(deal, deck))
+    assert result.proven
+    assert replays_to(Game(deal, deck), result.placements) == result.score
+    # No line may beat it: the greedy line, for one.
+    game = Game(deal, deck)
+    while not game.is_over():
+        game.push(max(game.outcomes(), key=lambda o: o.score_change).placement)
+    assert game.result().score.final <= result.score
+
+
+def test_par_on_a_full_deal_replays_and_beats_the_bots() -> None:
+    deck = standard_deck()
+    game = Game(Deal.from_seed(11), deck)
+    result = par(game, time_limit=2.5)
+    assert not result.proven or result.score >= 0
+    assert result.seconds < 10
+    assert replays_to(Game(Deal.from_seed(11), deck), result.placements) == result.score
+    assert result.score >= bot_game(11, "expert")
+    assert result.score >= bot_game(11, "greedy")
+
+
+def test_par_starts_after_the_moves_so_far() -> None:
+    deck = standard_deck()
+    deal = Deal(cards=Deal.from_seed(2).cards[:4])
+    game = Game(deal, deck)
+    first = max(game.outcomes(), key=lambda o: o.score_change).placement
+    game.push(first)
+    result = par(game)
+    assert result.proven
+    assert result.placements and result.placements[0].card in game.hand
+    check = Game(deal, deck)
+    check.push(first)
+    assert replays_to(check, result.placements) == result.score
+
+
+def test_par_of_a_finished_game_is_its_score() -> None:
+    game = custom_game("B B B BC B B", "B C BM B B B")
+    game.push(max(game.outcomes(), key=lambda o: o.score_change).placement)
+    result = par(game)
+    assert result.proven and result.placements == []
+    assert result.score == game.result().score.final
