@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from conftest import choice_spot
 
 from forage.app.describe import face, outcome_lines
+from forage.app.screens.end import summary_text
 from forage.app.session import Session, load_saved, save_path
 from forage.app.widgets.woodland import (
     SIZES,
@@ -131,3 +133,14 @@ def test_grid_reads_without_colour() -> None:
         letters = "╱".join(c.value.lower() for c in square.area.colours)
         assert letters[0] in text
     assert "╱" in text  # the start card's split area
+
+
+def test_end_summary_says_why_a_stuck_game_ended(monkeypatch: pytest.MonkeyPatch) -> None:
+    session = Session.start(seed=2)
+    real = session.game.result()
+    stuck = real.model_copy(update={"stuck": True, "finished": True, "won": False})
+    monkeypatch.setattr(session.game, "result", lambda: stuck)
+    text = summary_text(session).plain
+    assert "No card in your hand fits anywhere" in text
+    assert session.deal.code in text
+    assert "Not a win" in text

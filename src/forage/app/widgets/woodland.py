@@ -40,7 +40,7 @@ class CellSize:
     height: int
 
 
-SIZES: Final = (CellSize(7, 3), CellSize(5, 2), CellSize(3, 1))
+SIZES: Final = (CellSize(9, 4), CellSize(7, 3), CellSize(5, 2), CellSize(3, 1))
 """Cell sizes from largest to the compact one used at 80x24 when the woodland grows."""
 
 
@@ -86,7 +86,9 @@ def area_lines(
     letters = [c.value.lower() for c in area.colours]
     split = len(letters) == 2
     if edwood:
-        words = {1: ["EDW"], 2: ["Edw", "mouse"], 3: ["EDWOOD", " mouse", "  -5"]}[h]
+        words = {1: ["EDW"], 2: ["Edw", "mouse"], 3: ["EDWOOD", " mouse", "  -5"]}.get(
+            h, ["EDWOOD", " mouse", "  -5", ""]
+        )
         return tuple(((_fit(word, w), EDWOOD_STYLE),) for word in words)
     # the terrain line(s)
     if h == 1:
@@ -107,9 +109,10 @@ def area_lines(
         else:
             label = f"{die.colour.value}{face(die.value):>3}"
             rows.append(_fit(label if w <= 5 else "  " + label, w))
-            if h == 3:
+            if h >= 3:
                 extra = "mouse" if die.mouse else ("basket" if die.value == 15 else "")
                 rows.append(_fit("  " + extra if extra else "", w))
+            rows += [" " * w] * (h - len(rows))
     lines: list[tuple[Chunk, ...]] = []
     for text in rows:
         line: list[Chunk] = []
