@@ -81,6 +81,8 @@ def check_bad_input(path: str, field: str | None) -> None:
         assert result["error"]["move"] is None
         assert result["error"]["reason"] == "bad-input"
         assert path in result["error"]["message"]
+        if command == "moves":
+            assert result["moves"] == []
 
 
 def test_the_base_record_is_valid(tmp_path: Path) -> None:

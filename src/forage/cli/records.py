@@ -33,14 +33,19 @@ def _print_json(data: Any) -> None:
     print(json.dumps(data, indent=2))
 
 
-def load_record(path: str, as_json: bool) -> tuple[Game, Outcome | None] | int:
-    """The replayed game of a record file, or the exit code after reporting bad input."""
+def load_record(
+    path: str, as_json: bool, listing: bool = False
+) -> tuple[Game, Outcome | None] | int:
+    """The replayed game of a record file, or the exit code after reporting bad input.
+
+    With ``listing`` (``forage moves``), the JSON for bad input also has an empty ``moves``.
+    """
     try:
         return load_game(read_text(path))
     except (BadInput, RecordError) as exc:
         message = str(exc) if isinstance(exc, BadInput) else f"{path}: {exc}"
         if as_json:
-            _print_json(bad_input_object(message))
+            _print_json(({"moves": []} if listing else {}) | bad_input_object(message))
         return fail(message)
 
 
@@ -83,7 +88,7 @@ def _print_summary(game: Game) -> None:
 
 def moves_command(args: argparse.Namespace) -> int:
     """List every legal placement after a record's moves (CONTRACT: ``forage moves``)."""
-    loaded = load_record(args.file, args.json)
+    loaded = load_record(args.file, args.json, listing=True)
     if isinstance(loaded, int):
         return loaded
     game, refusal = loaded
