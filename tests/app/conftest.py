@@ -1,29 +1,11 @@
-"""Shared set-up for the game screen tests: a private save folder and key-driving helpers."""
+"""Shared set-up for the game screen tests: every test saves in its own folder."""
 
 from __future__ import annotations
 
-import asyncio
-import functools
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
-
-from forage.app.app import ForageApp
-from forage.app.screens import GameScreen
-from forage.app.session import Session
-from forage.engine import Outcome, Placement
-
-
-def sync(test: Callable[..., Coroutine[None, None, None]]) -> Callable[..., None]:
-    """Run an async test function to completion (no pytest-asyncio needed)."""
-
-    @functools.wraps(test)
-    def wrapper(*args: object, **kwargs: object) -> None:
-        asyncio.run(test(*args, **kwargs))
-
-    return wrapper
 
 
 @pytest.fixture(autouse=True)
@@ -33,82 +15,3 @@ def forage_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
     monkeypatch.setenv("FORAGE_HOME", str(home))
     monkeypatch.delenv("NO_COLOR", raising=False)
     yield home
-
-
-def session_of(app: ForageApp) -> Session:
-    """The session on the app's game screen."""
-    session = app.session
-    assert session is not None
-    return session
-
-
-def keys_to(session: Session, placement: Placement) -> list[str]:
-    """The key presses that take the cursor from where it is to a placement (no mouse choice)."""
-    keys: list[str] = []
-    hand = session.game.hand
-    index = hand.index(placement.card)
-    keys.append(str(index + 1))
-    turns = ((placement.rotation - session.cursor.rotation) % 360) // 90
-    keys += ["r"] * turns
-    return keys
-
-
-async def drive_to(pilot: Pilot[int], app: ForageApp, placement: Placement) -> None:
-    """Press the keys that bring the card being placed onto a placement (not placing it)."""
-    session = session_of(app)
-    await pilot.press(*keys_to(session, placement))
-    dx = placement.x - session.cursor.x
-    dy = placement.y - session.cursor.y
-    moves = ["right" if dx > 0 else "left"] * abs(dx) + ["down" if dy > 0 else "up"] * abs(dy)
-    if moves:
-        await pilot.press(*moves)
-    assert (session.cursor.x, session.cursor.y) == (placement.x, placement.y)
-    assert session.cursor.rotation == placement.rotation
-
-
-def greedy(session: Session) -> Outcome:
-    """The legal placement (default mouse colours) that raises the base score most."""
-    outcomes = [o for o in session.game.outcomes() if not o.placement.mouse]
-    return max(outcomes, key=lambda o: (o.score_change, -o.placement.y, -o.placement.x))
-
-
-async def play_out(pilot: Pilot[int], app: ForageApp) -> None:
-    """Play the game to its end by key presses alone, greedily."""
-    session = session_of(app)
-    while not session.game.is_over():
-        target = greedy(session).placement
-        await drive_to(pilot, app, target)
-        await pilot.press("enter")
-        await pilot.pause()
-
-
-def game_screen(app: ForageApp) -> GameScreen:
-    """The game screen, under any dialog."""
-    for screen in app.screen_stack:
-        if isinstance(screen, GameScreen):
-            return screen
-    raise AssertionError("no game screen")
-
-
-def choice_spot(seeds: range = range(1, 60)) -> tuple[int, Placement]:
-    """A seed whose first turn has a legal placement with a split-area mouse colour choice."""
-    from forage.carddata import standard_deck
-    from forage.engine import Deal, Game
-
-    for seed in seeds:
-        game = Game(Deal.from_seed(seed), standard_deck())
-        found = [o for o in game.outcomes() if o.mouse_choice_possible and not o.placement.mouse]
-        if found:
-            best = max(found, key=lambda o: (o.score_change, -o.placement.y, -o.placement.x))
-            return seed, best.placement
-    raise AssertionError("no deal with a mouse colour choice")
-
-
-async def play_out_quickly(pilot: Pilot[int], app: ForageApp) -> None:
-    """Play the game to its end greedily through the screen's actions (no key presses)."""
-    screen = game_screen(app)
-    session = session_of(app)
-    while not session.game.is_over():
-        session.go_to(greedy(session).placement)
-        screen.action_place()
-        await pilot.pause()

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from conftest import (
+from app_helpers import (
     choice_spot,
     drive_to,
     game_screen,

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import choice_spot
+from app_helpers import choice_spot
 
 from forage.app.describe import face, outcome_lines
 from forage.app.screens.end import summary_text

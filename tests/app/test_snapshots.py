@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from conftest import choice_spot, drive_to, greedy, play_out_quickly, session_of
+from app_helpers import choice_spot, drive_to, greedy, play_out_quickly, session_of
 from textual.pilot import Pilot
 
 from forage.app.app import ForageApp
