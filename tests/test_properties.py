@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 
+import reference
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -16,8 +17,10 @@ from forage.engine import (
     ROTATIONS,
     Area,
     Card,
+    Colour,
     Deal,
     Deck,
+    Effect,
     Game,
     MouseChoice,
     Placement,
@@ -28,7 +31,7 @@ from forage.engine.areas import DICE_PER_COLOUR, FOOD_FACES, MOUSE_FACE, UPRIGHT
 from forage.engine.scoring import score
 
 GAME_SETTINGS = settings(
-    max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 QUICK_SETTINGS = settings(max_examples=200, deadline=None)
 
@@ -217,6 +220,76 @@ def test_random_games_keep_every_invariant(game: Game, data: st.DataObject) -> N
     assert again.replay(list(game.moves)) == (len(game.moves), None)
     assert again.position == game.position
     assert again.result() == game.result()
+
+
+def agrees_with_reference(game: Game, placement: Placement) -> bool:
+    """Whether the engine does exactly what the reference reading of R5-R11 says."""
+    expected = reference.resolve(game, placement)
+    outcome = game.outcome(placement)
+    assert (None if outcome.reason is None else outcome.reason.value) == expected.reason, (
+        placement,
+        expected.reason,
+    )
+    if expected.reason is None:
+        game.push(placement)
+        assert reference.tops_of(game) == expected.tops, placement
+        assert {c.value: game.supply[c] for c in Colour} == expected.supply
+        assert game.supply.edwood == expected.edwood_free
+        game.pop()
+    return expected.reason is None
+
+
+@GAME_SETTINGS
+@given(game=games(), data=st.data())
+def test_engine_agrees_with_a_reference_reading_of_the_rulings(
+    game: Game, data: st.DataObject
+) -> None:
+    """R5-R11: every spot near the woodland, with and without chosen mouse colours."""
+    turns = data.draw(st.integers(0, len(game.deal.cards) - 1), label="turns played first")
+    while len(game.moves) < turns and not game.is_over():
+        game.push(data.draw(st.sampled_from(game.legal_placements()), label="move"))
+    min_x, min_y, max_x, max_y = game.woodland.bounds()
+    numbers = [*game.hand, *game.deal.cards[:1]]  # the start card is never in hand
+    legal = 0
+    for number in numbers:
+        for rotation in ROTATIONS:
+            for x in range(min_x - 3, max_x + 2):
+                for y in range(min_y - 3, max_y + 2):
+                    plain = Placement(card=number, rotation=rotation, x=x, y=y)
+                    legal += agrees_with_reference(game, plain)
+    event(f"legal spots: {min(legal, 50) // 10 * 10}+")
+    # Chosen mouse colours, right and wrong, on random spots.
+    squares = sorted(game.woodland.squares)
+    for _ in range(20):
+        number = data.draw(st.sampled_from(numbers), label="card")
+        rotation = data.draw(st.sampled_from(ROTATIONS), label="rotation")
+        x, y = data.draw(st.sampled_from(squares), label="near")
+        x -= data.draw(st.integers(0, 2), label="dx")
+        y -= data.draw(st.integers(0, 2), label="dy")
+        cells = [(x + dx, y + dy) for dx, dy, _ in game.deck[number].footprint(rotation)]
+        plain = Placement(card=number, rotation=rotation, x=x, y=y)
+        # Mostly aim at areas that get a mouse die by default, sometimes anywhere.
+        mice = [(e.x, e.y) for e in game.outcome(plain).effects if e.effect is Effect.MOUSE]
+        targets = mice if mice and data.draw(st.booleans(), label="aim") else cells
+        picks = data.draw(
+            st.lists(st.sampled_from([*targets, (x - 1, y), (x + 5, y + 5)]), max_size=3),
+            label="mouse squares",
+        )
+        area_at = {(x + dx, y + dy): a for dx, dy, a in game.deck[number].footprint(rotation)}
+        mouse = tuple(
+            MouseChoice(
+                x=mx,
+                y=my,
+                colour=data.draw(
+                    st.sampled_from(area_at[(mx, my)].colours if (mx, my) in mice else COLOURS),
+                    label="colour",
+                ),
+            )
+            for mx, my in dict.fromkeys(picks)
+        )
+        placement = Placement(card=number, rotation=rotation, x=x, y=y, mouse=mouse)
+        if agrees_with_reference(game, placement) and mouse:
+            event("a chosen mouse colour was accepted")
 
 
 # -- geometry ----------------------------------------------------------------------------------

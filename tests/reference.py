@@ -1,0 +1,133 @@
+"""A plain second reading of RULINGS R5-R11, written for clarity, not speed.
+
+The property tests compare the engine against it on random positions, so that an
+optimisation of the engine cannot quietly change a rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from forage.engine import Area, Colour, Game, Placement
+from forage.engine.areas import UPRIGHT_CELLS, rotate_cell
+
+MOUSE = -2
+NEXT = {1: 3, 3: 6, 6: 10, 10: 15, 15: 15}
+ORDER = "BCM"
+
+Top = tuple[Area, str | None, bool]
+"""A top area as (area, die like ``B3`` or ``Bm`` or None, Edwood)."""
+
+
+@dataclass
+class Result:
+    """What the rulings say a placement does: a refusal, or the new tops and supply."""
+
+    reason: str | None = None
+    tops: dict[tuple[int, int], Top] = field(default_factory=dict)
+    supply: dict[str, int] = field(default_factory=dict)
+    edwood_free: bool = True
+
+
+def die_text(colour: str, value: int) -> str:
+    return f"{colour}{'m' if value == MOUSE else value}"
+
+
+def tops_of(game: Game) -> dict[tuple[int, int], Top]:
+    """The game's woodland in the reference's terms."""
+    result: dict[tuple[int, int], Top] = {}
+    for pos, sq in game.woodland.squares.items():
+        d = None if sq.die is None else die_text(sq.die.colour.value, sq.die.value)
+        result[pos] = (sq.area, d, sq.edwood)
+    return result
+
+
+def resolve(game: Game, placement: Placement) -> Result:
+    """Apply R5-R11 to the game's position, step by step as the rulings word them."""
+    if game.is_over():
+        return Result(reason="game-over")
+    if placement.card not in game.hand:
+        return Result(reason="not-in-hand")
+    tops = tops_of(game)
+    supply = {c.value: game.supply[c] for c in Colour}
+    edwood_free = game.supply.edwood
+    card = game.deck[placement.card]
+    cells = []
+    for (c, r), area in zip(UPRIGHT_CELLS, card.areas, strict=True):
+        dx, dy = rotate_cell(c, r, placement.rotation)
+        cells.append((placement.x + dx, placement.y + dy, area))
+    cells.sort(key=lambda cell: (cell[1], cell[0]))  # R9: top row first, left to right
+    if not any((x, y) in tops for x, y, _ in cells):
+        return Result(reason="no-overlap")
+    # R8e, R8d: areas that may not be covered, in area order.
+    for x, y, area in cells:
+        if (x, y) not in tops:
+            continue
+        _, d, edwood = tops[(x, y)]
+        if edwood:
+            return Result(reason="covers-edwood")
+        if d is not None and d.endswith("m") and d[0] not in area.value:
+            return Result(reason="covers-mouse")
+    choices = {(m.x, m.y): m.colour.value for m in placement.mouse}
+    new: dict[tuple[int, int], Top] = {}
+    returned: list[str] = []
+    later: list[tuple[int, int, Area, str]] = []  # (x, y, area, "mouse" | "edwood")
+    # R9 step 1: matches.
+    for x, y, area in cells:
+        if (x, y) not in tops:
+            new[(x, y)] = (area, None, False)  # R5
+            continue
+        below_area, d, _ = tops[(x, y)]
+        if d is not None and d.endswith("m"):  # R8d
+            returned.append(d[0])
+            later.append((x, y, area, "edwood"))
+            continue
+        counts_as = set(d[0]) if d is not None else set(below_area.value)  # R7
+        if not counts_as & set(area.value):  # R8c
+            if d is not None:
+                returned.append(d[0])
+            later.append((x, y, area, "mouse"))
+            continue
+        if area.is_food:  # R8a
+            if d is not None:
+                new[(x, y)] = (area, die_text(d[0], NEXT[int(d[1:])]), False)
+            elif supply[area.value] > 0:
+                supply[area.value] -= 1
+                new[(x, y)] = (area, f"{area.value}1", False)
+            else:
+                new[(x, y)] = (area, None, False)
+        else:  # R8b
+            new[(x, y)] = (area, d, False)
+    # R9 step 2: displaced dice go back.
+    for colour in returned:
+        supply[colour] += 1
+    # R9 step 3: mice and Edwood, in area order.
+    for x, y, area, what in later:
+        if what == "edwood":
+            if not edwood_free:
+                return Result(reason="edwood-used")
+            edwood_free = False
+            new[(x, y)] = (area, None, True)
+            continue
+        options = [c for c in area.value if supply[c] > 0]
+        chosen = choices.pop((x, y), None)
+        if chosen is not None:
+            if chosen not in options:
+                return Result(reason="bad-mouse-colour")
+            colour: str | None = chosen
+        elif options:
+            colour = max(options, key=lambda c: (supply[c], -ORDER.index(c)))
+        else:
+            colour = None
+        if colour is not None:
+            supply[colour] -= 1
+            new[(x, y)] = (area, die_text(colour, MOUSE), False)
+        elif edwood_free:
+            edwood_free = False
+            new[(x, y)] = (area, None, True)
+        else:
+            return Result(reason="no-mouse-die")
+    if choices:
+        return Result(reason="bad-mouse-colour")
+    tops.update(new)
+    return Result(tops=tops, supply=supply, edwood_free=edwood_free)
