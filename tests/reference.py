@@ -131,3 +131,90 @@ def resolve(game: Game, placement: Placement) -> Result:
         return Result(reason="bad-mouse-colour")
     tops.update(new)
     return Result(tops=tops, supply=supply, edwood_free=edwood_free)
+
+
+# -- recipes (R18, R19) -------------------------------------------------------------------------
+
+# The rulebook's recipes by number: (condition, colour, bonus), bonus "x2" for doublings.
+RECIPES: dict[int, tuple[str, str | None, int | str]] = {
+    1: ("ten", "B", 6),
+    2: ("ten", "C", 6),
+    3: ("ten", "M", 6),
+    4: ("double", "B", "x2"),
+    5: ("double", "C", "x2"),
+    6: ("double", "M", "x2"),
+    7: ("five", "M", 5),
+    8: ("five", "B", 5),
+    9: ("five", "C", 5),
+    10: ("homemade", None, "x2"),
+    11: ("basket", None, 2),
+    12: ("grandma", None, 5),
+    13: ("first", "C", 1),
+    14: ("first", "M", 1),
+    15: ("first", "B", 1),
+    16: ("mouse-free", None, 2),
+    17: ("award", None, 4),
+    18: ("extra", None, 3),
+}
+
+
+def _connected_three(food: dict[tuple[int, int], str]) -> bool:
+    for start, colour in food.items():
+        group = {start}
+        frontier = [start]
+        while frontier:
+            x, y = frontier.pop()
+            for near in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if food.get(near) == colour and near not in group:
+                    group.add(near)
+                    frontier.append(near)
+        if len(group) >= 3:
+            return True
+    return False
+
+
+def recipe_bonus(
+    numbers: list[int], tops: dict[tuple[int, int], Top], first: set[str]
+) -> tuple[list[bool], int]:
+    """Which recipes are met and their total bonus, from R18 and R19 as worded."""
+    dice = {pos: d for pos, (_, d, _) in tops.items() if d is not None}
+    food = {pos: d[0] for pos, d in dice.items() if not d.endswith("m")}
+    totals = {c: 0 for c in ORDER}
+    for d in dice.values():
+        totals[d[0]] += MOUSE if d.endswith("m") else int(d[1:])
+    lowest = min(totals.values())
+    factor = {c: 1 for c in ORDER}
+    points = 0
+    met_flags = []
+    for number in numbers:
+        kind, colour, bonus = RECIPES[number]
+        if kind == "ten":
+            met = any(d == f"{colour}10" for d in dice.values())
+        elif kind == "five":
+            met = sum(1 for c in food.values() if c == colour) == 5
+        elif kind == "grandma":
+            met = len(dice) == 15
+        elif kind == "basket":
+            met = any(d[1:] == "15" for d in dice.values())
+        elif kind == "first":
+            met = colour in first
+        elif kind == "extra":
+            met = _connected_three(food)
+        elif kind == "award":
+            met = all(sum(1 for c in food.values() if c == k) >= 4 for k in ORDER)
+        elif kind == "mouse-free":
+            met = len(food) == len(dice) and not any(e for _, _, e in tops.values())
+        else:  # doublings always apply
+            met = True
+        met_flags.append(met)
+        if not met:
+            continue
+        if kind == "double":
+            assert colour is not None
+            factor[colour] *= 2
+        elif kind == "homemade":
+            factor[next(c for c in ORDER if totals[c] == lowest)] *= 2
+        else:
+            assert isinstance(bonus, int)
+            points += bonus
+    return met_flags, points + sum((factor[c] - 1) * totals[c] for c in ORDER)

@@ -12,6 +12,7 @@ import reference
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from forage.carddata import standard_deck
 from forage.engine import (
     COLOURS,
     ROTATIONS,
@@ -20,12 +21,15 @@ from forage.engine import (
     Colour,
     Deal,
     Deck,
+    Die,
     Effect,
     Game,
     MouseChoice,
     Placement,
     Reason,
     Rotation,
+    Square,
+    Woodland,
 )
 from forage.engine.areas import DICE_PER_COLOUR, FOOD_FACES, MOUSE_FACE, UPRIGHT_CELLS, rotate_cell
 from forage.engine.scoring import score
@@ -290,6 +294,69 @@ def test_engine_agrees_with_a_reference_reading_of_the_rulings(
         placement = Placement(card=number, rotation=rotation, x=x, y=y, mouse=mouse)
         if agrees_with_reference(game, placement) and mouse:
             event("a chosen mouse colour was accepted")
+
+
+@st.composite
+def woodlands(draw: st.DrawFn) -> dict[tuple[int, int], reference.Top]:
+    """A random final woodland: areas on a small grid, dice of their areas' colours (at most
+    five per colour), maybe Edwood."""
+    grid = draw(
+        st.lists(
+            st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=30, unique=True
+        )
+    )
+    left = dict.fromkeys("BCM", 5)
+    tops: dict[tuple[int, int], reference.Top] = {}
+    for pos in grid:
+        area = draw(st.sampled_from(tuple(Area)))
+        colour = draw(st.sampled_from(area.value))
+        face = draw(st.sampled_from([None, 1, 3, 6, 10, 15, -2]))
+        if face is None or left[colour] == 0:
+            tops[pos] = (area, None, False)
+        else:
+            left[colour] -= 1
+            tops[pos] = (area, reference.die_text(colour, face), False)
+    if draw(st.booleans()):
+        pos = draw(st.sampled_from(grid))
+        tops[pos] = (tops[pos][0], None, True)
+    return tops
+
+
+def to_woodland(tops: dict[tuple[int, int], reference.Top]) -> Woodland:
+    squares = {}
+    for pos, (area, d, edwood) in tops.items():
+        die = None
+        if d is not None:
+            value = MOUSE_FACE if d.endswith("m") else int(d[1:])
+            die = Die(colour=Colour(d[0]), value=value)
+        squares[pos] = Square(area=area, die=die, edwood=edwood)
+    return Woodland(squares=squares)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    tops=woodlands(),
+    numbers=st.lists(st.integers(1, 18), min_size=0, max_size=2, unique=True),
+    first=st.sets(st.sampled_from("BCM")),
+)
+def test_recipes_agree_with_a_reference_reading_of_the_rulings(
+    tops: dict[tuple[int, int], reference.Top], numbers: list[int], first: set[str]
+) -> None:
+    """R15, R18, R19 on random final woodlands and random recipe pairs."""
+    recipes = standard_deck().recipes()
+    wood = to_woodland(tops)
+    breakdown, results = score(wood, [recipes[n] for n in numbers], [Colour(c) for c in first])
+    met_flags, total = reference.recipe_bonus(numbers, tops, first)
+    assert [r.met for r in results] == met_flags
+    assert breakdown.bonus == sum(r.bonus for r in results) == total
+    assert breakdown.final == breakdown.base + total
+    dice = [d for _, d, _ in tops.values() if d is not None]
+    on_split = sum(1 for a, d, _ in tops.values() if d is not None and not a.is_food)
+    faces = sum(MOUSE_FACE if d.endswith("m") else int(d[1:]) for d in dice)
+    edwood = any(e for _, _, e in tops.values())
+    assert breakdown.base == faces - on_split - (5 if edwood else 0) == wood.base_score()
+    for met in met_flags:
+        event(f"recipe met: {met}")
 
 
 # -- geometry ----------------------------------------------------------------------------------
