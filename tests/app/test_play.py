@@ -21,7 +21,7 @@ from textual.widgets import Static
 from forage.app.app import ForageApp
 from forage.app.screens import ConfirmScreen, EndScreen
 from forage.app.session import save_path
-from forage.app.widgets import StatusBar
+from forage.app.widgets import HandView, StatusBar, WoodlandView
 from forage.carddata import standard_deck
 from forage.engine import Game
 from forage.record import load_game
@@ -284,3 +284,17 @@ async def test_too_small_terminal_says_so() -> None:
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert not app.screen.query_one(".too-small", Static).display
+
+
+@sync
+async def test_clicking_a_hand_card_and_a_spot() -> None:
+    app = ForageApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        await pilot.click(HandView, offset=(12, 2))
+        assert session.cursor.index == 1
+        view = app.screen.query_one(WoodlandView)
+        before = (session.cursor.x, session.cursor.y)
+        await pilot.click(WoodlandView, offset=(view.size.width - 3, view.size.height - 1))
+        assert (session.cursor.x, session.cursor.y) != before

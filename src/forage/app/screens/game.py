@@ -43,12 +43,12 @@ class GameScreen(ForageScreen):
         Binding("1", "choose(0)", "Card 1", show=False),
         Binding("2", "choose(1)", "Card 2", show=False),
         Binding("enter,space", "place", "Place", key_display="⏎"),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("q", "quit_game", "Quit"),
         Binding("c", "mouse_colour", "Mouse colour"),
         Binding("u", "undo", "Undo"),
         Binding("t", "hint", "Hint", show=False),
-        Binding("question_mark", "help", "Help", key_display="?"),
         Binding("n", "new_game", "New", show=False),
-        Binding("q", "quit_game", "Quit"),
     ]
 
     version: reactive[int] = reactive(0, init=False)
