@@ -71,6 +71,8 @@ class Model:
     edwood_free: bool = True
     hand: list[int] = field(default_factory=list)
     next_draw: int = 0
+    first_gathered: set[str] | None = None
+    """Colours the first card played gathered under R8a (R18), once it is played."""
 
     def __post_init__(self) -> None:
         for dx, dy, area in footprint(self.cards[self.deal[0]], 0):
@@ -80,8 +82,8 @@ class Model:
 
     def resolve(
         self, card: int, rotation: int, x: int, y: int, mouse: dict[tuple[int, int], str]
-    ) -> tuple[dict[tuple[int, int], Square], dict[str, int], bool]:
-        """The new squares, supply and Edwood of a placement, or Refused (R5-R11)."""
+    ) -> tuple[dict[tuple[int, int], Square], dict[str, int], bool, set[str]]:
+        """The new squares, supply, Edwood and colours gathered (R8a), or Refused (R5-R11)."""
         if not self.hand:
             raise Refused("game-over")
         if card not in self.hand:
@@ -159,14 +161,17 @@ class Model:
         for (cx, cy, area), step in zip(cells, plan, strict=True):
             new[(cx, cy)] = Square(area, step[1], step[0] == "edwood-cover")
         assert edwood_at is None or new[edwood_at].edwood
-        return new, supply, edwood_free
+        gathered = {step[1][0] for step in plan if step[0] == "food" and step[1] is not None}
+        return new, supply, edwood_free, gathered
 
     def push(
         self, card: int, rotation: int, x: int, y: int, mouse: dict[tuple[int, int], str]
     ) -> None:
         if self.stuck():
             raise Refused("game-over")
-        new, supply, edwood_free = self.resolve(card, rotation, x, y, mouse)
+        new, supply, edwood_free, gathered = self.resolve(card, rotation, x, y, mouse)
+        if self.first_gathered is None:
+            self.first_gathered = gathered
         self.squares.update(new)
         self.supply, self.edwood_free = supply, edwood_free
         self.hand = [n for n in self.hand if n != card]
@@ -234,6 +239,109 @@ class Model:
         return total
 
 
+RECIPES = {
+    card["number"]: card["recipe"]
+    for card in json.loads(
+        (Path(__file__).resolve().parents[1] / "data" / "cards.json").read_text("utf-8")
+    )["cards"]
+}
+
+
+def colour_totals(model: Model) -> dict[str, int]:
+    totals = dict.fromkeys(COLOURS, 0)
+    for sq in model.squares.values():
+        if sq.die is not None:
+            totals[sq.die[0]] += sq.die[1]
+    return totals
+
+
+def food_dice(model: Model) -> list[tuple[tuple[int, int], str, int]]:
+    return [
+        (pos, sq.die[0], sq.die[1])
+        for pos, sq in model.squares.items()
+        if sq.die is not None and sq.die[1] != MOUSE
+    ]
+
+
+def three_connected(model: Model) -> bool:
+    """Three or more food dice of one colour on orthogonally connected areas (R18)."""
+    for colour in COLOURS:
+        left = {pos for pos, c, _ in food_dice(model) if c == colour}
+        while left:
+            stack, size = [left.pop()], 0
+            while stack:
+                x, y = stack.pop()
+                size += 1
+                for near in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                    if near in left:
+                        left.remove(near)
+                        stack.append(near)
+            if size >= 3:
+                return True
+    return False
+
+
+def condition(model: Model, recipe: dict[str, Any]) -> bool:
+    """R18, read from the rulings."""
+    kind, colour = recipe["kind"], recipe.get("colour")
+    dice = [sq.die for sq in model.squares.values() if sq.die is not None]
+    food = food_dice(model)
+    if kind == "exact-ten":
+        return any(c == colour and v == 10 for _, c, v in food)
+    if kind in ("double", "homemade"):
+        return True
+    if kind == "all-five":
+        mine = [d for d in dice if d[0] == colour]
+        return len(mine) == 5 and all(v != MOUSE for _, v in mine)
+    if kind == "all-dice":
+        return len(dice) == 15
+    if kind == "basket":
+        return any(v == 15 for _, v in dice)
+    if kind == "first-turn":
+        return colour in (model.first_gathered or set())
+    if kind == "extra-special":
+        return three_connected(model)
+    if kind == "award-winning":
+        return all(sum(c == k for _, c, _ in food) >= 4 for k in COLOURS)
+    if kind == "mouse-free":
+        return all(v != MOUSE for _, v in dice) and not any(
+            sq.edwood for sq in model.squares.values()
+        )
+    raise AssertionError(kind)
+
+
+def recipe_bonus(
+    model: Model, numbers: list[int]
+) -> tuple[list[bool], list[int | None], int | None]:
+    """Each recipe's met and point bonus (None for a doubling), and the total bonus (R17-R19).
+
+    The total is None when Homemade's lowest colour is a tie that another doubling recipe
+    makes matter (which tied colour counts twice changes the score).
+    """
+    totals = colour_totals(model)
+    lowest = [c for c in COLOURS if totals[c] == min(totals.values())]
+    doubled = [RECIPES[n]["colour"] for n in numbers if RECIPES[n]["kind"] == "double"]
+    mets, points = [], []
+    times = dict.fromkeys(COLOURS, 1)
+    ambiguous = False
+    total = 0
+    for number in numbers:
+        recipe = RECIPES[number]
+        met = condition(model, recipe)
+        mets.append(met)
+        if recipe["bonus"] == "x2":
+            points.append(None)
+            target = recipe["colour"] if recipe["kind"] == "double" else lowest[0]
+            if recipe["kind"] == "homemade" and len(lowest) > 1:
+                ambiguous = any(c in doubled for c in lowest)
+            times[target] *= 2
+        else:
+            points.append(recipe["bonus"] if met else 0)
+            total += recipe["bonus"] if met else 0
+    total += sum(totals[c] * (times[c] - 1) for c in COLOURS)
+    return mets, points, None if ambiguous else total
+
+
 def run(*args: str) -> tuple[int, Any]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
@@ -242,23 +350,25 @@ def run(*args: str) -> tuple[int, Any]:
 
 
 def play_random(
-    model: Model, rng: random.Random, turns: int, spoil: bool = False
+    model: Model, rng: random.Random, turns: int, policy: str = "random"
 ) -> tuple[list[Any], Any]:
     """Random moves, mostly legal; returns the moves and (index, reason) of the first refusal.
 
-    With ``spoil``, the legal move scoring least is played: mice everywhere, the supply
-    runs dry, Edwood comes early and games get stuck.
+    With policy ``spoil``, the legal move scoring least is played: mice everywhere, the
+    supply runs dry and Edwood comes early; with ``greedy``, the one scoring most: dice
+    climb to 10 and 15.
     """
     moves: list[Any] = []
     for _ in range(turns):
         legal = model.legal_moves()
         if legal and rng.random() < 0.93:
-            if spoil:
+            if policy != "random":
                 scores = {}
                 for key, chosen in legal.items():
-                    new, _, _ = model.resolve(*key, chosen)
+                    new, _, _, _ = model.resolve(*key, chosen)
                     scores[key] = model.base({**model.squares, **new})
-                card, rotation, x, y = min(sorted(legal), key=scores.__getitem__)
+                pick = min if policy == "spoil" else max
+                card, rotation, x, y = pick(sorted(legal), key=scores.__getitem__)
             else:
                 card, rotation, x, y = rng.choice(sorted(legal))
             mouse = dict(legal[(card, rotation, x, y)])
@@ -305,7 +415,7 @@ def random_game(seed: int, size: int, palette: tuple[str, ...]) -> tuple[Model, 
     model = Model(cards, deal)
     # Usually every turn; now and then one move too many (game-over).
     turns = size - 1 + (rng.random() < 0.1)
-    moves, refusal = play_random(model, rng, turns, spoil=rng.random() < 0.5)
+    moves, refusal = play_random(model, rng, turns, rng.choice(("random", "spoil", "greedy")))
     return model, moves, refusal
 
 
@@ -320,10 +430,12 @@ def test_cli_agrees_with_the_model(
 ) -> None:
     model, moves, refusal = random_game(seed, size, palette)
     cards, deal = model.cards, model.deal
+    recipes = random.Random(seed).sample(range(1, 19), 2) if seed % 2 else []
     record = {
         "format": "forage/1",
         "deal": deal,
         "cards": [{"number": n, "areas": a} for n, a in cards.items()],
+        "recipes": recipes,
         "moves": moves,
     }
     path = Path(tmp_path_factory.getbasetemp()) / "model.json"
@@ -351,7 +463,27 @@ def test_cli_agrees_with_the_model(
     assert result["draw_pile"] == len(deal) - model.next_draw
     stuck = model.stuck()
     assert result["stuck"] == stuck
-    assert result["finished"] == (stuck or not model.hand)
+    finished = stuck or not model.hand
+    assert result["finished"] == finished
+
+    # Recipes (R17-R19).
+    mets, points, bonus = recipe_bonus(model, recipes)
+    assert [r["number"] for r in result["recipes"]] == recipes
+    assert [r["met"] for r in result["recipes"]] == mets
+    for shown, point in zip(result["recipes"], points, strict=True):
+        if point is not None:
+            assert shown["bonus"] == point
+    if recipes:
+        assert result["target"] == sum(RECIPES[n]["target"] for n in recipes)
+    else:
+        assert result["target"] is None
+    if bonus is not None:
+        assert result["score"]["bonus"] == bonus
+        final = model.base() + bonus
+        assert result["score"]["final"] == final
+        if finished:
+            won = final >= result["target"] if recipes else model.base() >= 35
+            assert result["won"] == won
 
     if refusal is not None:
         return
@@ -363,5 +495,5 @@ def test_cli_agrees_with_the_model(
     for key, entry in listed.items():
         chosen = {(m["x"], m["y"]): m["colour"] for m in entry.get("mouse", [])}
         assert bool(chosen) == bool(legal[key]), key
-        new, _, _ = model.resolve(*key, chosen)
+        new, _, _, _ = model.resolve(*key, chosen)
         assert entry["score"] == model.base({**model.squares, **new}), key
