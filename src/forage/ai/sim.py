@@ -13,10 +13,6 @@ from itertools import product
 from typing import Final, NamedTuple
 
 from forage.engine import (
-    ROTATIONS,
-    Area,
-    Card,
-    Colour,
     Deck,
     Game,
     MouseChoice,
@@ -25,156 +21,46 @@ from forage.engine import (
     RecipeKind,
     Rotation,
 )
-from forage.engine.areas import AREA_MASKS, FOOD_FACES, MOUSE_FACE
+from forage.engine.packed import (
+    C_DCOL,
+    C_EDWOOD,
+    C_FACE,
+    C_MOUSE,
+    C_SPLIT,
+    C_VALUE,
+    COLOUR_INDEX,
+    COLOUR_LIST,
+    NEEDS_CHOICE,
+    STRIDE,
+    CardShape,
+    pack_pos,
+    resolve_packed,
+    shape_of,
+    split_mice,
+    spots,
+    square_code,
+    unpack_pos,
+)
 
-OFFSET: Final = 128
-STRIDE: Final = 256
-"""Square (x, y) is packed as ``x + OFFSET + (y + OFFSET) * STRIDE``."""
-
-FACES: Final = (MOUSE_FACE, *FOOD_FACES)
-"""Die faces by face index: 0 is the mouse, 1-5 are 1, 3, 6, 10, 15."""
-COLOUR_LIST: Final = (Colour.B, Colour.C, Colour.M)
-COLOUR_INDEX: Final = {Colour.B: 0, Colour.C: 1, Colour.M: 2}
-MASK_AREA: Final = {mask: area for area, mask in AREA_MASKS.items()}
-
-EDWOOD_BIT: Final = 256
-
-
-def pack_pos(x: int, y: int) -> int:
-    """The packed index of square (x, y)."""
-    return x + OFFSET + (y + OFFSET) * STRIDE
-
-
-def unpack_pos(pos: int) -> tuple[int, int]:
-    """The square (x, y) of a packed index."""
-    return pos % STRIDE - OFFSET, pos // STRIDE - OFFSET
-
-
-def code_of(mask: int, colour: int = -1, face: int = 0, edwood: bool = False) -> int:
-    """Pack a square: area mask (1-6), die colour index (-1 none), face index, Edwood."""
-    return mask | ((colour + 1) << 3) | (face << 5) | (EDWOOD_BIT if edwood else 0)
-
-
-# Tables indexed by square code.
-_N: Final = 512
-C_EDWOOD = [False] * _N
-C_MOUSE = [False] * _N
-C_DCOL = [-1] * _N
-C_FACE = [0] * _N
-C_VALUE = [0] * _N
-C_MATCH = [0] * _N
-"""What the square counts as below a new area (R7): the die's colour bit, else its mask."""
-C_POINTS = [0] * _N
-C_SPLIT = [False] * _N
-C_RAISED = [0] * _N
-"""The code after the die moves onto a food area of the same colour and goes up (R8a)."""
-for _code in range(_N):
-    _mask = _code & 7
-    _col = ((_code >> 3) & 3) - 1
-    _face = (_code >> 5) & 7
-    _edw = bool(_code & EDWOOD_BIT)
-    if _mask not in MASK_AREA or _face > 5 or _col > 2 or (_col < 0 and _face):
-        continue
-    C_EDWOOD[_code] = _edw
-    C_DCOL[_code] = _col
-    C_FACE[_code] = _face
-    C_SPLIT[_code] = _mask not in (1, 2, 4)
-    if _col >= 0:
-        C_MOUSE[_code] = _face == 0
-        C_VALUE[_code] = FACES[_face]
-        C_MATCH[_code] = 1 << _col
-        C_POINTS[_code] = FACES[_face] - (1 if C_SPLIT[_code] else 0)
-        C_RAISED[_code] = code_of(1 << _col, _col, min(_face + 1, 5)) if _face else 0
-    else:
-        C_MATCH[_code] = _mask
-    if _edw:
-        C_POINTS[_code] -= 5
-
-# Per-area transition tables: what a new area does on each code below (0 = empty table).
-# Entries are (kind, new code, gain, gathered bit, returned colour index or -1).
-SIMPLE: Final = 0
-"""The new area's code and gain are fixed (R5, R8a raise, R8b)."""
-PLACE: Final = 1
-"""A food area on a matching area without a die: a new die if the supply has one (R8a)."""
-MOUSE: Final = 2
-"""No match: a mouse die is needed (R8c)."""
-EDWOOD: Final = 3
-"""A mouse die is covered: Edwood is needed (R8d)."""
-ILLEGAL: Final = 4
-"""Covers Edwood, or a mouse die of another colour (R11)."""
-Transition = tuple[int, int, int, int, int]
-
-
-def _transitions(mask: int) -> list[Transition]:
-    food = {1: 0, 2: 1, 4: 2}.get(mask, -1)
-    table: list[Transition] = [(ILLEGAL, 0, 0, 0, -1)] * _N
-    table[0] = (SIMPLE, mask, 0, 0, -1)
-    for u in range(1, _N):
-        if (u & 7) not in MASK_AREA or (C_DCOL[u] < 0 and (u >> 5) & 7):
-            continue
-        if (u >> 5) & 7 > 5:
-            continue
-        col = C_DCOL[u]
-        lose = -C_POINTS[u]
-        if C_EDWOOD[u] or (C_MOUSE[u] and not mask & C_MATCH[u]):
-            continue
-        if C_MOUSE[u]:
-            table[u] = (EDWOOD, mask, lose, 0, col)
-        elif not mask & C_MATCH[u]:
-            table[u] = (MOUSE, mask, lose, 0, col)
-        elif food >= 0:
-            if col >= 0:
-                code = C_RAISED[u]
-                table[u] = (SIMPLE, code, lose + C_VALUE[code], 1 << food, -1)
-            else:
-                table[u] = (PLACE, mask, lose, 1 << food, food)
-        elif col >= 0:
-            code = (u & 0xF8) | mask
-            table[u] = (SIMPLE, code, lose + C_VALUE[code] - 1, 0, -1)
-        else:
-            table[u] = (SIMPLE, mask, lose, 0, -1)
-    return table
-
-
-TRANSITIONS: Final = {mask: _transitions(mask) for mask in MASK_AREA}
-
-
-Cells = tuple[tuple[int, int, int], ...]
-Tables = tuple[list[Transition], ...]
-"""A rotated card's areas in R9 order: (packed offset, area mask, food colour index or -1)."""
-
-
-class CardShape(NamedTuple):
-    """A card's areas at each rotation, ready for the simulator."""
-
-    number: int
-    cells: tuple[Cells, Cells, Cells, Cells]
-    offsets: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-    tables: tuple[Tables, Tables, Tables, Tables]
-    food: int
-    """How many food areas the card has."""
-
-
-def shape_of(card: Card) -> CardShape:
-    """Precompute a card's rotated areas."""
-    cells: list[Cells] = []
-    offsets: list[tuple[int, ...]] = []
-    for rotation in ROTATIONS:
-        row = []
-        for dx, dy, area in card.footprint(rotation):
-            mask = AREA_MASKS[area]
-            food = COLOUR_INDEX[Colour(area.value)] if area.is_food else -1
-            row.append((dx + dy * STRIDE, mask, food))
-        cells.append(tuple(row))
-        offsets.append(tuple(d for d, _, _ in row))
-    food_count = sum(1 for a in card.areas if a.is_food)
-    return CardShape(
-        card.number,
-        (cells[0], cells[1], cells[2], cells[3]),
-        (offsets[0], offsets[1], offsets[2], offsets[3]),
-        tuple(tuple(TRANSITIONS[mask] for _, mask, _ in row) for row in cells),  # type: ignore[arg-type]
-        food_count,
-    )
+__all__ = [
+    "C_DCOL",
+    "C_EDWOOD",
+    "C_FACE",
+    "C_MOUSE",
+    "C_SPLIT",
+    "C_VALUE",
+    "CardShape",
+    "Move",
+    "Simulator",
+    "State",
+    "pack_pos",
+    "placement_of",
+    "recipe_bonus",
+    "simulator_for",
+    "spots",
+    "state_of",
+    "unpack_pos",
+]
 
 
 class Move(NamedTuple):
@@ -210,132 +96,6 @@ class State(NamedTuple):
     base: int
     first: int
     """Colours gathered by the first card played (bit mask), or -1 before it is played."""
-
-
-Resolved = tuple[int, tuple[int, ...], tuple[int, int, int], bool, int, tuple[int, ...]]
-"""A legal resolution: gain, new codes, counts, Edwood free, gathered, split mouse cells."""
-
-REFUSED: Final = -1
-"""Refused, and no choice of mouse colours could help."""
-NEEDS_CHOICE: Final = 1
-"""Refused with the default mouse colours; a choice of colours might help."""
-
-
-def _resolve(
-    unders: Sequence[int],
-    counts: tuple[int, int, int],
-    edwood: bool,
-    cells: Cells,
-    tables: Tables,
-    choice: dict[int, int] | None,
-) -> Resolved | int:
-    """Resolve one placement onto these squares below (R5-R11).
-
-    ``unders`` are the codes below the card's areas in R9 order (0 on empty table), of
-    which at least one is covered; ``choice`` maps cell indexes to mouse colour indexes.
-    """
-    gain = 0
-    gathered = 0
-    new: list[int] = []
-    append = new.append
-    pending: list[int] | None = None  # cells needing a mouse die (or Edwood)
-    supply: list[int] | None = None
-    back: list[int] | None = None
-    for table, u in zip(tables, unders):  # noqa: B905 (hot loop)
-        kind, code, g, bit, col = table[u]
-        if not kind:  # SIMPLE
-            append(code)
-            gain += g
-            gathered |= bit
-        elif kind == 1:  # PLACE: R8a from the supply as it was before this placement
-            if supply is None:
-                supply = [counts[0], counts[1], counts[2]]
-            if supply[col]:
-                supply[col] -= 1
-                append(code | ((col + 1) << 3) | 32)
-                gain += g + 1
-                gathered |= bit
-            else:
-                append(code)
-                gain += g
-        elif kind == 4:  # ILLEGAL
-            return REFUSED
-        else:  # MOUSE or EDWOOD
-            if pending is None:
-                pending = []
-                back = [0, 0, 0]
-            pending.append(len(new))
-            append(-kind)
-            gain += g
-            if col >= 0:
-                back[col] += 1  # type: ignore[index]
-    if pending is None:
-        if choice:
-            return REFUSED
-        if supply is None:
-            return gain, tuple(new), counts, edwood, gathered, ()
-        return gain, tuple(new), (supply[0], supply[1], supply[2]), edwood, gathered, ()
-    assert back is not None
-    if supply is None:
-        supply = [counts[0], counts[1], counts[2]]
-    splits: list[int] = []
-    if pending:
-        supply[0] += back[0]
-        supply[1] += back[1]
-        supply[2] += back[2]
-        for i in pending:
-            _, mask, food = cells[i]
-            if new[i] == -EDWOOD:
-                if not edwood:
-                    return NEEDS_CHOICE if splits else REFUSED
-                edwood = False
-                new[i] = mask | EDWOOD_BIT
-                gain -= 5
-                continue
-            if food >= 0:
-                colour = food if supply[food] > 0 else -1
-            else:
-                splits.append(i)
-                options = [c for c in range(3) if mask & (1 << c) and supply[c] > 0]
-                chosen = choice.get(i) if choice is not None else None
-                if chosen is not None:
-                    if chosen not in options:
-                        return REFUSED
-                    colour = chosen
-                elif options:
-                    colour = options[0]
-                    for c in options[1:]:
-                        if supply[c] > supply[colour]:
-                            colour = c
-                else:
-                    colour = -1
-            if colour >= 0:
-                supply[colour] -= 1
-                new[i] = mask | ((colour + 1) << 3)
-                gain -= 3 if food < 0 else 2
-            elif edwood:
-                edwood = False
-                new[i] = mask | EDWOOD_BIT
-                gain -= 5
-            else:
-                return NEEDS_CHOICE if splits else REFUSED
-    if choice is not None and any(i not in splits for i in choice):
-        return REFUSED
-    return gain, tuple(new), (supply[0], supply[1], supply[2]), edwood, gathered, tuple(splits)
-
-
-def _split_mice(unders: Sequence[int], cells: Cells) -> list[tuple[int, int]]:
-    """The cells of a placement that are split areas getting a mouse die (R8c), with masks."""
-    found = []
-    for i, ((_, mask, food), u) in enumerate(zip(cells, unders, strict=True)):
-        if food < 0 and u and not C_MOUSE[u] and not mask & C_MATCH[u]:
-            found.append((i, mask))
-    return found
-
-
-def spots(board: dict[int, int], offsets: tuple[int, ...]) -> list[int]:
-    """Every top-left square at which a rotated card covers the woodland, sorted by y, x."""
-    return sorted({p - d for p in board for d in offsets})
 
 
 class Simulator:
@@ -381,15 +141,15 @@ class Simulator:
                     get(spot + d4, 0),
                     get(spot + d5, 0),
                 )
-                r = _resolve(unders, counts, edwood, cells, tables, None)
+                r = resolve_packed(unders, counts, edwood, cells, tables, None)
                 if r.__class__ is tuple:
                     append(Move(card, rot, spot, (), r[0], r[1], r[2], r[3], r[4]))
                     if not variants or not r[5]:
                         continue
-                    mice = _split_mice(unders, cells)
+                    mice = split_mice(unders, cells)
                     default = {i: C_DCOL[r[1][i]] for i, _ in mice}
                 elif r == NEEDS_CHOICE:
-                    mice = _split_mice(unders, cells)
+                    mice = split_mice(unders, cells)
                     default = {}
                 else:
                     continue
@@ -397,7 +157,7 @@ class Simulator:
                     chosen = {i: c for (i, _), c in zip(mice, combo, strict=True)}
                     if chosen == default:
                         continue
-                    alt = _resolve(unders, counts, edwood, cells, tables, chosen)
+                    alt = resolve_packed(unders, counts, edwood, cells, tables, chosen)
                     if isinstance(alt, tuple):
                         where = tuple(sorted((spot + offsets[i], c) for i, c in chosen.items()))
                         append(Move(card, rot, spot, where, alt[0], alt[1], alt[2], alt[3], alt[4]))
@@ -426,15 +186,15 @@ class Simulator:
                     get(spot + d4, 0),
                     get(spot + d5, 0),
                 )
-                r = _resolve(unders, counts, edwood, cells, tables, None)
+                r = resolve_packed(unders, counts, edwood, cells, tables, None)
                 gain: int | None = None
                 if isinstance(r, tuple):
                     gain = r[0]
                 elif r == NEEDS_CHOICE:
-                    mice = _split_mice(unders, cells)
+                    mice = split_mice(unders, cells)
                     for combo in product(*[[c for c in range(3) if m & (1 << c)] for _, m in mice]):
                         chosen = {i: c for (i, _), c in zip(mice, combo, strict=True)}
-                        alt = _resolve(unders, counts, edwood, cells, tables, chosen)
+                        alt = resolve_packed(unders, counts, edwood, cells, tables, chosen)
                         if isinstance(alt, tuple):
                             gain = alt[0]
                             break
@@ -566,13 +326,6 @@ def _chain_of_three(cells: set[int]) -> bool:
 
 
 # -- the edges: engine models in, engine models out ------------------------------------------
-
-
-def square_code(area: Area, colour: Colour | None, value: int, edwood: bool) -> int:
-    """The code of a square with this area, die and Edwood."""
-    if colour is None:
-        return code_of(AREA_MASKS[area], edwood=edwood)
-    return code_of(AREA_MASKS[area], COLOUR_INDEX[colour], FACES.index(value), edwood)
 
 
 def state_of(game: Game) -> State:

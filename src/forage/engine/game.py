@@ -9,10 +9,23 @@ from pydantic import BaseModel, ConfigDict, Field
 from forage.engine.areas import ROTATIONS, Colour, Rotation
 from forage.engine.cards import Card, Deck, Recipe
 from forage.engine.deal import Deal
+from forage.engine.packed import (
+    REFUSED,
+    CardShape,
+    Cells,
+    Resolved,
+    outcome_of,
+    pack_pos,
+    packed_square,
+    placement_at,
+    resolve_packed,
+    shape_of,
+    unpack_pos,
+)
 from forage.engine.placement import Placement
-from forage.engine.resolve import Outcome, Reason, resolve
+from forage.engine.resolve import AreaEffect, Outcome, Reason, resolve
 from forage.engine.scoring import WIN_LINE, RecipeResult, Score, rating, score
-from forage.engine.woodland import Pos, Supply, Woodland, square
+from forage.engine.woodland import Pos, Square, Supply, Woodland, square
 
 
 class Position(BaseModel):
@@ -29,6 +42,12 @@ class Position(BaseModel):
     """The base score (R15), kept up to date move by move."""
     first_gathered: tuple[Colour, ...] = ()
     """Colours gathered under R8a by the first card played (R18)."""
+
+
+PackedPosition = tuple[
+    Position, dict[int, int], dict[int, Square], dict[int, tuple[AreaEffect, Colour | None]]
+]
+"""A position with its woodland packed: codes and squares by packed index, and an effect memo."""
 
 
 class GameResult(BaseModel):
@@ -84,6 +103,9 @@ class Game:
         ]
         self._stuck: list[bool | None] = [None]
         """Whether each position on the stack is stuck (R13), worked out when first asked."""
+        self._shapes: dict[int, CardShape] = {}
+        self._packed: PackedPosition | None = None
+        """The current position's woodland packed for the hot path (see ``packed``)."""
 
     # -- state -------------------------------------------------------------------------------
 
@@ -192,24 +214,70 @@ class Game:
         """
         if self.is_over():
             return
-        numbers = self.position.hand if card_number is None else (card_number,)
-        squares = self.position.woodland.squares
-        supply = self.position.supply
+        _, _, tops, memo = self._packed_position()
+        for number, rotation, spot, cells, _, result in self._scan(card_number):
+            if isinstance(result, tuple):
+                placement = placement_at(number, rotation, spot)
+                yield outcome_of(placement, spot, cells, tops, result, memo)
+            else:
+                x, y = unpack_pos(spot)
+                placement = Placement(card=number, rotation=ROTATIONS[rotation], x=x, y=y)
+                alternative = self._legal_by_choice(placement)
+                if alternative is not None:
+                    yield alternative
+
+    def _packed_position(self) -> PackedPosition:
+        """The current woodland as packed codes and as squares, by packed square index."""
+        pos = self.position
+        if self._packed is None or self._packed[0] is not pos:
+            board: dict[int, int] = {}
+            tops: dict[int, Square] = {}
+            for (x, y), sq in pos.woodland.squares.items():
+                key = pack_pos(x, y)
+                board[key] = packed_square(sq)
+                tops[key] = sq
+            self._packed = (pos, board, tops, {})
+        return self._packed
+
+    def _scan(
+        self, card_number: int | None = None
+    ) -> Iterator[tuple[int, int, int, Cells, tuple[int, ...], Resolved | int]]:
+        """Resolve every candidate placement on the packed hot path (see ``packed``).
+
+        Yields (card, rotation index, packed spot, cells, codes below, result) for the legal
+        placements and for those a choice of mouse colours might make legal, in the order
+        of hand, rotation, then y and x of the spot.
+        """
+        pos = self.position
+        numbers = pos.hand if card_number is None else (card_number,)
+        _, board, _, _ = self._packed_position()
+        supply = pos.supply
+        counts = (supply.B, supply.C, supply.M)
+        edwood = supply.edwood
+        get = board.get
         for number in numbers:
-            if number not in self.position.hand:
+            if number not in pos.hand:
                 continue
-            card = self.deck[number]
-            for rotation in ROTATIONS:
-                footprint = card.footprint(rotation)
-                for x, y in self.candidate_spots(card, rotation):
-                    placement = Placement(card=number, rotation=rotation, x=x, y=y)
-                    outcome = resolve(squares, supply, footprint, placement)
-                    if outcome.legal:
-                        yield outcome
-                    elif outcome.reason in (Reason.NO_MOUSE_DIE, Reason.EDWOOD_USED):
-                        alternative = self._legal_by_choice(placement)
-                        if alternative is not None:
-                            yield alternative
+            shape = self._shapes.get(number)
+            if shape is None:
+                shape = self._shapes[number] = shape_of(self.deck[number])
+            for rotation in range(4):
+                cells = shape.cells[rotation]
+                tables = shape.tables[rotation]
+                offsets = shape.offsets[rotation]
+                d0, d1, d2, d3, d4, d5 = offsets
+                for spot in sorted({p - d for p in board for d in offsets}):
+                    unders = (
+                        get(spot + d0, 0),
+                        get(spot + d1, 0),
+                        get(spot + d2, 0),
+                        get(spot + d3, 0),
+                        get(spot + d4, 0),
+                        get(spot + d5, 0),
+                    )
+                    result = resolve_packed(unders, counts, edwood, cells, tables, None)
+                    if result != REFUSED:
+                        yield number, rotation, spot, cells, unders, result
 
     def _legal_by_choice(self, placement: Placement) -> Outcome | None:
         """A legal outcome reached by choosing split-area mouse colours, if one exists."""
@@ -265,22 +333,13 @@ class Game:
         return stuck
 
     def _any_legal(self) -> bool:
-        squares = self.position.woodland.squares
-        supply = self.position.supply
-        for number in self.position.hand:
-            card = self.deck[number]
-            for rotation in ROTATIONS:
-                footprint = card.footprint(rotation)
-                for x, y in self.candidate_spots(card, rotation):
-                    placement = Placement(card=number, rotation=rotation, x=x, y=y)
-                    outcome = resolve(squares, supply, footprint, placement, detail=False)
-                    if outcome.legal:
-                        return True
-                    if (
-                        outcome.reason in (Reason.NO_MOUSE_DIE, Reason.EDWOOD_USED)
-                        and self._legal_by_choice(placement) is not None
-                    ):
-                        return True
+        for number, rotation, spot, _, _, result in self._scan():
+            if isinstance(result, tuple):
+                return True
+            x, y = unpack_pos(spot)
+            placement = Placement(card=number, rotation=ROTATIONS[rotation], x=x, y=y)
+            if self._legal_by_choice(placement) is not None:
+                return True
         return False
 
     def is_over(self) -> bool:
