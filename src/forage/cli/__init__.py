@@ -100,7 +100,10 @@ def _normalise(argv: Sequence[str]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the forage command line and return its exit code."""
-    args = build_parser().parse_args(_normalise(sys.argv[1:] if argv is None else argv))
+    parser = build_parser()
+    args = parser.parse_args(_normalise(sys.argv[1:] if argv is None else argv))
+    if getattr(args, "recipes", False) and getattr(args, "deck", 1) == 2:
+        parser.error("a recipe challenge has no deck 2 (RULINGS R12): drop --deck 2")
     try:
         return _dispatch(args)
     except BadInput as exc:
