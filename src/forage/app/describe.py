@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from forage.engine import Area, AreaEffect, Colour, Die, Effect, Outcome
+from forage.engine import AreaEffect, Colour, Die, Effect, Outcome
 from forage.engine.areas import BASKET_FACE
 
 BASKET: Final = "⊔"
 """The basket glyph shown for a die's 15 face."""
 
-FOOD: Final = {Colour.B: "blackberry", Colour.C: "chestnut", Colour.M: "mushroom"}
 TERRAIN: Final = {Colour.B: "bramble", Colour.C: "leaves", Colour.M: "soil"}
 
 MARK: Final = {
@@ -38,11 +37,6 @@ def face(value: int) -> str:
 def die_text(die: Die) -> str:
     """A die in words-and-glyphs, for example ``B10`` or ``M-2``."""
     return f"{die.colour.value}{face(die.value)}"
-
-
-def area_letters(area: Area) -> str:
-    """An area's type letters in lower case: ``b``, ``c``, ``m`` or a split like ``b/m``."""
-    return "/".join(c.value.lower() for c in area.colours)
 
 
 def effect_phrase(effect: AreaEffect) -> str:

@@ -20,7 +20,6 @@ from forage.carddata import standard_deck
 from forage.engine import (
     Colour,
     Deal,
-    Deck,
     Game,
     Outcome,
     Placement,
@@ -398,8 +397,3 @@ def load_saved(record_path: Path | None = None) -> Session | None:
 def forget_saved() -> None:
     """Delete the save file."""
     save_path().unlink(missing_ok=True)
-
-
-def standard_game_deck() -> Deck:
-    """The built-in deck (re-exported for the screens)."""
-    return standard_deck()

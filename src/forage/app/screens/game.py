@@ -60,7 +60,8 @@ class GameScreen(ForageScreen):
         self.session = session
         self._ending = False
         self._title = ""
-        self._game_key: tuple[int, int] = (0, -1)
+        self._serial = 0
+        self._game_key: tuple[int, tuple[Placement, ...]] | None = None
 
     def compose(self) -> ComposeResult:
         """Title, woodland and side panel, status bar, footer."""
@@ -117,7 +118,7 @@ class GameScreen(ForageScreen):
             turns=game.turns,
             draw_pile=game.draw_pile,
         )
-        game_key = (id(game), len(game.moves))
+        game_key = (self._serial, tuple(game.moves))
         if game_key != self._game_key:
             self._game_key = game_key
             self.query_one(SupplyView).supply = game.supply
@@ -251,6 +252,7 @@ class GameScreen(ForageScreen):
     def load(self, session: Session) -> None:
         """Play another session on this screen."""
         self.session = session
+        self._serial += 1
         self.query_one(ScorePanel).refresh(layout=True)
         session.save()
         if session.record_path is not None:
