@@ -24,7 +24,18 @@ MARK: Final = {
 }
 """The one-character mark of each effect, drawn beside the area on the card being placed."""
 
-LEGEND: Final = "+ new die  ↑ raised  » carried  ! mouse  E Edwood  ∅ none left"
+LEGEND: Final = (
+    "+ new die  ↑ raised  » carried  ! mouse  ↩ mouse, die back\n  E Edwood  ∅ no die left"
+)
+RETURN_MARK: Final = "↩"
+"""The mark of an area whose die goes back to the supply (a mouse or Edwood replaces it)."""
+
+
+def mark(effect: AreaEffect) -> str:
+    """The one-character mark of what an area of the placed card will do."""
+    if effect.returned is not None and effect.effect is Effect.MOUSE:
+        return RETURN_MARK
+    return MARK[effect.effect]
 
 
 def face(value: int) -> str:

@@ -15,7 +15,8 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from forage.app.describe import BASKET, MARK, TERRAIN, face
+from forage.app.describe import BASKET, TERRAIN, face
+from forage.app.describe import mark as effect_mark
 from forage.engine import Area, AreaEffect, Colour, Die, Effect, Outcome, Square
 from forage.engine.woodland import Pos
 
@@ -346,7 +347,7 @@ def _separator(
         if state.outcome is not None and not legal:
             return ("✗" if line == 0 else " ", ILLEGAL_MARK)
         effect = effects.get(here)
-        mark = MARK[effect.effect] if effect is not None else " "
+        mark = effect_mark(effect) if effect is not None else " "
         if here in state.choices:
             mark = "c" if line == size.height - 1 and size.height > 1 else mark
         if line != 0 and not (here in state.choices and line == size.height - 1):
