@@ -299,3 +299,28 @@ async def test_clicking_a_hand_card_and_a_spot() -> None:
         before = (session.cursor.x, session.cursor.y)
         await pilot.click(WoodlandView, offset=(view.size.width - 3, view.size.height - 1))
         assert (session.cursor.x, session.cursor.y) != before
+
+
+@sync
+async def test_view_follows_the_card_across_a_wide_woodland() -> None:
+    app = ForageApp(seed=6)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        screen = game_screen(app)
+        while len(session.game.moves) < 6 and not session.game.is_over():
+            # stretch the woodland to the right as far as possible
+            widest = max(session.game.outcomes(), key=lambda o: (o.placement.x, o.score_change))
+            session.go_to(widest.placement)
+            screen.action_place()
+        await pilot.pause()
+        view = screen.query_one(WoodlandView)
+        x0, _, x1, _ = session.game.woodland.bounds()
+        for key in ("right", "left"):
+            await pilot.press(*[key] * (x1 - x0 + 4))
+            await pilot.pause()
+            size, ox, _ = view.layout_for(view.size.width, view.size.height)
+            cols = (view.size.width - 1) // (size.width + 1)
+            width, _ = session.card_size()
+            assert x1 - x0 + 1 + 2 * width > cols  # the woodland and card do not fit at once
+            assert ox <= session.cursor.x and session.cursor.x + width - 1 < ox + cols
