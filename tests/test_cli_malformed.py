@@ -127,6 +127,7 @@ BAD_RECORDS: list[tuple[str, Any, str | None]] = [
     ("deck-three", {"seed": 7, "deck": 3}, "deck"),
     ("deck-string", {"seed": 7, "deck": "2"}, "deck"),
     ("deck-without-seed", {"deck": 2}, "deck"),
+    ("challenge-deck-two", {"seed": 7, "recipe_challenge": True, "deck": 2}, "deck"),
     ("challenge-string", {"seed": 7, "recipe_challenge": "yes"}, "recipe_challenge"),
     ("challenge-int", {"seed": 7, "recipe_challenge": 1}, "recipe_challenge"),
     # Unknown card numbers, in the deal and in the moves.

@@ -165,6 +165,8 @@ def _deal_of(record: GameRecord, deck: Deck) -> Deal:
         recipes = (record.recipes[0], record.recipes[1])
     seeded: Deal | None = None
     if record.seed is not None:
+        if record.recipe_challenge and record.deck == 2:
+            raise RecordError("deck", "a recipe challenge has no deck 2 (RULINGS R12)")
         try:
             seeded = Deal.from_seed(
                 record.seed,
