@@ -252,7 +252,11 @@ def test_deal_deck_two_is_the_other_nine_cards(capsys: pytest.CaptureFixture[str
 
 
 def test_deal_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    for args in (["deal", "--seed", "x"], ["deal", "--deck", "3"]):
+    for args in (
+        ["deal", "--seed", "x"],
+        ["deal", "--deck", "3"],
+        ["deal", "--seed", "1", "--recipes", "--deck", "2"],
+    ):
         with pytest.raises(SystemExit) as exc:
             main(args)
         assert exc.value.code == 2
