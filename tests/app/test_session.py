@@ -144,3 +144,11 @@ def test_end_summary_says_why_a_stuck_game_ended(monkeypatch: pytest.MonkeyPatch
     assert "No card in your hand fits anywhere" in text
     assert session.deal.code in text
     assert "Not a win" in text
+
+
+def test_run_game_refuses_a_bad_deal_code(capsys: pytest.CaptureFixture[str]) -> None:
+    from forage.app import run_game
+
+    assert run_game(None, "1.2.99", False, 1, None) == 2
+    assert "99" in capsys.readouterr().err
+    assert run_game(None, None, False, 3, None) == 2
