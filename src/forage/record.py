@@ -104,8 +104,12 @@ class GameRecord(BaseModel):
     moves: list[MoveIn] = Field(default_factory=list)
 
     def to_json(self) -> str:
-        """The record as pretty JSON, leaving out fields that are not set."""
-        return self.model_dump_json(indent=2, exclude_none=True) + "\n"
+        """The record as pretty JSON, leaving out unset fields and empty mouse choices."""
+        data = self.model_dump(mode="json", exclude_none=True)
+        for move in data.get("moves", []):
+            if not move.get("mouse"):
+                move.pop("mouse", None)
+        return json.dumps(data, indent=2) + "\n"
 
 
 def _field_path(loc: tuple[int | str, ...]) -> str:
@@ -138,8 +142,11 @@ def parse_record(text: str) -> GameRecord:
 
 
 def _deck_of(record: GameRecord) -> Deck:
+    """The deck a record plays: the built-in 18 cards, or its ``cards``, which replace them."""
     if record.cards is None:
         return standard_deck()
+    if not record.cards:
+        raise RecordError("cards", "a custom deck needs at least one card")
     seen: set[int] = set()
     cards = []
     for i, card in enumerate(record.cards):
@@ -147,8 +154,6 @@ def _deck_of(record: GameRecord) -> Deck:
             raise RecordError(f"cards[{i}].number", f"card {card.number} appears twice")
         seen.add(card.number)
         cards.append(Card(number=card.number, areas=tuple(card.areas)))
-    if not cards:
-        raise RecordError("cards", "a custom deck needs at least one card")
     return Deck.of(cards)
 
 
@@ -250,16 +255,24 @@ def load_game(text: str) -> tuple[Game, Outcome | None]:
     return game, refusal
 
 
-def record_from_game(game: Game, seed: int | None = None) -> GameRecord:
-    """The record of a game so far; custom cards are written out, the built-in deck is not."""
-    custom = game.deck != standard_deck()
+def record_from_game(game: Game, seed: int | None = None, deck: int = 1) -> GameRecord:
+    """The record of a game so far; a custom deck is written out, the built-in one is not.
+
+    With the ``seed`` (and ``deck``) the game was dealt from, the record names them too.
+    """
+    custom = (
+        [CardIn(number=c.number, areas=list(c.areas)) for c in game.deck.cards.values()]
+        if game.deck != standard_deck()
+        else []
+    )
     return GameRecord(
         format=FORMAT,
         deal=list(game.deal.cards),
         recipes=list(game.deal.recipes) if game.deal.recipes is not None else None,
-        cards=[CardIn(number=c.number, areas=list(c.areas)) for c in game.deck.cards.values()]
-        if custom
-        else None,
+        cards=custom or None,
+        seed=seed,
+        deck=2 if seed is not None and deck == 2 else None,
+        recipe_challenge=True if seed is not None and game.deal.recipes is not None else None,
         moves=[_move_out(p) for p in game.moves],
     )
 

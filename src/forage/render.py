@@ -72,7 +72,7 @@ def score_table(game: Game) -> Table:
     table.add_column(justify="right")
     table.add_row("dice total", str(s.dice_total))
     table.add_row("mouse dice", f"{s.mice} (counted at -2 each)")
-    table.add_row("dice on split areas", f"-{s.split_dice}")
+    table.add_row("dice on split areas", f"{-s.split_dice}")
     table.add_row("Edwood", "-5" if s.edwood else "0")
     table.add_row("base score", str(s.base))
     for recipe, outcome in zip(game.recipes, result.recipes, strict=True):

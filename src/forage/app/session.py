@@ -345,7 +345,8 @@ class Session:
     def persist(self) -> None:
         """Save the game (or forget the save once it is over) and write the --record file."""
         if self.record_path is not None:
-            write_atomic(self.record_path, record_from_game(self.game, self.seed).to_json())
+            record = record_from_game(self.game, self.seed, self.deck_number)
+            write_atomic(self.record_path, record.to_json())
         self.save()
 
     def save(self) -> None:
