@@ -140,21 +140,28 @@ def _empty_lines(size: CellSize) -> tuple[tuple[Chunk, ...], ...]:
     return tuple(lines)
 
 
-def _needed(state: WoodlandState) -> tuple[int, int, int, int]:
-    xs = [x for x, _ in state.squares] + [x for x, _, _ in state.card]
-    ys = [y for _, y in state.squares] + [y for _, y, _ in state.card]
-    if not xs:
-        return 0, 0, 0, 0
-    return min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1
+REACH: Final = 3
+"""How far beyond the woodland the card being placed can reach (one card length)."""
+
+
+def _bounds(state: WoodlandState) -> tuple[int, int, int, int]:
+    """The woodland's bounding box (or the card's, on an empty table)."""
+    xs = [x for x, _ in state.squares] or [x for x, _, _ in state.card] or [0]
+    ys = [y for _, y in state.squares] or [y for _, y, _ in state.card] or [0]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def choose_size(state: WoodlandState, width: int, height: int) -> CellSize:
-    """The largest cell size at which the woodland and the card fit, else the compact one."""
-    x0, y0, x1, y1 = _needed(state)
+    """The largest cell size at which the woodland (with a margin) fits, else the compact one.
+
+    The size depends on the woodland only, so it changes when a card is placed, never
+    while the card being placed moves.
+    """
+    x0, y0, x1, y1 = _bounds(state)
     for size in SIZES:
         cols = (width - 1) // (size.width + 1)
         rows = height // size.height
-        if x1 - x0 + 1 <= cols and y1 - y0 + 1 <= rows:
+        if x1 - x0 + 3 <= cols and y1 - y0 + 3 <= rows:
             return size
     return SIZES[-1]
 
@@ -162,7 +169,11 @@ def choose_size(state: WoodlandState, width: int, height: int) -> CellSize:
 def _axis_origin(
     lo: int, hi: int, card_lo: int, card_hi: int, span: int, previous: int | None
 ) -> int:
-    """The first visible coordinate on one axis: centred if all fits, else follow the card."""
+    """The first visible coordinate on one axis.
+
+    Centred on [lo, hi] (everywhere the card can reach) when that fits, so the view stays
+    still; otherwise the view keeps its place and scrolls just enough to show the card.
+    """
     if hi - lo + 1 <= span:
         return lo - (span - (hi - lo + 1)) // 2
     origin = previous if previous is not None else (lo + hi + 1 - span) // 2
@@ -208,14 +219,15 @@ class WoodlandView(Widget):
         size = choose_size(state, width, height)
         cols = max(1, (width - 1) // (size.width + 1))
         rows = max(1, height // size.height)
-        x0, y0, x1, y1 = _needed(state)
+        x0, y0, x1, y1 = _bounds(state)
+        x0, y0, x1, y1 = x0 - REACH, y0 - REACH, x1 + REACH, y1 + REACH
         if state.card:
             cx0 = min(x for x, _, _ in state.card)
             cx1 = max(x for x, _, _ in state.card)
             cy0 = min(y for _, y, _ in state.card)
             cy1 = max(y for _, y, _ in state.card)
         else:
-            cx0, cy0, cx1, cy1 = x0 + 1, y0 + 1, x1 - 1, y1 - 1
+            cx0, cy0, cx1, cy1 = x0 + REACH, y0 + REACH, x1 - REACH, y1 - REACH
         prev = self._origin
         ox = _axis_origin(x0, x1, cx0, cx1, cols, prev[0] if prev else None)
         oy = _axis_origin(y0, y1, cy0, cy1, rows, prev[1] if prev else None)
