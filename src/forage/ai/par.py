@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Final
 
-from forage.ai.bots import Expert, expert_move, greedy_move, potential, unseen_cards
+from forage.ai.bots import Expert, board_worth, expert_move, greedy_move, unseen_cards
 from forage.ai.sim import (
     C_DCOL,
     C_FACE,
@@ -85,6 +85,7 @@ class Searcher:
         self.nodes = 0
         self.ceiling = _recipe_ceiling(self.sim)
         self.food = {n: _food_by_colour(game, n) for n in self.sim.shapes}
+        self.expert = Expert()
 
     # -- bounds -----------------------------------------------------------------------------
 
@@ -214,7 +215,9 @@ class Searcher:
         moves: list[Move] = []
         while state.hand:
             pool = unseen_cards(numbers, self.deal[: state.next_draw], recipes)
-            choice = expert_move(self.sim, state, pool, len(self.deal) - state.next_draw, Expert())
+            choice = expert_move(
+                self.sim, state, pool, len(self.deal) - state.next_draw, self.expert
+            )
             if choice is None:
                 break
             moves.append(choice[0])
@@ -267,7 +270,8 @@ class Searcher:
                     if value > best[0]:
                         best = (value, list(path))
                     continue
-                heuristic = float(sim.final(child)) + potential(child.board)
+                left = len(child.hand) + len(self.deal) - child.next_draw
+                heuristic = sim.final(child) + board_worth(child.board, self.expert.worth(left))
                 scored.append((heuristic, child, path))
             scored.sort(key=lambda t: -t[0])
             beam = [(s, p) for _, s, p in scored[:width]]
@@ -297,11 +301,17 @@ class Searcher:
                 best_value, best_line, method = value, line, "expert"
         width = 8
         try:
-            while time.perf_counter() < self.deadline:
+            while True:
+                began = time.perf_counter()
                 value, line = self.beam(width)
                 if value > best_value:
                     best_value, best_line, method = value, line, f"beam {width}"
-                width *= 3
+                took = max(time.perf_counter() - began, 1e-3)
+                # A beam's time grows about linearly with its width: take the widest that fits.
+                fits = int(width * 0.85 * (self.deadline - time.perf_counter()) / took)
+                if fits <= width:
+                    break
+                width = min(width * 3, fits)
         except OutOfTime:
             pass
         return self._result(best_value, False, best_line, method)

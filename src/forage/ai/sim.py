@@ -33,6 +33,7 @@ from forage.engine.packed import (
     NEEDS_CHOICE,
     STRIDE,
     CardShape,
+    Resolved,
     pack_pos,
     resolve_packed,
     shape_of,
@@ -82,6 +83,10 @@ class Move(NamedTuple):
     """Whether Edwood is still free afterwards."""
     gathered: int
     """Bit mask of the colours gathered under R8a."""
+
+
+Scored = tuple[float, int, int, int, int, Resolved]
+"""A scored placement: (value, gain, card, rotation, packed spot, resolution)."""
 
 
 class State(NamedTuple):
@@ -165,12 +170,23 @@ class Simulator:
                             break
         return result
 
-    def best_gain(
-        self, board: dict[int, int], counts: tuple[int, int, int], edwood: bool, card: int
-    ) -> int | None:
-        """The best base-score gain of any legal placement of one card, or None if none."""
+    def scored(
+        self,
+        board: dict[int, int],
+        counts: tuple[int, int, int],
+        edwood: bool,
+        card: int,
+        worth: Sequence[float] | None = None,
+    ) -> list[Scored]:
+        """Every legal placement of one card as (value, gain, card, rotation, spot, result).
+
+        The value is the base-score gain; with ``worth`` (a value per square code) it also
+        counts the change of the woodland's worth: the new squares' less the covered ones'.
+        Only the default mouse colours are tried (or the first choice that is legal).
+        """
         shape = self.shapes[card]
-        best: int | None = None
+        found: list[Scored] = []
+        append = found.append
         get = board.get
         for rot in range(4):
             cells = shape.cells[rot]
@@ -187,24 +203,125 @@ class Simulator:
                     get(spot + d5, 0),
                 )
                 r = resolve_packed(unders, counts, edwood, cells, tables, None)
-                gain: int | None = None
-                if isinstance(r, tuple):
-                    gain = r[0]
-                elif r == NEEDS_CHOICE:
+                if not isinstance(r, tuple):
+                    if r != NEEDS_CHOICE:
+                        continue
                     mice = split_mice(unders, cells)
                     for combo in product(*[[c for c in range(3) if m & (1 << c)] for _, m in mice]):
                         chosen = {i: c for (i, _), c in zip(mice, combo, strict=True)}
-                        alt = resolve_packed(unders, counts, edwood, cells, tables, chosen)
-                        if isinstance(alt, tuple):
-                            gain = alt[0]
+                        r = resolve_packed(unders, counts, edwood, cells, tables, chosen)
+                        if isinstance(r, tuple):
                             break
-                    if gain is None:
+                    if not isinstance(r, tuple):
                         continue
-                else:
+                value: float = r[0]
+                if worth is not None:
+                    n = r[1]
+                    value += (
+                        worth[n[0]]
+                        + worth[n[1]]
+                        + worth[n[2]]
+                        + worth[n[3]]
+                        + worth[n[4]]
+                        + worth[n[5]]
+                        - worth[unders[0]]
+                        - worth[unders[1]]
+                        - worth[unders[2]]
+                        - worth[unders[3]]
+                        - worth[unders[4]]
+                        - worth[unders[5]]
+                    )
+                append((value, r[0], card, rot, spot, r))
+        return found
+
+    def best_gain(
+        self,
+        board: dict[int, int],
+        counts: tuple[int, int, int],
+        edwood: bool,
+        card: int,
+        worth: Sequence[float] | None = None,
+    ) -> tuple[float, int] | None:
+        """The best placement of one card as (value, gain), or None if it has none.
+
+        Values as in :meth:`scored`, of which this is a faster maximum.
+        """
+        shape = self.shapes[card]
+        best_value = 0.0
+        best_gain = 0
+        found = False
+        get = board.get
+        for rot in range(4):
+            cells = shape.cells[rot]
+            tables = shape.tables[rot]
+            d0, d1, d2, d3, d4, d5 = shape.offsets[rot]
+            for spot in {p - d for p in board for d in shape.offsets[rot]}:
+                u0 = get(spot + d0, 0)
+                u1 = get(spot + d1, 0)
+                u2 = get(spot + d2, 0)
+                u3 = get(spot + d3, 0)
+                u4 = get(spot + d4, 0)
+                u5 = get(spot + d5, 0)
+                unders = (u0, u1, u2, u3, u4, u5)
+                r = resolve_packed(unders, counts, edwood, cells, tables, None)
+                if r.__class__ is not tuple:
+                    if r != NEEDS_CHOICE:
+                        continue
+                    for choice_gain, _ in self._by_choice(board, counts, edwood, card, rot, spot):
+                        if not found or choice_gain > best_value:
+                            best_value, best_gain, found = choice_gain, choice_gain, True
                     continue
-                if best is None or gain > best:
-                    best = gain
-        return best
+                gain: int = r[0]
+                value: float = gain
+                if worth is not None:
+                    n = r[1]
+                    value += (
+                        worth[n[0]]
+                        + worth[n[1]]
+                        + worth[n[2]]
+                        + worth[n[3]]
+                        + worth[n[4]]
+                        + worth[n[5]]
+                        - worth[u0]
+                        - worth[u1]
+                        - worth[u2]
+                        - worth[u3]
+                        - worth[u4]
+                        - worth[u5]
+                    )
+                if not found or value > best_value:
+                    best_value, best_gain, found = value, gain, True
+        return (best_value, best_gain) if found else None
+
+    def _by_choice(
+        self,
+        board: dict[int, int],
+        counts: tuple[int, int, int],
+        edwood: bool,
+        card: int,
+        rot: int,
+        spot: int,
+    ) -> list[tuple[int, int]]:
+        """The (gain, gain) of the first legal choice of mouse colours at a spot, if any."""
+        cells = self.shapes[card].cells[rot]
+        tables = self.shapes[card].tables[rot]
+        unders = tuple(board.get(spot + d, 0) for d, _, _ in cells)
+        mice = split_mice(unders, cells)
+        for combo in product(*[[c for c in range(3) if m & (1 << c)] for _, m in mice]):
+            chosen = {i: c for (i, _), c in zip(mice, combo, strict=True)}
+            r = resolve_packed(unders, counts, edwood, cells, tables, chosen)
+            if isinstance(r, tuple):
+                return [(r[0], r[0])]
+        return []
+
+    def board_after(
+        self, board: dict[int, int], card: int, rotation: int, spot: int, new: tuple[int, ...]
+    ) -> dict[int, int]:
+        """A copy of a woodland with a card's new squares laid at a spot."""
+        after = dict(board)
+        for d, code in zip(self.shapes[card].offsets[rotation], new, strict=True):
+            after[spot + d] = code
+        return after
 
     def all_moves(self, state: State, variants: bool = False) -> list[Move]:
         """Every legal placement of every hand card."""
