@@ -30,7 +30,7 @@ from forage.engine import Deal, Deck, Game, Recipe
 
 POLICIES: Final = ("greedy", "expert")
 
-EXPERT_WIDTH: Final = 6
+EXPERT_WIDTH: Final = 8
 """How many of the best-looking placements the expert looks further into."""
 
 
@@ -77,6 +77,8 @@ class Expert:
     """2: look at the next placement; 3: also at the one after with the card kept."""
     replies: int = 2
     """At depth 3, how many of the best next placements get the third look."""
+    end_replies: int = 2
+    """The same when the third look is at the last placement of the game."""
 
     def worth(self, remaining: int) -> list[float]:
         """The worth table with this many placements still to come."""
@@ -100,11 +102,7 @@ def board_worth(board: dict[int, int], worth: Sequence[float]) -> float:
 
 def greedy_move(sim: Simulator, state: State) -> Move | None:
     """The placement with the best immediate base score (first one on ties)."""
-    best: Move | None = None
-    for move in sim.all_moves(state):
-        if best is None or move.gain > best.gain:
-            best = move
-    return best
+    return sim.greedy(state)
 
 
 def _board_after(state: State, move: Move, sim: Simulator) -> dict[int, int]:
@@ -161,6 +159,8 @@ def expert_move(
     ranked.sort(key=lambda t: (-t[0], t[1]))
     worth3 = settings.worth(remaining - 2)
     deep = settings.depth >= 3 and remaining >= 2
+    # Two placements from the end the third look is the last one: make it (nearly) exact.
+    reply_width = settings.replies if remaining > 2 else settings.end_replies
     best: tuple[float, int, float] | None = None
     for _, i, board, extra in ranked[: settings.width]:
         move = moves[i]
@@ -186,7 +186,7 @@ def expert_move(
                 total_value += pick[0] + board_worth(board, worth2)
                 total_gain += pick[1]
                 continue
-            top = heapq.nlargest(settings.replies, replies, key=lambda t: t[0])
+            top = heapq.nlargest(reply_width, replies, key=lambda t: t[0])
             best_reply: tuple[float, int] | None = None
             for _, gain2, card2, rot2, spot2, r2 in top:
                 after = sim.board_after(board, card2, rot2, spot2, r2[1])

@@ -20,6 +20,7 @@ from forage.ai.sim import (
     C_MOUSE,
     C_SPLIT,
     Move,
+    Scored,
     Simulator,
     State,
     placement_of,
@@ -33,6 +34,10 @@ TIME_LIMIT: Final = 8.0
 EXACT_PLACEMENTS: Final = 3
 """Up to this many placements left, par always searches exhaustively."""
 
+TRY_EXACT_PLACEMENTS: Final = 5
+"""Up to this many placements left, par tries the exact search within part of its time."""
+EXACT_SHARE: Final = 0.6
+"""The share of the time limit that attempt may take."""
 MIN_EXPERT_TIME: Final = 2.0
 """With less time than this, par skips the expert bot's line (benchmark smoke tests)."""
 
@@ -237,48 +242,58 @@ class Searcher:
         return self.sim.final(state), moves
 
     def beam(self, width: int) -> tuple[int, list[Move]]:
-        """Beam search keeping the ``width`` most promising states at each turn."""
+        """Beam search keeping the ``width`` most promising states at each turn.
+
+        States are ranked by their score plus the expert's worth of the woodland left.
+        """
         sim = self.sim
+        deal = self.deal
+        recipes = bool(sim.recipes)
         beam: list[tuple[State, tuple[Move, ...]]] = [(self.start, ())]
         best: tuple[int, list[Move]] = (sim.final(self.start), [])
         while beam:
-            candidates: list[tuple[int, int, int, Move]] = []
-            for index, (state, _) in enumerate(beam):
+            left = len(beam[0][0].hand) - 1 + len(deal) - beam[0][0].next_draw
+            worth = self.expert.worth(left)
+            candidates: list[tuple[float, int, Scored]] = []
+            for index, (state, line) in enumerate(beam):
                 if time.perf_counter() > self.deadline:
                     raise OutOfTime
-                moves = sim.all_moves(state, variants=False)
-                if not moves:
-                    continue
-                for j, move in enumerate(moves):
-                    candidates.append((state.base + move.gain, index, j, move))
+                base = state.base + board_worth(state.board, worth)
+                found = False
+                for card in dict.fromkeys(state.hand):
+                    for scored in sim.scored(state.board, state.counts, state.edwood, card, worth):
+                        candidates.append((base + scored[0], index, scored))
+                        found = True
+                if not found and sim.final(state) > best[0]:
+                    # No legal placement: the game ends where it stands (R13).
+                    best = (sim.final(state), list(line))
             if not candidates:
                 break
             candidates.sort(key=lambda t: -t[0])
-            shortlist = candidates[: width * 3]
-            scored: list[tuple[float, State, tuple[Move, ...]]] = []
+            chosen: list[tuple[float, State, tuple[Move, ...]]] = []
             seen: set[object] = set()
-            for _, index, _, move in shortlist:
+            for value, index, (_, _, card, rot, spot, r) in candidates:
+                if len(chosen) >= (2 * width if recipes else width):
+                    break
                 state, line = beam[index]
-                child = sim.apply(state, move, self.deal)
+                move = Move(card, rot, spot, (), r[0], r[1], r[2], r[3], r[4])
+                child = sim.apply(state, move, deal)
                 key = (frozenset(child.board.items()), child.hand)
                 if key in seen:
                     continue
                 seen.add(key)
                 path = (*line, move)
                 if not child.hand:
-                    value = sim.final(child)
-                    if value > best[0]:
-                        best = (value, list(path))
+                    final = sim.final(child)
+                    if final > best[0]:
+                        best = (final, list(path))
                     continue
-                left = len(child.hand) + len(self.deal) - child.next_draw
-                heuristic = sim.final(child) + board_worth(child.board, self.expert.worth(left))
-                scored.append((heuristic, child, path))
-            scored.sort(key=lambda t: -t[0])
-            beam = [(s, p) for _, s, p in scored[:width]]
-            for state, path in beam:
-                # A state with no legal placement ends the game where it stands (R13).
-                if not sim.all_moves(state) and sim.final(state) > best[0]:
-                    best = (sim.final(state), list(path))
+                if recipes:
+                    value += sim.final(child) - child.base
+                chosen.append((value, child, path))
+            if recipes:
+                chosen.sort(key=lambda t: -t[0])
+            beam = [(state, path) for _, state, path in chosen[:width]]
         return best
 
     # -- driver -----------------------------------------------------------------------------
@@ -299,6 +314,20 @@ class Searcher:
             value, line = self.expert_line()
             if value > best_value:
                 best_value, best_line, method = value, line, "expert"
+        if remaining <= TRY_EXACT_PLACEMENTS:
+            # Small enough to hope for a proof: exact search, to beat the line found so far.
+            deadline = self.deadline
+            self.deadline = min(deadline, time.perf_counter() + EXACT_SHARE * self.time_limit)
+            try:
+                value = self.exact(start, best_value)
+            except OutOfTime:
+                pass
+            else:
+                if value > best_value:
+                    return self._result(value, True, self.exact_line(start), "exact")
+                return self._result(best_value, True, best_line, f"{method}, proven")
+            finally:
+                self.deadline = deadline
         width = 8
         try:
             while True:

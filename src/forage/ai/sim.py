@@ -234,6 +234,47 @@ class Simulator:
                 append((value, r[0], card, rot, spot, r))
         return found
 
+    def greedy(self, state: State) -> Move | None:
+        """The legal placement with the best gain, the first in the engine's order on ties."""
+        board = state.board
+        counts = state.counts
+        edwood = state.edwood
+        get = board.get
+        best: Move | None = None
+        best_gain = 0
+        found: tuple[int, int, int, Resolved] | None = None
+        for card in dict.fromkeys(state.hand):
+            shape = self.shapes[card]
+            for rot in range(4):
+                cells = shape.cells[rot]
+                tables = shape.tables[rot]
+                offsets = shape.offsets[rot]
+                d0, d1, d2, d3, d4, d5 = offsets
+                for spot in sorted({p - d for p in board for d in offsets}):
+                    unders = (
+                        get(spot + d0, 0),
+                        get(spot + d1, 0),
+                        get(spot + d2, 0),
+                        get(spot + d3, 0),
+                        get(spot + d4, 0),
+                        get(spot + d5, 0),
+                    )
+                    r = resolve_packed(unders, counts, edwood, cells, tables, None)
+                    if isinstance(r, tuple):
+                        if (best is None and found is None) or r[0] > best_gain:
+                            found, best, best_gain = (card, rot, spot, r), None, r[0]
+                    elif r == NEEDS_CHOICE:
+                        # Rare: only a choice of mouse colours makes it legal.
+                        for move in self.moves(board, counts, edwood, card):
+                            if move.rotation == rot and move.spot == spot:
+                                if (best is None and found is None) or move.gain > best_gain:
+                                    found, best, best_gain = None, move, move.gain
+                                break
+        if found is not None:
+            card, rot, spot, r = found
+            return Move(card, rot, spot, (), r[0], r[1], r[2], r[3], r[4])
+        return best
+
     def best_gain(
         self,
         board: dict[int, int],
