@@ -119,6 +119,10 @@ class Session:
             return f"seed {self.seed}{deck} · {kind}"
         return f"deal {self.deal.code} · {kind}"
 
+    def snapshot(self) -> Game:
+        """A copy of the game that another thread may work on."""
+        return self.game.copy()
+
     def same_deal(self) -> Session:
         """A fresh game on the same deal."""
         session = Session(

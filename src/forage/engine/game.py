@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -191,6 +192,16 @@ class Game:
         self._stuck.append(None)
         self.moves.append(placement)
         return outcome
+
+    def copy(self) -> Game:
+        """An independent game at the same position, with the same history to undo."""
+        twin = copy.copy(self)
+        twin.moves = list(self.moves)
+        twin._stack = list(self._stack)
+        twin._stuck = list(self._stuck)
+        twin._shapes = dict(self._shapes)
+        twin._packed = None
+        return twin
 
     def pop(self) -> Placement:
         """Undo the last placement and return it."""

@@ -9,10 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
 
+from forage.app.par_job import ParJob
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.session import Session
 from forage.app.widgets.score import recipes_text
+from forage.carddata import standard_deck
 
 
 def summary_text(session: Session) -> Text:
@@ -25,7 +28,8 @@ def summary_text(session: Session) -> Text:
         text.append("No card in your hand fits anywhere, so the game ends here.\n", "bold #ffb040")
     else:
         text.append("All cards are placed.\n", "bold")
-    text.append(f"Dice total {score.dice_total}, including {score.mice} mice at -2 each\n")
+    mice = "1 mouse" if score.mice == 1 else f"{score.mice} mice"
+    text.append(f"Dice total {score.dice_total}, including {mice} at -2 each\n")
     text.append(f"Dice on split areas {-score.split_dice} · Edwood {-5 if score.edwood else 0}\n")
     text.append(f"Base score {score.base}\n", "bold")
     if session.is_challenge:
@@ -85,8 +89,44 @@ class EndScreen(ForageModal):
             yield Static("Game over", classes="dialog-title")
             with VerticalScroll():
                 yield Static(summary_text(self.session), id="end-summary")
+                yield Static("", id="end-par")
             yield Static(choices_text(self.has_other), id="end-choices")
         yield Footer()
+
+    def on_mount(self) -> None:
+        """Start working out the deal's par, if the app asks for it."""
+        seconds = getattr(self.app, "par_seconds", None)
+        if not seconds or self.session.game.deck != standard_deck():
+            self.query_one("#end-par", Static).display = False
+            return
+        self.query_one("#end-par", Static).update(
+            Text(f"Par for this deal: working it out (up to {seconds:.0f} s)…", "dim")
+        )
+        self._par_job = ParJob(self.session.deal.code, seconds)
+        self.run_worker(self._wait_for_par, thread=True, exclusive=True, group="par")
+
+    def _wait_for_par(self) -> None:
+        """Worker thread: wait for the par process without holding up the screen."""
+        worker = get_current_worker()
+        found = self._par_job.wait(lambda: worker.is_cancelled)
+        if found is not None and not worker.is_cancelled:
+            self.app.call_from_thread(self._show_par, *found)
+
+    def _show_par(self, par: int, proven: bool) -> None:
+        """Show the par beside the player's score."""
+        result = self.session.game.result()
+        mine = result.score.final
+        how = "the best possible" if proven else "the best the search found"
+        text = Text()
+        text.append(f"Par for this deal: {par}", "bold")
+        text.append(f" ({how}, knowing the draw order); you scored {mine}.")
+        self.query_one("#end-par", Static).update(text)
+
+    def on_unmount(self) -> None:
+        """Stop the par search when the end screen closes."""
+        job = getattr(self, "_par_job", None)
+        if job is not None:
+            job.stop()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The other-deck choice exists only for a standard game's nine cards."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -26,7 +26,10 @@ from forage.app.widgets import (
     WoodlandState,
     WoodlandView,
 )
-from forage.engine import Area, Placement
+from forage.engine import Area, Game, Placement
+
+if TYPE_CHECKING:
+    from forage.ai.hint import Hint
 
 
 class GameScreen(ForageScreen):
@@ -47,7 +50,7 @@ class GameScreen(ForageScreen):
         Binding("q", "quit_game", "Quit"),
         Binding("c", "mouse_colour", "Mouse colour"),
         Binding("u", "undo", "Undo"),
-        Binding("t", "hint", "Hint", show=False),
+        Binding("t", "hint", "Hint"),
         Binding("n", "new_game", "New", show=False),
     ]
 
@@ -206,22 +209,45 @@ class GameScreen(ForageScreen):
         self.changed()
 
     def action_hint(self) -> None:
-        """Show a suggested placement, when a hint provider is available."""
-        placement = self.hint_placement()
-        if placement is None:
-            self.notify("Hints arrive soon.", timeout=2)
+        """Work out a suggested placement in the background, then show it."""
+        game = self.session.game
+        if game.is_over():
             return
-        self.show_hint(placement)
+        self.notify("Looking for a good placement…", timeout=1.5)
+        key = (self._serial, tuple(game.moves))
+        snapshot = self.session.snapshot()
+        self.run_worker(
+            lambda: self._find_hint(key, snapshot),
+            thread=True,
+            exclusive=True,
+            group="hint",
+        )
 
-    def hint_placement(self) -> Placement | None:
-        """The suggested placement for the hand, or None: the hook for the hint feature."""
-        return None
+    def _find_hint(self, key: tuple[int, tuple[Placement, ...]], game: Game) -> None:
+        """Worker thread: ask the hint module about a copy of the game."""
+        from forage.ai.hint import hint
 
-    def show_hint(self, placement: Placement) -> None:
+        found = hint(game)
+        self.app.call_from_thread(self._hint_ready, key, found)
+
+    def _hint_ready(self, key: tuple[int, tuple[Placement, ...]], found: Hint | None) -> None:
+        """Show the hint, unless the game moved on while it was being worked out."""
+        if key != (self._serial, tuple(self.session.game.moves)):
+            return
+        if found is None:
+            self.notify("No placement to suggest.", timeout=2)
+            return
+        self.show_hint(found.placement, found.gain, found.expected)
+
+    def show_hint(self, placement: Placement, gain: int = 0, expected: float = 0.0) -> None:
         """Move the card being placed to a suggested placement; enter then places it."""
         if self.session.go_to(placement):
             self.changed()
-            self.notify("Suggested placement shown: enter places it.", timeout=3)
+            self.notify(
+                f"Hint: card #{placement.card} here, {gain:+d} now, about {expected:.0f} "
+                "expected after the next turn. Enter places it.",
+                timeout=5,
+            )
 
     def action_help(self) -> None:
         """Open the keys and rules."""

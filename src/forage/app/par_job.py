@@ -1,0 +1,65 @@
+"""The deal's par, worked out in a separate process so the screen never waits on it.
+
+The child is ``python -m forage.app.par_job CODE SECONDS``; it prints ``score proven``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+
+def main(argv: list[str]) -> int:
+    """Child process: search the deal's best score and print it with whether it is proven."""
+    from forage.ai.par import par
+    from forage.carddata import standard_deck
+    from forage.engine import Deal, Game
+
+    code, seconds = argv
+    result = par(Game(Deal.from_code(code), standard_deck()), time_limit=float(seconds))
+    print(result.score, int(result.proven), flush=True)
+    return 0
+
+
+class ParJob:
+    """A par search of a deal (built-in deck) running in its own process."""
+
+    def __init__(self, code: str, seconds: float) -> None:
+        """Start searching the deal with this code for at most ``seconds``."""
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "forage.app.par_job", code, str(seconds)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+
+    def wait(self, cancelled: Callable[[], bool]) -> tuple[int, bool] | None:
+        """Block until the search ends (score, proven), fails (None) or is cancelled (None)."""
+        while self._process.poll() is None:
+            if cancelled():
+                self.stop()
+                return None
+            time.sleep(0.1)
+        out = self._process.stdout.read() if self._process.stdout is not None else ""
+        parts = out.split()
+        if self._process.returncode != 0 or len(parts) != 2:
+            return None
+        return int(parts[0]), parts[1] == "1"
+
+    def stop(self) -> None:
+        """End the search process if it is still running."""
+        if self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+        if self._process.stdout is not None:
+            self._process.stdout.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,66 @@
+"""The hint key: a suggestion worked out in the background, shown where enter places it."""
+
+from __future__ import annotations
+
+import re
+
+from app_helpers import play_out_quickly, session_of, sync
+from textual.widgets import Static
+
+from forage.ai.hint import hint
+from forage.app.app import ForageApp
+from forage.app.screens import EndScreen
+
+
+@sync
+async def test_t_moves_the_card_to_the_hint_and_enter_places_it() -> None:
+    app = ForageApp(seed=11)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        expected = hint(session.game.copy())
+        assert expected is not None
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert session.placement() == expected.placement
+        before = session.game.position.base
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.game.moves == [expected.placement]
+        assert session.game.position.base == before + expected.gain
+
+
+@sync
+async def test_a_hint_for_a_turn_already_played_is_not_shown() -> None:
+    app = ForageApp(seed=11)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        await pilot.press("t")
+        legal = next(session.game.outcomes()).placement
+        session.game.push(legal)  # the game moves on before the hint arrives
+        cursor = session.placement()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert session.placement() == cursor
+
+
+@sync
+async def test_end_screen_shows_the_deals_par_from_a_background_process() -> None:
+    app = ForageApp(seed=3, par_seconds=2.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await play_out_quickly(pilot, app)
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        par_line = app.screen.query_one("#end-par", Static)
+        assert "working it out" in str(par_line.content)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        text = str(par_line.content)
+        match = re.search(r"Par for this deal: (-?\d+)", text)
+        assert match is not None, text
+        mine = session_of(app).game.result().score.final
+        assert f"you scored {mine}" in text
+        assert int(match.group(1)) >= mine  # par is at least the greedy game just played
