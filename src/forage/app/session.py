@@ -185,7 +185,8 @@ class Session:
         self.cursor.y = max(lo_y, min(hi_y, self.cursor.y))
 
     def reset_cursor(self, centre: bool = False) -> None:
-        """Start a turn: the first hand card, kept where it was (or centred on the woodland)."""
+        """Start a turn with the first hand card: centred on the woodland, or else near
+        where the last card went, on the nearest spot where it can legally be placed."""
         self.cursor.index = 0
         self.cursor.mouse = {}
         if centre:
@@ -194,7 +195,27 @@ class Session:
             width, height = self.card_size()
             self.cursor.x = (x0 + x1 + 1 - width) // 2 + 1
             self.cursor.y = (y0 + y1 + 1 - height) // 2 + 1
+        else:
+            self._nearest_legal()
         self._clamp()
+
+    def _nearest_legal(self) -> None:
+        """Move the cursor to the closest legal spot of its card, if it is not on one."""
+        number = self.card_number
+        if number is None or self.game.is_over():
+            return
+        here = self.placement()
+        if here is not None and self.game.outcome(here).legal:
+            return
+        x, y, rotation = self.cursor.x, self.cursor.y, self.cursor.rotation
+        spots = [o.placement for o in self.game.outcomes(number) if not o.placement.mouse]
+        if not spots:
+            return
+        best = min(
+            spots,
+            key=lambda p: (abs(p.x - x) + abs(p.y - y) + (p.rotation != rotation), p.y, p.x),
+        )
+        self.cursor.x, self.cursor.y, self.cursor.rotation = best.x, best.y, best.rotation
 
     def move(self, dx: int, dy: int) -> bool:
         """Move the card one area; returns whether it moved (it stops one card past the edge)."""
