@@ -49,7 +49,7 @@ def load_record(
         return fail(message)
 
 
-def _refusal_line(path: str, game: Game, refusal: Outcome) -> str:
+def refusal_line(path: str, game: Game, refusal: Outcome) -> str:
     index = len(game.moves)
     reason = refusal.reason.value if refusal.reason else "illegal"
     return f"{path}: moves[{index}] ({refusal.placement}): {reason}: {refusal.message}"
@@ -66,7 +66,7 @@ def replay_command(args: argparse.Namespace) -> int:
     else:
         _print_summary(game)
     if refusal is not None:
-        return fail(_refusal_line(args.file, game, refusal), EXIT_ILLEGAL)
+        return fail(refusal_line(args.file, game, refusal), EXIT_ILLEGAL)
     return EXIT_OK
 
 
@@ -95,7 +95,7 @@ def moves_command(args: argparse.Namespace) -> int:
     if refusal is not None:
         if args.json:
             _print_json({"moves": [], **result_object(game, len(game.moves), refusal)})
-        return fail(_refusal_line(args.file, game, refusal), EXIT_ILLEGAL)
+        return fail(refusal_line(args.file, game, refusal), EXIT_ILLEGAL)
     base = game.position.base
     entries = []
     for outcome in game.outcomes():

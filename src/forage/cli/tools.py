@@ -1,12 +1,44 @@
-"""Headless tool commands: ``hint``, ``bot``, ``par`` and ``bench``."""
+"""Headless tool commands: ``hint``, ``bot``, ``par`` and ``bench`` (see ``forage.ai``)."""
 
 from __future__ import annotations
 
 import argparse
 
-from forage.cli.errors import fail
+from forage.carddata import standard_deck
+from forage.cli.errors import EXIT_ILLEGAL, BadInput, fail
+from forage.cli.records import load_record, refusal_line
+from forage.engine import Deal, Game
+
+
+def _game_of(args: argparse.Namespace) -> Game | int:
+    """The game a tool starts from: a record's position, or a fresh deal; else an exit code."""
+    if getattr(args, "file", None) is not None:
+        loaded = load_record(args.file, as_json=False)
+        if isinstance(loaded, int):
+            return loaded
+        game, refusal = loaded
+        if refusal is not None:
+            return fail(refusal_line(args.file, game, refusal), EXIT_ILLEGAL)
+        return game
+    if args.deal is not None:
+        try:
+            return Game(Deal.from_code(args.deal), standard_deck())
+        except ValueError as exc:
+            raise BadInput(f"--deal: {exc}") from None
+    return Game(Deal.from_seed(args.seed, recipes=args.recipes, deck=args.deck), standard_deck())
 
 
 def run(args: argparse.Namespace) -> int:
     """Run a tool command."""
-    return fail(f"`forage {args.command}` is not available yet", 1)
+    from forage.ai import commands
+
+    if args.command == "bot":
+        return commands.bot_command(args.games, args.seed, args.policy, args.recipes, args.json)
+    if args.command == "bench":
+        return commands.bench_command(args.json, args.quick)
+    game = _game_of(args)
+    if isinstance(game, int):
+        return game
+    if args.command == "hint":
+        return commands.hint_command(game, args.json)
+    return commands.par_command(game, args.json)

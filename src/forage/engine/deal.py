@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 _MASK64: Final = (1 << 64) - 1
 STANDARD_NUMBERS: Final = tuple(range(1, 19))
@@ -77,11 +77,11 @@ class Deal(BaseModel):
         """The deal of a seed: a standard game's deck 1 or 2, or a recipe challenge (R12)."""
         order = shuffled(numbers, seed)
         if recipes:
-            return cls(cards=tuple(order[2 : 2 + DECK_SIZE]), recipes=(order[0], order[1]))
+            return cls.checked(tuple(order[2 : 2 + DECK_SIZE]), (order[0], order[1]))
         if deck not in (1, 2):
             raise ValueError(f"deck must be 1 or 2, not {deck}")
         start = 0 if deck == 1 else DECK_SIZE
-        return cls(cards=tuple(order[start : start + DECK_SIZE]))
+        return cls.checked(tuple(order[start : start + DECK_SIZE]))
 
     @property
     def code(self) -> str:
@@ -105,7 +105,16 @@ class Deal(BaseModel):
                 raise ValueError(f"a deal code names two recipes before ':', not {len(parts)}")
             recipes = (parts[0], parts[1])
         cards = tuple(int(p) for p in text.split("."))
-        return cls(cards=cards, recipes=recipes)
+        return cls.checked(cards, recipes)
+
+    @classmethod
+    def checked(cls, cards: tuple[int, ...], recipes: tuple[int, int] | None = None) -> Deal:
+        """A deal of these cards and recipes; raises a plain ValueError saying what is wrong."""
+        try:
+            return cls(cards=cards, recipes=recipes)
+        except ValidationError as exc:
+            message = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
+            raise ValueError(message) from None
 
     def other_deck(self, numbers: Sequence[int] = STANDARD_NUMBERS) -> Deal | None:
         """The standard game's other nine cards, in ascending order, or None (R12)."""
