@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.widgets import Footer, Static
 
 from forage.app.describe import outcome_lines
@@ -54,7 +54,7 @@ class GameScreen(ForageScreen):
         Binding("n", "new_game", "New", show=False),
     ]
 
-    version: reactive[int] = reactive(0, init=False)
+    version: var[int] = var(0, init=False)
     """Goes up whenever the game or the cursor changes; the widgets are then updated."""
 
     def __init__(self, session: Session) -> None:

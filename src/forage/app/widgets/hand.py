@@ -55,7 +55,7 @@ class HandView(Widget):
     HandView { height: 5; }
     """
 
-    state: reactive[HandState] = reactive(HandState, always_update=True)
+    state: reactive[HandState] = reactive(HandState)
 
     class Chosen(Message):
         """The player clicked hand card ``index``."""

@@ -10,8 +10,9 @@ from typing import Final
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual.geometry import Region
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -193,7 +194,8 @@ class WoodlandView(Widget):
     WoodlandView { width: 1fr; height: 1fr; }
     """
 
-    state: reactive[WoodlandState] = reactive(WoodlandState, always_update=True)
+    state: var[WoodlandState] = var(WoodlandState, always_update=True)
+    """What to draw; setting it repaints only the lines that change."""
 
     class SpotClicked(Message):
         """The player clicked an area of the grid: move the card there."""
@@ -212,6 +214,7 @@ class WoodlandView(Widget):
         self._lines: list[list[Segment]] | None = None
         self._strips: dict[int, Strip] = {}
         self._drawn_for = (0, 0)
+        self._base_style = Style()
 
     def layout_for(self, width: int, height: int) -> tuple[CellSize, int, int]:
         """The cell size and the woodland square at the view's top-left."""
@@ -234,9 +237,21 @@ class WoodlandView(Widget):
         return size, ox, oy
 
     def watch_state(self) -> None:
-        """Forget the drawn lines; they are drawn again on the next paint."""
+        """Draw the new state and repaint just the lines that differ from the last one."""
+        before, cell, origin = self._lines, self._cell, self._origin
         self._lines = None
         self._strips = {}
+        if before is None or not self.is_mounted:
+            self.refresh()
+            return
+        after = self.grid_lines()
+        if len(before) != len(after) or (cell, origin) != (self._cell, self._origin):
+            self.refresh()
+            return
+        width = self.size.width
+        changed = [Region(0, y, width, 1) for y, line in enumerate(after) if line != before[y]]
+        if changed:
+            self.refresh(*changed)
 
     def on_resize(self) -> None:
         """Draw again at the new size."""
@@ -266,7 +281,9 @@ class WoodlandView(Widget):
         lines = self.grid_lines()
         strip = self._strips.get(y)
         if strip is None:
-            base = self.rich_style
+            if not self._strips:
+                self._base_style = self.rich_style
+            base = self._base_style
             width = self.size.width
             if y >= len(lines):
                 strip = Strip.blank(width, base)

@@ -1,0 +1,204 @@
+"""Screen benchmarks: start-up to the first frame and key-press-to-repaint latency.
+
+Each program runs in a real pseudo-terminal (80x24), as a player would run it: the game
+(``forage play --seed 1``) and, in the same run, a minimal Textual app (one Static that
+counts key presses) as the yardstick. Start-up is the time from starting the process to
+the end of its first full frame; latency is the time from writing a key to the end of the
+repaint it causes (the output burst, closed by 30 ms of quiet).
+
+    uv run python benchmarks/screen.py [--quick] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import json
+import os
+import platform
+import pty
+import select
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from collections.abc import Sequence
+from typing import Any
+
+QUIET = 0.03
+"""Output is taken as finished after this long without a byte (s)."""
+
+MINIMAL_APP = """
+from textual.app import App
+from textual.widgets import Static
+
+class Minimal(App[None]):
+    def compose(self):
+        yield Static("presses: 0", id="count")
+
+    def on_key(self, event):
+        self.presses = getattr(self, "presses", 0) + 1
+        self.query_one("#count", Static).update(f"presses: {self.presses}")
+
+Minimal().run()
+"""
+
+
+def _read_burst(fd: int, first_timeout: float) -> tuple[bytes, float | None]:
+    """Read one burst of output; returns it and the time its last byte arrived."""
+    data = b""
+    last: float | None = None
+    timeout = first_timeout
+    while True:
+        ready, _, _ = select.select([fd], [], [], timeout)
+        if not ready:
+            return data, last
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            return data, last
+        if not chunk:
+            return data, last
+        data += chunk
+        last = time.perf_counter()
+        timeout = QUIET
+
+
+class Terminal:
+    """A program running in an 80x24 pseudo-terminal."""
+
+    def __init__(self, argv: Sequence[str], env: dict[str, str]) -> None:
+        """Start the program and note when."""
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            list(argv), stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
+        )
+        os.close(slave)
+
+    def first_frame(self, marker: bytes, limit: float = 30.0) -> float:
+        """Seconds from start until the burst that shows ``marker`` has ended."""
+        seen = b""
+        deadline = self.started + limit
+        while time.perf_counter() < deadline:
+            data, last = _read_burst(self.master, 1.0)
+            seen += data
+            if marker in seen and last is not None:
+                # Drain the rest of the first frame.
+                more, later = _read_burst(self.master, QUIET)
+                return (later or last) - self.started
+        raise RuntimeError(f"no first frame with {marker!r} within {limit} s")
+
+    def key_latency(self, key: bytes) -> float:
+        """Seconds from writing a key to the end of the repaint it causes."""
+        _read_burst(self.master, QUIET)  # nothing pending
+        sent = time.perf_counter()
+        os.write(self.master, key)
+        _, last = _read_burst(self.master, 2.0)
+        if last is None:
+            raise RuntimeError(f"no repaint after key {key!r}")
+        return last - sent
+
+    def close(self) -> None:
+        """End the program."""
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        os.close(self.master)
+
+
+def _measure(
+    argv: Sequence[str], marker: bytes, keys: Sequence[bytes], env: dict[str, str]
+) -> dict[str, float]:
+    terminal = Terminal(argv, env)
+    try:
+        startup = terminal.first_frame(marker)
+        time.sleep(0.3)  # let start-up work (timers, workers) settle
+        latencies = [terminal.key_latency(key) for key in keys]
+    finally:
+        terminal.close()
+    return {
+        "startup_ms": startup * 1000,
+        "latency_median_ms": statistics.median(latencies) * 1000,
+        "latency_p90_ms": sorted(latencies)[int(len(latencies) * 0.9) - 1] * 1000
+        if len(latencies) >= 10
+        else max(latencies) * 1000,
+    }
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    """Measure the game and the minimal app in one run; returns the figures."""
+    presses = 4 if quick else 40
+    repeats = 1 if quick else 5
+    # Moving the card right and left keeps it in the woodland for any number of presses.
+    game_keys = [b"l", b"h"] * (presses // 2)
+    plain_keys = [b"x"] * presses
+    with tempfile.TemporaryDirectory() as home:
+        env = {**os.environ, "TERM": "xterm-256color", "FORAGE_HOME": home, "COLUMNS": "80"}
+        env.pop("NO_COLOR", None)
+        game_runs = [
+            _measure(
+                [sys.executable, "-m", "forage", "play", "--seed", "1"], b"Forage", game_keys, env
+            )
+            for _ in range(repeats)
+        ]
+        plain_runs = [
+            _measure([sys.executable, "-c", MINIMAL_APP], b"presses", plain_keys, env)
+            for _ in range(repeats)
+        ]
+
+    def best(runs: list[dict[str, float]], key: str) -> float:
+        return min(r[key] for r in runs)
+
+    figures: dict[str, Any] = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "presses": presses,
+        "repeats": repeats,
+    }
+    for name, runs in (("game", game_runs), ("minimal", plain_runs)):
+        for key in ("startup_ms", "latency_median_ms", "latency_p90_ms"):
+            figures[f"{name}_{key}"] = round(best(runs, key), 1)
+    figures["startup_ratio"] = round(figures["game_startup_ms"] / figures["minimal_startup_ms"], 2)
+    figures["latency_ratio"] = round(
+        figures["game_latency_median_ms"] / figures["minimal_latency_median_ms"], 2
+    )
+    return figures
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the screen benchmarks and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a short smoke run")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args(argv)
+    figures = run(quick=args.quick)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return 0
+    print(f"Python {figures['python']} on {figures['machine']}, {figures['cpus']} cpus")
+    print(f"{'':24}{'game':>10}{'minimal':>10}{'ratio':>8}")
+    print(
+        f"{'start-up (ms)':24}{figures['game_startup_ms']:>10}"
+        f"{figures['minimal_startup_ms']:>10}{figures['startup_ratio']:>8}"
+    )
+    print(
+        f"{'key to repaint, median':24}{figures['game_latency_median_ms']:>10}"
+        f"{figures['minimal_latency_median_ms']:>10}{figures['latency_ratio']:>8}"
+    )
+    print(
+        f"{'key to repaint, p90':24}{figures['game_latency_p90_ms']:>10}"
+        f"{figures['minimal_latency_p90_ms']:>10}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
