@@ -89,7 +89,7 @@ class Terminal:
             seen += data
             if marker in seen and last is not None:
                 # Drain the rest of the first frame.
-                more, later = _read_burst(self.master, QUIET)
+                _, later = _read_burst(self.master, QUIET)
                 return (later or last) - self.started
         raise RuntimeError(f"no first frame with {marker!r} within {limit} s")
 
