@@ -1,10 +1,11 @@
 """Bots that play whole games: ``greedy`` and ``expert`` (issue 4).
 
 Neither looks at the draw pile. ``greedy`` takes the placement with the best immediate base
-score. ``expert`` looks two placements ahead and averages the second over every card that
-could still be drawn (the cards of the deck not seen yet), with a small bonus for dice left
-where later cards can raise them. Both are deterministic: ties go to the first placement in
-the engine's order.
+score. ``expert`` looks three placements ahead: the next one is averaged over every card that
+could still be drawn (the cards of the deck not seen yet), the one after that is tried with
+the card then kept; positions are compared by score plus a *worth* of the food dice left on
+top for later cards to raise. Both are deterministic: ties go to the first placement in the
+engine's order.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from forage.ai.sim import (
     Simulator,
     State,
     recipe_bonus,
+    state_of,
 )
 from forage.carddata import standard_deck
-from forage.engine import Deal, Deck, Game, Recipe
+from forage.engine import Deal, Deck, Game
 
 POLICIES: Final = ("greedy", "expert")
 
@@ -79,6 +81,8 @@ class Expert:
     """At depth 3, how many of the best next placements get the third look."""
     end_replies: int = 2
     """The same when the third look is at the last placement of the game."""
+    fresh: bool = False
+    """At the third look, count the card drawn then too (estimated by the next draw's)."""
 
     def worth(self, remaining: int) -> list[float]:
         """The worth table with this many placements still to come."""
@@ -135,6 +139,7 @@ def expert_move(
     remaining = len(state.hand) - 1 + draw_pile  # placements left after this one
 
     def bonus(move: Move, board: dict[int, int]) -> int:
+        """The recipes' bonus on the woodland after a move (0 in a standard game)."""
         if not recipes:
             return 0
         first = move.gathered if state.first < 0 else state.first
@@ -173,11 +178,19 @@ def expert_move(
         value = float(move.gain + extra)
         expected = float(state.base + move.gain + extra)
         draws: Sequence[int | None] = pool if draw_pile > 0 and pool else [None]
+        drawn_lists = [
+            sim.scored(board, move.counts, move.edwood, card, worth2) if card is not None else []
+            for card in draws
+        ]
+        # What a card still to be drawn after the next one may bring at the third look:
+        # estimated by what the cards that could be drawn next bring now.
+        fresh: float | None = None
+        if settings.fresh and deep and draw_pile >= 2:
+            tops = [max(t[0] for t in found) for found in drawn_lists if found]
+            fresh = sum(tops) / len(tops) if tops else None
         total_value = total_gain = 0.0
-        for card in draws:
-            replies = list(kept)
-            if card is not None:
-                replies += sim.scored(board, move.counts, move.edwood, card, worth2)
+        for card, drawn in zip(draws, drawn_lists, strict=True):
+            replies = kept + drawn
             if not replies:
                 total_value += board_worth(board, worth2)
                 continue
@@ -192,10 +205,13 @@ def expert_move(
                 after = sim.board_after(board, card2, rot2, spot2, r2[1])
                 left = card if card2 == other else other
                 reply = gain2 + board_worth(after, worth3)
+                third_value = fresh
                 if left is not None:
                     third = sim.best_gain(after, r2[2], r2[3], left, worth3)
-                    if third is not None:
-                        reply += third[0]
+                    if third is not None and (third_value is None or third[0] > third_value):
+                        third_value = third[0]
+                if third_value is not None:
+                    reply += third_value
                 if best_reply is None or reply > best_reply[0]:
                     best_reply = (reply, gain2)
             assert best_reply is not None
@@ -251,12 +267,5 @@ def bot_game(
     game = Game(deal, deck)
     if sim is None or tuple(sim.recipes) != tuple(game.recipes):
         sim = Simulator(deck, game.recipes)
-    from forage.ai.sim import state_of
-
     final, _ = play(sim, deal, policy, state_of(game), deck.numbers)
     return sim.final(final)
-
-
-def recipes_of(game: Game) -> tuple[Recipe, ...]:
-    """The recipes of a game, for a simulator."""
-    return game.recipes

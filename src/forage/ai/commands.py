@@ -148,7 +148,14 @@ def bench_command(as_json: bool, quick: bool) -> int:
     results = bench.run(quick=quick)
     if as_json:
         _print_json(results)
-        return 0
+    else:
+        print_bench(results)
+    return 0
+
+
+def print_bench(results: dict[str, Any]) -> None:
+    """Print benchmark results for people."""
+    quick = results.get("quick", False)
     console = _console()
     m = results["machine"]
     console.print(
@@ -169,12 +176,13 @@ def bench_command(as_json: bool, quick: bool) -> int:
         )
     console.print(table)
     bots = Table(title="bots")
-    for column in ("policy", "games", "games/s", "s/game", "mean"):
+    for column in ("policy", "games", "cards", "games/s", "s/game", "mean"):
         bots.add_column(column, justify="right")
     for row in results["bots"]:
         bots.add_row(
             row["policy"],
             str(row["games"]),
+            str(row.get("cards", 9)),
             str(row["games_per_second"]),
             str(row["seconds_per_game"]),
             str(row["mean"]),
@@ -195,4 +203,3 @@ def bench_command(as_json: bool, quick: bool) -> int:
         )
     console.print(pars)
     console.print(f"[dim]{results['seconds']} s in all[/dim]")
-    return 0

@@ -29,7 +29,7 @@ from forage.ai.sim import (
 )
 from forage.engine import Game, Placement
 
-TIME_LIMIT: Final = 8.0
+TIME_LIMIT: Final = 7.0
 """Seconds par may spend on a deal (the issue allows 10)."""
 EXACT_PLACEMENTS: Final = 3
 """Up to this many placements left, par always searches exhaustively."""
