@@ -122,14 +122,17 @@ def par_command(game: Game, as_json: bool) -> int:
         return 1
     from forage.record import record_from_game
 
-    record = record_from_game(finished)
+    record = record_from_game(finished).model_dump(mode="json", exclude_none=True)
+    for move in record.get("moves", []):
+        if not move.get("mouse"):
+            move.pop("mouse", None)  # as CONTRACT.md writes moves without mouse choices
     if as_json:
         _print_json(
             {
                 "score": result.score,
                 "proven": result.proven,
                 "seconds": round(result.seconds, 3),
-                "record": record.model_dump(mode="json", exclude_none=True),
+                "record": record,
             }
         )
         return 0
