@@ -32,7 +32,7 @@ from forage.engine import Deal, Deck, Game
 
 POLICIES: Final = ("greedy", "expert")
 
-EXPERT_WIDTH: Final = 8
+EXPERT_WIDTH: Final = 10
 """How many of the best-looking placements the expert looks further into."""
 
 
@@ -70,7 +70,7 @@ class Expert:
     """The worth of a food die on top by face index (-, 1, 3, 6, 10, 15)."""
     split: float = 0.5
     """Extra worth of a food die on a split area (moving it onto food adds 1)."""
-    mouse: float = -0.5
+    mouse: float = -1.0
     """Worth of a mouse die (it blocks its area for good)."""
     edwood: float = 0.0
     horizon: int = 4
