@@ -36,6 +36,7 @@ from forage.engine.packed import (
     Resolved,
     pack_pos,
     resolve_packed,
+    scan,
     shape_of,
     split_mice,
     spots,
@@ -131,43 +132,29 @@ class Simulator:
         shape = self.shapes[card]
         result: list[Move] = []
         append = result.append
-        get = board.get
-        for rot in range(4):
+        for rot, spot, unders, r in scan(board, counts, edwood, shape):
             cells = shape.cells[rot]
+            if r.__class__ is tuple:
+                append(Move(card, rot, spot, (), r[0], r[1], r[2], r[3], r[4]))
+                if not variants or not r[5]:
+                    continue
+                mice = split_mice(unders, cells)
+                default = {i: C_DCOL[r[1][i]] for i, _ in mice}
+            else:  # NEEDS_CHOICE
+                mice = split_mice(unders, cells)
+                default = {}
             tables = shape.tables[rot]
             offsets = shape.offsets[rot]
-            d0, d1, d2, d3, d4, d5 = offsets
-            for spot in sorted({p - d for p in board for d in offsets}):
-                unders = (
-                    get(spot + d0, 0),
-                    get(spot + d1, 0),
-                    get(spot + d2, 0),
-                    get(spot + d3, 0),
-                    get(spot + d4, 0),
-                    get(spot + d5, 0),
-                )
-                r = resolve_packed(unders, counts, edwood, cells, tables, None)
-                if r.__class__ is tuple:
-                    append(Move(card, rot, spot, (), r[0], r[1], r[2], r[3], r[4]))
-                    if not variants or not r[5]:
-                        continue
-                    mice = split_mice(unders, cells)
-                    default = {i: C_DCOL[r[1][i]] for i, _ in mice}
-                elif r == NEEDS_CHOICE:
-                    mice = split_mice(unders, cells)
-                    default = {}
-                else:
+            for combo in product(*[[c for c in range(3) if m & (1 << c)] for _, m in mice]):
+                chosen = {i: c for (i, _), c in zip(mice, combo, strict=True)}
+                if chosen == default:
                     continue
-                for combo in product(*[[c for c in range(3) if m & (1 << c)] for _, m in mice]):
-                    chosen = {i: c for (i, _), c in zip(mice, combo, strict=True)}
-                    if chosen == default:
-                        continue
-                    alt = resolve_packed(unders, counts, edwood, cells, tables, chosen)
-                    if isinstance(alt, tuple):
-                        where = tuple(sorted((spot + offsets[i], c) for i, c in chosen.items()))
-                        append(Move(card, rot, spot, where, alt[0], alt[1], alt[2], alt[3], alt[4]))
-                        if not variants:
-                            break
+                alt = resolve_packed(unders, counts, edwood, cells, tables, chosen)
+                if isinstance(alt, tuple):
+                    where = tuple(sorted((spot + offsets[i], c) for i, c in chosen.items()))
+                    append(Move(card, rot, spot, where, alt[0], alt[1], alt[2], alt[3], alt[4]))
+                    if not variants:
+                        break
         return result
 
     def scored(
@@ -239,37 +226,20 @@ class Simulator:
         board = state.board
         counts = state.counts
         edwood = state.edwood
-        get = board.get
         best: Move | None = None
         best_gain = 0
         found: tuple[int, int, int, Resolved] | None = None
         for card in dict.fromkeys(state.hand):
-            shape = self.shapes[card]
-            for rot in range(4):
-                cells = shape.cells[rot]
-                tables = shape.tables[rot]
-                offsets = shape.offsets[rot]
-                d0, d1, d2, d3, d4, d5 = offsets
-                for spot in sorted({p - d for p in board for d in offsets}):
-                    unders = (
-                        get(spot + d0, 0),
-                        get(spot + d1, 0),
-                        get(spot + d2, 0),
-                        get(spot + d3, 0),
-                        get(spot + d4, 0),
-                        get(spot + d5, 0),
-                    )
-                    r = resolve_packed(unders, counts, edwood, cells, tables, None)
-                    if isinstance(r, tuple):
-                        if (best is None and found is None) or r[0] > best_gain:
-                            found, best, best_gain = (card, rot, spot, r), None, r[0]
-                    elif r == NEEDS_CHOICE:
-                        # Rare: only a choice of mouse colours makes it legal.
-                        for move in self.moves(board, counts, edwood, card):
-                            if move.rotation == rot and move.spot == spot:
-                                if (best is None and found is None) or move.gain > best_gain:
-                                    found, best, best_gain = None, move, move.gain
-                                break
+            for rot, spot, _, r in scan(board, counts, edwood, self.shapes[card]):
+                if isinstance(r, tuple):
+                    if (best is None and found is None) or r[0] > best_gain:
+                        found, best, best_gain = (card, rot, spot, r), None, r[0]
+                else:  # Rare: only a choice of mouse colours makes it legal.
+                    for move in self.moves(board, counts, edwood, card):
+                        if move.rotation == rot and move.spot == spot:
+                            if (best is None and found is None) or move.gain > best_gain:
+                                found, best, best_gain = None, move, move.gain
+                            break
         if found is not None:
             card, rot, spot, r = found
             return Move(card, rot, spot, (), r[0], r[1], r[2], r[3], r[4])

@@ -11,7 +11,6 @@ from forage.engine.areas import ROTATIONS, Colour, Rotation
 from forage.engine.cards import Card, Deck, Recipe
 from forage.engine.deal import Deal
 from forage.engine.packed import (
-    REFUSED,
     CardShape,
     Cells,
     Resolved,
@@ -19,7 +18,7 @@ from forage.engine.packed import (
     pack_pos,
     packed_square,
     placement_at,
-    resolve_packed,
+    scan,
     shape_of,
     unpack_pos,
 )
@@ -265,30 +264,14 @@ class Game:
         supply = pos.supply
         counts = (supply.B, supply.C, supply.M)
         edwood = supply.edwood
-        get = board.get
         for number in numbers:
             if number not in pos.hand:
                 continue
             shape = self._shapes.get(number)
             if shape is None:
                 shape = self._shapes[number] = shape_of(self.deck[number])
-            for rotation in range(4):
-                cells = shape.cells[rotation]
-                tables = shape.tables[rotation]
-                offsets = shape.offsets[rotation]
-                d0, d1, d2, d3, d4, d5 = offsets
-                for spot in sorted({p - d for p in board for d in offsets}):
-                    unders = (
-                        get(spot + d0, 0),
-                        get(spot + d1, 0),
-                        get(spot + d2, 0),
-                        get(spot + d3, 0),
-                        get(spot + d4, 0),
-                        get(spot + d5, 0),
-                    )
-                    result = resolve_packed(unders, counts, edwood, cells, tables, None)
-                    if result != REFUSED:
-                        yield number, rotation, spot, cells, unders, result
+            for rotation, spot, unders, result in scan(board, counts, edwood, shape):
+                yield number, rotation, spot, shape.cells[rotation], unders, result
 
     def _legal_by_choice(self, placement: Placement) -> Outcome | None:
         """A legal outcome reached by choosing split-area mouse colours, if one exists."""

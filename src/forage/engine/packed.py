@@ -9,7 +9,7 @@ checked against it by the tests; ``Game.outcomes`` and the AI's simulator are bu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Final, NamedTuple, TypeVar
 
 from pydantic import BaseModel
@@ -310,6 +310,35 @@ def split_mice(unders: Sequence[int], cells: Cells) -> list[tuple[int, int]]:
 def spots(board: dict[int, int], offsets: tuple[int, ...]) -> list[int]:
     """Every top-left square at which a rotated card covers the woodland, sorted by y, x."""
     return sorted({p - d for p in board for d in offsets})
+
+
+def scan(
+    board: dict[int, int], counts: tuple[int, int, int], edwood: bool, shape: CardShape
+) -> Iterator[tuple[int, int, tuple[int, ...], Resolved | int]]:
+    """Resolve a card at every rotation and spot that covers the woodland, in the engine's
+    order (rotation, then y, x), with the default mouse colours.
+
+    Yields (rotation, spot, codes below, result) for all but the spots no choice of mouse
+    colours could make legal: the result is a legal resolution or ``NEEDS_CHOICE``.
+    """
+    get = board.get
+    for rotation in range(4):
+        cells = shape.cells[rotation]
+        tables = shape.tables[rotation]
+        offsets = shape.offsets[rotation]
+        d0, d1, d2, d3, d4, d5 = offsets
+        for spot in sorted({p - d for p in board for d in offsets}):
+            unders = (
+                get(spot + d0, 0),
+                get(spot + d1, 0),
+                get(spot + d2, 0),
+                get(spot + d3, 0),
+                get(spot + d4, 0),
+                get(spot + d5, 0),
+            )
+            result = resolve_packed(unders, counts, edwood, cells, tables, None)
+            if result != REFUSED:
+                yield rotation, spot, unders, result
 
 
 def square_code(area: Area, colour: Colour | None, value: int, edwood: bool) -> int:
