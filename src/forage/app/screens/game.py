@@ -26,7 +26,8 @@ from forage.app.widgets import (
     WoodlandState,
     WoodlandView,
 )
-from forage.engine import Area, Game, Placement
+from forage.engine import Area, Game, Placement, Square
+from forage.engine.woodland import Pos
 
 if TYPE_CHECKING:
     from forage.ai.hint import Hint
@@ -65,6 +66,7 @@ class GameScreen(ForageScreen):
         self._title = ""
         self._serial = 0
         self._game_key: tuple[int, tuple[Placement, ...]] | None = None
+        self._squares: dict[Pos, Square] = {}
 
     def compose(self) -> ComposeResult:
         """Title, woodland and side panel, status bar, footer."""
@@ -108,8 +110,11 @@ class GameScreen(ForageScreen):
                 (placement.x + dx, placement.y + dy, area)
                 for dx, dy, area in card.footprint(placement.rotation)
             )
+        game_key = (self._serial, tuple(game.moves))
+        if game_key != self._game_key:
+            self._squares = dict(game.woodland.squares)
         self.query_one(WoodlandView).state = WoodlandState(
-            squares=dict(game.woodland.squares),
+            squares=self._squares,
             card=card_cells,
             outcome=outcome,
             choices=outcome.mouse_choice_possible if outcome is not None else (),
@@ -121,7 +126,6 @@ class GameScreen(ForageScreen):
             turns=game.turns,
             draw_pile=game.draw_pile,
         )
-        game_key = (self._serial, tuple(game.moves))
         if game_key != self._game_key:
             self._game_key = game_key
             self.query_one(SupplyView).supply = game.supply

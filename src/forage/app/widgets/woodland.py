@@ -215,6 +215,8 @@ class WoodlandView(Widget):
         self._strips: dict[int, Strip] = {}
         self._drawn_for = (0, 0)
         self._base_style = Style()
+        self._rows: RowCache = {}
+        self._rows_for: tuple[object, ...] = ()
 
     def layout_for(self, width: int, height: int) -> tuple[CellSize, int, int]:
         """The cell size and the woodland square at the view's top-left."""
@@ -248,8 +250,12 @@ class WoodlandView(Widget):
         if len(before) != len(after) or (cell, origin) != (self._cell, self._origin):
             self.refresh()
             return
-        width = self.size.width
-        changed = [Region(0, y, width, 1) for y, line in enumerate(after) if line != before[y]]
+        changed = [
+            Region(start, y, end - start, 1)
+            for y, line in enumerate(after)
+            for start, end in [_changed_span(before[y], line)]
+            if end > start
+        ]
         if changed:
             self.refresh(*changed)
 
@@ -257,6 +263,7 @@ class WoodlandView(Widget):
         """Draw again at the new size."""
         self._lines = None
         self._strips = {}
+        self._rows = {}
 
     def grid_lines(self) -> list[list[Segment]]:
         """The grid's lines as segments, drawn once per state and size."""
@@ -270,8 +277,14 @@ class WoodlandView(Widget):
                 self._origin = (ox, oy)
                 self._cell = size
                 self._strips = {}
+                no_color = self.app.no_color
+                # Rows away from the card are kept while the woodland and layout stay.
+                layout = (size, ox, width, no_color)
+                if self._rows_for[:1] != (self.state.squares,) or self._rows_for[1:] != layout:
+                    self._rows = {}
+                    self._rows_for = (self.state.squares, *layout)
                 self._lines = grid_segments(
-                    self.state, size, ox, oy, width, height, self.app.no_color
+                    self.state, size, ox, oy, width, height, no_color, self._rows
                 )
             self._drawn_for = (width, height)
         return self._lines
@@ -307,6 +320,29 @@ class WoodlandView(Widget):
         self.post_message(self.SpotClicked(self._origin[0] + column, self._origin[1] + row))
 
 
+def _changed_span(before: list[Segment], after: list[Segment]) -> tuple[int, int]:
+    """The columns [start, end) where two drawn lines differ (start == end: none)."""
+    if before is after or before == after:
+        return 0, 0
+    old = [(ch, seg.style) for seg in before for ch in seg.text]
+    new = [(ch, seg.style) for seg in after for ch in seg.text]
+    if len(old) != len(new):
+        return 0, max(len(old), len(new))
+    if old == new:
+        return 0, 0
+    start = 0
+    while old[start] == new[start]:
+        start += 1
+    end = len(new)
+    while old[end - 1] == new[end - 1]:
+        end -= 1
+    return start, end
+
+
+RowCache = dict[int, list[list[Segment]]]
+"""Drawn rows of the woodland without the card, by woodland y, for one woodland and layout."""
+
+
 def grid_segments(
     state: WoodlandState,
     size: CellSize,
@@ -315,47 +351,76 @@ def grid_segments(
     width: int,
     height: int,
     no_color: bool = False,
+    rows_cache: RowCache | None = None,
 ) -> list[list[Segment]]:
-    """The grid's lines: woodland areas, card edges, and the card being placed."""
+    """The grid's lines: woodland areas, card edges, and the card being placed.
+
+    Rows the card does not touch are taken from ``rows_cache`` when given (and added to
+    it); the caller keeps one cache per woodland, cell size, left column and width.
+    """
     cols = max(1, (width - 1) // (size.width + 1))
     rows = max(1, height // size.height)
-    squares = state.squares
-    card = {(x, y): area for x, y, area in state.card}
+    card = {(cx, cy): area for cx, cy, area in state.card}
     effects: dict[Pos, AreaEffect] = {}
-    legal = state.outcome is not None and state.outcome.legal
     if state.outcome is not None:
         effects = {(e.x, e.y): e for e in state.outcome.effects}
-    underline = Style(underline=True)
     out: list[list[Segment]] = []
-    for r in range(rows):
-        y = oy + r
-        cells: list[Sequence[Sequence[Chunk]]] = []
+    for y in range(oy, oy + rows):
+        # The card changes its own rows and the underlines of the row above it.
+        touched = any(cy in (y, y + 1) for _, cy in card)
+        if rows_cache is None or touched:
+            out.extend(_row_lines(state, card, effects, size, ox, y, cols, no_color))
+            continue
+        cached = rows_cache.get(y)
+        if cached is None:
+            cached = _row_lines(state, card, effects, size, ox, y, cols, no_color)
+            rows_cache[y] = cached
+        out.extend(cached)
+    return out
+
+
+def _row_lines(
+    state: WoodlandState,
+    card: dict[Pos, Area],
+    effects: dict[Pos, AreaEffect],
+    size: CellSize,
+    ox: int,
+    y: int,
+    cols: int,
+    no_color: bool,
+) -> list[list[Segment]]:
+    """The screen lines of one woodland row."""
+    squares = state.squares
+    legal = state.outcome is not None and state.outcome.legal
+    underline = Style(underline=True)
+    cells: list[Sequence[Sequence[Chunk]]] = []
+    for c in range(cols):
+        x = ox + c
+        pos = (x, y)
+        if pos in card:
+            effect = effects.get(pos)
+            die = effect.die if effect is not None and legal else None
+            edwood = effect is not None and legal and effect.effect is Effect.EDWOOD
+            cells.append(area_lines(card[pos], die, edwood, size, True, no_color))
+        elif pos in squares:
+            sq = squares[pos]
+            drawn = list(area_lines(sq.area, sq.die, sq.edwood, size))
+            below = squares.get((x, y + 1))
+            if below is not None and below.card != sq.card and (x, y + 1) not in card:
+                drawn[-1] = tuple((ch, st + underline) for ch, st in drawn[-1])
+            cells.append(drawn)
+        else:
+            cells.append(_empty_lines(size))
+    out: list[list[Segment]] = []
+    for i in range(size.height):
+        line: list[Segment] = [
+            Segment(*_separator(state, squares, card, effects, legal, ox - 1, y, i, size))
+        ]
         for c in range(cols):
-            x = ox + c
-            pos = (x, y)
-            if pos in card:
-                effect = effects.get(pos)
-                die = effect.die if effect is not None and legal else None
-                edwood = effect is not None and legal and effect.effect is Effect.EDWOOD
-                cells.append(area_lines(card[pos], die, edwood, size, True, no_color))
-            elif pos in squares:
-                sq = squares[pos]
-                drawn = list(area_lines(sq.area, sq.die, sq.edwood, size))
-                below = squares.get((x, y + 1))
-                if below is not None and below.card != sq.card and (x, y + 1) not in card:
-                    drawn[-1] = tuple((ch, st + underline) for ch, st in drawn[-1])
-                cells.append(drawn)
-            else:
-                cells.append(_empty_lines(size))
-        for i in range(size.height):
-            line: list[Segment] = [
-                Segment(*_separator(state, squares, card, effects, legal, ox - 1, y, i, size))
-            ]
-            for c in range(cols):
-                line.extend(Segment(t, st) for t, st in cells[c][i])
-                sep = _separator(state, squares, card, effects, legal, ox + c, y, i, size)
-                line.append(Segment(*sep))
-            out.append(list(Segment.simplify(line)))
+            line.extend(Segment(t, st) for t, st in cells[c][i])
+            sep = _separator(state, squares, card, effects, legal, ox + c, y, i, size)
+            line.append(Segment(*sep))
+        out.append(list(Segment.simplify(line)))
     return out
 
 
