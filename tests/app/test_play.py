@@ -152,15 +152,15 @@ async def test_illegal_drop_shows_its_reason_and_changes_nothing() -> None:
         before = (dict(session.game.woodland.squares), session.game.supply, session.game.hand)
         await pilot.press(*["left"] * 6)  # one card beyond the edge: no overlap
         status = app.screen.query_one(StatusBar)
-        assert not status.legal
+        assert not status.state.legal
         assert "✗" in app.screen.query_one(WoodlandView).plain_text()
-        assert "cover at least one area" in status.headline
+        assert "cover at least one area" in status.state.headline
         await pilot.press("enter")
         await pilot.pause()
         assert session.game.moves == []
         after = (dict(session.game.woodland.squares), session.game.supply, session.game.hand)
         assert after == before
-        assert "cover at least one area" in status.headline
+        assert "cover at least one area" in status.state.headline
 
 
 @sync
@@ -192,7 +192,7 @@ async def test_mouse_colour_key_changes_the_split_areas_mouse() -> None:
         assert changed is not None and changed.legal
         new = {(e.x, e.y): e.die for e in changed.effects}[spot]
         assert new is not None and new.mouse and new.colour != colour.colour
-        assert "c: mouse colour" in app.screen.query_one(StatusBar).details
+        assert "c: mouse colour" in app.screen.query_one(StatusBar).state.details
         await pilot.press("enter")
         assert session.game.moves[0].mouse[0].colour == new.colour
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual.app import App
+from textual.screen import Screen
 
 from forage.app.screens.confirm import ConfirmScreen
 from forage.app.screens.game import GameScreen
@@ -47,12 +49,22 @@ class ForageApp(App[int]):
         self.options = (seed, deal_code, recipes, deck, record_path)
         self.offer_resume = offer_resume
         self.record_path = record_path
+        self._saved: Session | None = None
+
+    def get_default_screen(self) -> Screen[Any]:
+        """The game asked for, straight away, unless there is a saved game to offer first."""
+        self._saved = load_saved(self.record_path) if self.offer_resume else None
+        if self._saved is not None:
+            return Screen()
+        session = self.fresh_session()
+        if session.record_path is not None:
+            session.persist()
+        return GameScreen(session)
 
     def on_mount(self) -> None:
-        """Offer the saved game, if there is one; otherwise start the game asked for."""
-        saved = load_saved(self.record_path) if self.offer_resume else None
+        """Offer the saved game, if there is one."""
+        saved = self._saved
         if saved is None:
-            self.start(self.fresh_session())
             return
         game = saved.game
         question = (

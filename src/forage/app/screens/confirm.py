@@ -7,9 +7,10 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from forage.app.screens.base import ForageModal, too_small_notice
+from forage.app.widgets.keys import KeyBar
 
 
 class ConfirmScreen(ForageModal):
@@ -31,7 +32,7 @@ class ConfirmScreen(ForageModal):
         with Vertical(classes="body dialog confirm"):
             yield Static(self.question, id="question")
             yield Static("[b reverse]y[/] yes    [b reverse]n[/] no", id="answers")
-        yield Footer()
+        yield KeyBar()
 
     def action_answer(self, answer: str) -> None:
         """Close with the answer."""

@@ -8,12 +8,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from forage.app.par_job import ParJob
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.session import Session
+from forage.app.widgets.keys import KeyBar
 from forage.app.widgets.score import recipes_text
 from forage.carddata import standard_deck
 
@@ -91,7 +92,7 @@ class EndScreen(ForageModal):
                 yield Static(summary_text(self.session), id="end-summary")
                 yield Static("", id="end-par")
             yield Static(choices_text(self.has_other), id="end-choices")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         """Start working out the deal's par, if the app asks for it."""

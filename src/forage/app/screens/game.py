@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from forage.app.describe import outcome_lines
 from forage.app.screens.base import ForageScreen, too_small_notice
@@ -22,10 +22,12 @@ from forage.app.widgets import (
     ScorePanel,
     ScoreState,
     StatusBar,
+    StatusState,
     SupplyView,
     WoodlandState,
     WoodlandView,
 )
+from forage.app.widgets.keys import KeyBar
 from forage.engine import Area, Game, Placement, Square
 from forage.engine.woodland import Pos
 
@@ -80,7 +82,7 @@ class GameScreen(ForageScreen):
                     yield SupplyView(id="supply")
                     yield ScorePanel(id="score")
             yield StatusBar(id="status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         """Draw the game as it stands."""
@@ -135,16 +137,14 @@ class GameScreen(ForageScreen):
         if title != self._title:
             self._title = title
             self.query_one("#title", Static).update(title)
-        status = self.query_one(StatusBar)
         if outcome is None:
-            status.legal = True
-            status.headline = "The game is over."
-            status.details = "u undoes the last placement; n starts a new game."
+            status = StatusState(
+                "The game is over.", "u undoes the last placement; n starts a new game."
+            )
         else:
             headline, details = outcome_lines(outcome, game.position.base)
-            status.legal = outcome.legal
-            status.headline = headline
-            status.details = details
+            status = StatusState(headline, details, outcome.legal)
+        self.query_one(StatusBar).state = status
 
     # -- messages up ---------------------------------------------------------------------------
 

@@ -7,10 +7,11 @@ from typing import ClassVar, Final
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from forage.app.describe import BASKET, LEGEND
 from forage.app.screens.base import ForageModal, too_small_notice
+from forage.app.widgets.keys import KeyBar
 from forage.engine import Recipe
 
 KEYS: Final = """\
@@ -90,7 +91,7 @@ class HelpScreen(ForageModal):
                 text += f"  {recipe.name} ({recipe.bonus_text}): {recipe.condition}\n"
         with Vertical(classes="body dialog help"), VerticalScroll():
             yield Static(text, id="help-text")
-        yield Footer()
+        yield KeyBar()
 
     def action_close(self) -> None:
         """Back to the game."""

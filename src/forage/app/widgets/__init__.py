@@ -2,7 +2,7 @@
 
 from forage.app.widgets.hand import HandState, HandView
 from forage.app.widgets.score import ScorePanel, ScoreState
-from forage.app.widgets.status import StatusBar
+from forage.app.widgets.status import StatusBar, StatusState
 from forage.app.widgets.supply import SupplyView
 from forage.app.widgets.woodland import WoodlandState, WoodlandView
 
@@ -12,6 +12,7 @@ __all__ = [
     "ScorePanel",
     "ScoreState",
     "StatusBar",
+    "StatusState",
     "SupplyView",
     "WoodlandState",
     "WoodlandView",

@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
-from rich.text import Text
-from textual.reactive import reactive
+import textwrap
+from dataclasses import dataclass
+from typing import Final
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.reactive import var
+from textual.strip import Strip
 from textual.widget import Widget
+
+LEGAL_STYLE: Final = Style.parse("bold #80ff80")
+ILLEGAL_STYLE: Final = Style.parse("bold #ff5050")
+
+
+@dataclass(frozen=True)
+class StatusState:
+    """What the status bar says: a headline (green if legal, red if not) and details."""
+
+    headline: str = ""
+    details: str = ""
+    legal: bool = True
 
 
 class StatusBar(Widget):
@@ -14,15 +32,40 @@ class StatusBar(Widget):
     StatusBar { height: 3; }
     """
 
-    headline: reactive[str] = reactive("")
-    details: reactive[str] = reactive("")
-    legal: reactive[bool] = reactive(True)
+    state: var[StatusState] = var(StatusState)
+    """What to say; a new value repaints the bar."""
 
-    def render(self) -> Text:
-        """The preview in words."""
-        text = Text(overflow="fold")
-        style = "bold #80ff80" if self.legal else "bold #ff5050"
-        text.append(self.headline, style)
-        text.append("\n")
-        text.append(self.details)
-        return text
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        """An empty status bar."""
+        super().__init__(id=id, classes=classes)
+        self._strips: list[Strip] | None = None
+
+    def watch_state(self) -> None:
+        """Repaint with the new words."""
+        self._strips = None
+        self.refresh()
+
+    def on_resize(self) -> None:
+        """Wrap the words again at the new width."""
+        self._strips = None
+
+    def lines(self, width: int) -> list[tuple[str, Style]]:
+        """The bar's lines at this width: the headline's, then the details'."""
+        state = self.state
+        style = LEGAL_STYLE if state.legal else ILLEGAL_STYLE
+        out = [(line, style) for line in textwrap.wrap(state.headline, width) or [""]]
+        out += [(line, Style()) for line in textwrap.wrap(state.details, width)]
+        return out
+
+    def render_line(self, y: int) -> Strip:
+        """One line of the bar on its background."""
+        width = self.size.width
+        if self._strips is None:
+            base = self.rich_style
+            self._strips = [
+                Strip([Segment(text, base + style)]).adjust_cell_length(width, base)
+                for text, style in self.lines(max(1, width))
+            ]
+        if y < len(self._strips):
+            return self._strips[y]
+        return Strip.blank(width, self.rich_style)

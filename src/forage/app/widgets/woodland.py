@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
@@ -32,6 +31,8 @@ EDWOOD_STYLE: Final = Style.parse("bold #ffffff on #7b2fbf")
 EMPTY_STYLE: Final = Style.parse("#4a4a4a")
 ILLEGAL_MARK: Final = Style.parse("bold #ff2a2a on #000000")
 LIVE_MARK: Final = Style.parse("bold #ffff00 on #000000")
+UNDERLINE: Final = Style(underline=True)
+NO_STYLE: Final = Style()
 
 
 @dataclass(frozen=True)
@@ -133,12 +134,42 @@ def area_lines(
     return tuple(lines)
 
 
+@lru_cache(maxsize=4096)
+def _area_segments(
+    area: Area,
+    die: Die | None,
+    edwood: bool,
+    size: CellSize,
+    on_card: bool,
+    no_color: bool,
+    underline: bool,
+    base: Style,
+) -> tuple[tuple[Segment, ...], ...]:
+    """An area's lines as segments over ``base``, runs of one style joined.
+
+    With ``underline`` the last line is underlined (a card edge below).
+    """
+    lines = area_lines(area, die, edwood, size, on_card, no_color)
+    out = []
+    for i, line in enumerate(lines):
+        last = underline and i == len(lines) - 1
+        segments = [Segment(ch, base + (st + UNDERLINE if last else st)) for ch, st in line]
+        out.append(tuple(Segment.simplify(segments)))
+    return tuple(out)
+
+
 @lru_cache(maxsize=8)
-def _empty_lines(size: CellSize) -> tuple[tuple[Chunk, ...], ...]:
+def _empty_segments(size: CellSize, base: Style) -> tuple[tuple[Segment, ...], ...]:
     """An area of empty table: a faint dot in the middle, for counting squares."""
-    lines = [((" " * size.width, Style()),) for _ in range(size.height)]
-    lines[size.height // 2] = (("·".center(size.width), EMPTY_STYLE),)
+    lines = [(Segment(" " * size.width, base),) for _ in range(size.height)]
+    lines[size.height // 2] = (Segment("·".center(size.width), base + EMPTY_STYLE),)
     return tuple(lines)
+
+
+@lru_cache(maxsize=64)
+def _style(color: str | None, bgcolor: str | None, bold: bool | None = None) -> Style:
+    """A shared style object for separator columns."""
+    return Style(color=color, bgcolor=bgcolor, bold=bold)
 
 
 REACH: Final = 3
@@ -278,13 +309,14 @@ class WoodlandView(Widget):
                 self._cell = size
                 self._strips = {}
                 no_color = self.app.no_color
+                base = self._base_style = self.rich_style
                 # Rows away from the card are kept while the woodland and layout stay.
-                layout = (size, ox, width, no_color)
+                layout = (size, ox, width, no_color, base)
                 if self._rows_for[:1] != (self.state.squares,) or self._rows_for[1:] != layout:
                     self._rows = {}
                     self._rows_for = (self.state.squares, *layout)
                 self._lines = grid_segments(
-                    self.state, size, ox, oy, width, height, no_color, self._rows
+                    self.state, size, ox, oy, width, height, no_color, self._rows, base
                 )
             self._drawn_for = (width, height)
         return self._lines
@@ -294,15 +326,11 @@ class WoodlandView(Widget):
         lines = self.grid_lines()
         strip = self._strips.get(y)
         if strip is None:
-            if not self._strips:
-                self._base_style = self.rich_style
-            base = self._base_style
-            width = self.size.width
+            base, width = self._base_style, self.size.width
             if y >= len(lines):
                 strip = Strip.blank(width, base)
             else:
-                segments = [Segment(seg.text, base + seg.style) for seg in lines[y]]
-                strip = Strip(segments).adjust_cell_length(width, base)
+                strip = Strip(lines[y]).adjust_cell_length(width, base)
             self._strips[y] = strip
         return strip
 
@@ -352,8 +380,9 @@ def grid_segments(
     height: int,
     no_color: bool = False,
     rows_cache: RowCache | None = None,
+    base: Style = NO_STYLE,
 ) -> list[list[Segment]]:
-    """The grid's lines: woodland areas, card edges, and the card being placed.
+    """The grid's lines over ``base``: woodland areas, card edges, and the card being placed.
 
     Rows the card does not touch are taken from ``rows_cache`` when given (and added to
     it); the caller keeps one cache per woodland, cell size, left column and width.
@@ -369,11 +398,11 @@ def grid_segments(
         # The card changes its own rows and the underlines of the row above it.
         touched = any(cy in (y, y + 1) for _, cy in card)
         if rows_cache is None or touched:
-            out.extend(_row_lines(state, card, effects, size, ox, y, cols, no_color))
+            out.extend(_row_lines(state, card, effects, size, ox, y, cols, no_color, base))
             continue
         cached = rows_cache.get(y)
         if cached is None:
-            cached = _row_lines(state, card, effects, size, ox, y, cols, no_color)
+            cached = _row_lines(state, card, effects, size, ox, y, cols, no_color, base)
             rows_cache[y] = cached
         out.extend(cached)
     return out
@@ -388,12 +417,12 @@ def _row_lines(
     y: int,
     cols: int,
     no_color: bool,
+    base: Style,
 ) -> list[list[Segment]]:
-    """The screen lines of one woodland row."""
+    """The screen lines of one woodland row over ``base``."""
     squares = state.squares
     legal = state.outcome is not None and state.outcome.legal
-    underline = Style(underline=True)
-    cells: list[Sequence[Sequence[Chunk]]] = []
+    cells: list[tuple[tuple[Segment, ...], ...]] = []
     for c in range(cols):
         x = ox + c
         pos = (x, y)
@@ -401,25 +430,24 @@ def _row_lines(
             effect = effects.get(pos)
             die = effect.die if effect is not None and legal else None
             edwood = effect is not None and legal and effect.effect is Effect.EDWOOD
-            cells.append(area_lines(card[pos], die, edwood, size, True, no_color))
+            drawn = _area_segments(card[pos], die, edwood, size, True, no_color, False, base)
+            cells.append(drawn)
         elif pos in squares:
             sq = squares[pos]
-            drawn = list(area_lines(sq.area, sq.die, sq.edwood, size))
             below = squares.get((x, y + 1))
-            if below is not None and below.card != sq.card and (x, y + 1) not in card:
-                drawn[-1] = tuple((ch, st + underline) for ch, st in drawn[-1])
+            edge = below is not None and below.card != sq.card and (x, y + 1) not in card
+            drawn = _area_segments(sq.area, sq.die, sq.edwood, size, False, False, edge, base)
             cells.append(drawn)
         else:
-            cells.append(_empty_lines(size))
+            cells.append(_empty_segments(size, base))
     out: list[list[Segment]] = []
     for i in range(size.height):
-        line: list[Segment] = [
-            Segment(*_separator(state, squares, card, effects, legal, ox - 1, y, i, size))
-        ]
+        text, style = _separator(state, squares, card, effects, legal, ox - 1, y, i, size)
+        line: list[Segment] = [Segment(text, base + style)]
         for c in range(cols):
-            line.extend(Segment(t, st) for t, st in cells[c][i])
-            sep = _separator(state, squares, card, effects, legal, ox + c, y, i, size)
-            line.append(Segment(*sep))
+            line.extend(cells[c][i])
+            text, style = _separator(state, squares, card, effects, legal, ox + c, y, i, size)
+            line.append(Segment(text, base + style))
         out.append(list(Segment.simplify(line)))
     return out
 
@@ -448,13 +476,13 @@ def _separator(
             mark = " "
         return (mark, LIVE_MARK)
     if right in card:
-        return (" ", Style())
+        return (" ", NO_STYLE)
     left_sq, right_sq = squares.get(here), squares.get(right)
     if left_sq is not None and right_sq is not None:
         bg = _split_bg(left_sq.area, 99, 1, BG)
         if left_sq.card != right_sq.card:
-            return ("│", Style(color="#000000", bgcolor=bg, bold=True))
+            return ("│", _style("#000000", bg, bold=True))
         if left_sq.die is not None and left_sq.die.mouse:
             bg = "#c41616"
-        return (" ", Style(bgcolor=bg))
-    return (" ", Style())
+        return (" ", _style(None, bg))
+    return (" ", NO_STYLE)

@@ -1,0 +1,72 @@
+"""The keys bar and the status bar: what they show, and a click on a key."""
+
+from __future__ import annotations
+
+from app_helpers import session_of, sync
+from textual.binding import Binding
+
+from forage.app.app import ForageApp
+from forage.app.screens import GameScreen, HelpScreen
+from forage.app.widgets import StatusBar, StatusState
+from forage.app.widgets.keys import KeyBar
+from forage.engine import Rotation
+
+
+def bar_text(app: ForageApp) -> str:
+    """The keys bar of the current screen as plain text."""
+    bar = app.screen.query_one(KeyBar)
+    return "".join(str(strip.text) for strip in bar.render_lines(bar.region.reset_offset))
+
+
+@sync
+async def test_keys_bar_shows_every_shown_game_key_once_in_80_columns() -> None:
+    app = ForageApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = bar_text(app)
+        shown = [b for b in GameScreen.BINDINGS if isinstance(b, Binding) and b.show]
+        assert len(shown) == 9
+        for binding in shown:
+            assert binding.description in text
+        assert text.count("Move") == 1  # four arrow bindings, one entry
+        assert "Right" not in text and "…" not in text
+
+
+@sync
+async def test_clicking_a_key_runs_its_action() -> None:
+    app = ForageApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        before = session.cursor.rotation
+        text = bar_text(app)
+        column = text.index("Rotate")
+        await pilot.click(KeyBar, offset=(column, 0))
+        await pilot.pause()
+        assert session.cursor.rotation == Rotation((before + 90) % 360)
+
+
+@sync
+async def test_keys_bar_follows_the_screen_it_is_on() -> None:
+    app = ForageApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert "Close help" in bar_text(app) and "Rotate" not in bar_text(app)
+
+
+@sync
+async def test_status_bar_wraps_long_words_within_its_width() -> None:
+    app = ForageApp(seed=1)
+    async with app.run_test(size=(60, 24)) as pilot:
+        await pilot.pause()
+        bar = app.screen.query_one(StatusBar)
+        headline = "Can't place here: " + "the card must cover at least one area " * 3
+        bar.state = StatusState(headline, "details here", legal=False)
+        lines = bar.lines(bar.size.width)
+        assert len(lines) >= 3
+        assert all(len(text) <= bar.size.width for text, _ in lines)
+        assert " ".join(text for text, _ in lines[:-1]) == headline.strip()
+        assert lines[-1][0] == "details here"
