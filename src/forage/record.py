@@ -61,7 +61,7 @@ class RecordError(ValueError):
 class MouseIn(BaseModel):
     """A mouse colour choice as written in a record."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     x: int
     y: int
@@ -71,7 +71,7 @@ class MouseIn(BaseModel):
 class MoveIn(BaseModel):
     """A placement as written in a record."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     card: int
     rotation: RotationIn = 0
@@ -83,7 +83,7 @@ class MoveIn(BaseModel):
 class CardIn(BaseModel):
     """A custom card as written in a record."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     number: int = Field(ge=1)
     areas: list[Area] = Field(min_length=6, max_length=6)
@@ -92,7 +92,7 @@ class CardIn(BaseModel):
 class GameRecord(BaseModel):
     """A game record (CONTRACT.md): the deal, optional custom cards, and the moves so far."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     format: str | None = FORMAT
     deal: list[int] | None = None
