@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import heapq
 import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forage.ai.sim import Simulator, placement_of, simulator_for, state_of
+from forage.ai.bots import worth_table
+from forage.ai.sim import (
+    Scored,
+    Simulator,
+    State,
+    Worth,
+    placement_of,
+    simulator_for,
+    state_of,
+)
 from forage.carddata import standard_deck
 from forage.engine import Area, Card, Deal, Deck, Game, Placement
 
@@ -67,7 +77,7 @@ def custom_games(draw: st.DrawFn) -> tuple[Game, int]:
     numbers = draw(st.lists(st.integers(1, 18), min_size=size, max_size=size, unique=True))
     palette = tuple(draw(st.lists(st.sampled_from(tuple(Area)), min_size=1, max_size=4)))
     cards = [
-        Card(number=n, areas=tuple(draw(st.sampled_from(palette)) for _ in range(6)))  # type: ignore[arg-type]
+        Card(number=n, areas=tuple(draw(st.sampled_from(palette)) for _ in range(6)))
         for n in numbers
     ]
     recipes = None
@@ -97,3 +107,56 @@ def test_simulator_orders_moves_like_the_engine() -> None:
     game = Game(Deal.from_seed(7), standard_deck())
     sim = Simulator(game.deck)
     assert [placement_of(m) for m in sim.all_moves(state_of(game))] == game.legal_placements()
+
+
+WORTHS = st.builds(
+    lambda faces, split, mouse, scale: worth_table(faces, split, mouse, -1.0, scale),
+    st.lists(st.floats(-2, 3), min_size=6, max_size=6),
+    st.floats(-1, 1),
+    st.floats(-2, 1),
+    st.sampled_from([0.0, 0.5, 1.0]),
+)
+
+
+def positions(game: Game, seed: int) -> list[tuple[Simulator, State]]:
+    """The simulator's state at every turn of a random game."""
+    rng = random.Random(seed)
+    sim = simulator_for(game)
+    found = []
+    while not game.is_over():
+        state = state_of(game)
+        found.append((sim, state))
+        moves = sim.all_moves(state)
+        game.push(placement_of(rng.choice(moves)))
+    return found
+
+
+def bound_of(sim: Simulator, worth: Worth, scored: Scored, board: dict[int, int]) -> float:
+    """The sum of the cell bounds of a scored placement's squares below."""
+    _, _, card, rot, spot, _ = scored
+    cells = sim.shapes[card].cells[rot]
+    return sum(worth.bounds[mask][board.get(spot + d, 0)] for d, mask, _ in cells)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(custom_games(), WORTHS, st.integers(1, 3))
+def test_bounds_cap_every_placement_and_pruning_changes_no_result(
+    case: tuple[Game, int], worth: Worth, n: int
+) -> None:
+    game, seed = case
+    for sim, state in positions(game, seed):
+        board, counts, edwood = state.board, state.counts, state.edwood
+        for card in set(state.hand):
+            every = sim.scored(board, counts, edwood, card, worth)
+            for scored in every:
+                # the value with worth, and the gain alone, are both within the bound
+                assert max(scored[0], scored[1]) <= bound_of(sim, worth, scored, board) + 1e-9
+            # the n best, found with pruning, are the n best of all (earlier first on ties)
+            given = every[: len(every) // 3]
+            best = sim.best_scored(board, counts, edwood, card, worth, n, given)
+            assert best == heapq.nlargest(n, [*given, *every], key=lambda t: t[0])
+            top = sim.best_gain(board, counts, edwood, card, worth)
+            assert (top is None) == (not every)
+            if top is not None:
+                first = max(every, key=lambda t: t[0])
+                assert top == (first[0], first[1])

@@ -10,7 +10,6 @@ engine's order.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -24,6 +23,7 @@ from forage.ai.sim import (
     Move,
     Simulator,
     State,
+    Worth,
     recipe_bonus,
     state_of,
 )
@@ -46,7 +46,7 @@ def unseen_cards(
 
 def worth_table(
     faces: Sequence[float], split: float, mouse: float, edwood: float, scale: float
-) -> list[float]:
+) -> Worth:
     """A worth per square code: what a square is expected to add to later placements."""
     table = [0.0] * 512
     for code in range(1, 512):
@@ -57,7 +57,7 @@ def worth_table(
                 table[code] = mouse * scale
             else:
                 table[code] = (faces[C_FACE[code]] + (split if C_SPLIT[code] else 0.0)) * scale
-    return table
+    return Worth(table)
 
 
 @dataclass(frozen=True)
@@ -81,10 +81,8 @@ class Expert:
     """At depth 3, how many of the best next placements get the third look."""
     end_replies: int = 2
     """The same when the third look is at the last placement of the game."""
-    fresh: bool = False
-    """At the third look, count the card drawn then too (estimated by the next draw's)."""
 
-    def worth(self, remaining: int) -> list[float]:
+    def worth(self, remaining: int) -> Worth:
         """The worth table with this many placements still to come."""
         key = (self, remaining)
         found = _WORTH.get(key)
@@ -96,12 +94,13 @@ class Expert:
         return found
 
 
-_WORTH: dict[tuple[Expert, int], list[float]] = {}
+_WORTH: dict[tuple[Expert, int], Worth] = {}
 
 
-def board_worth(board: dict[int, int], worth: Sequence[float]) -> float:
+def board_worth(board: dict[int, int], worth: Worth) -> float:
     """The total worth of a woodland's squares."""
-    return sum(worth[code] for code in board.values())
+    values = worth.values
+    return sum(values[code] for code in board.values())
 
 
 def greedy_move(sim: Simulator, state: State) -> Move | None:
@@ -167,51 +166,45 @@ def expert_move(
     # Two placements from the end the third look is the last one: make it (nearly) exact.
     reply_width = settings.replies if remaining > 2 else settings.end_replies
     best: tuple[float, int, float] | None = None
+    # The next placement: the best few of the card kept and of a card drawn (first on ties).
+    replies_wanted = reply_width if deep else 1
     for _, i, board, extra in ranked[: settings.width]:
         move = moves[i]
         hand = list(state.hand)
         hand.remove(move.card)
         other = hand[0] if hand else None
         kept = (
-            sim.scored(board, move.counts, move.edwood, other, worth2) if other is not None else []
+            sim.best_scored(board, move.counts, move.edwood, other, worth2, replies_wanted)
+            if other is not None
+            else []
         )
         value = float(move.gain + extra)
         expected = float(state.base + move.gain + extra)
         draws: Sequence[int | None] = pool if draw_pile > 0 and pool else [None]
-        drawn_lists = [
-            sim.scored(board, move.counts, move.edwood, card, worth2) if card is not None else []
-            for card in draws
-        ]
-        # What a card still to be drawn after the next one may bring at the third look:
-        # estimated by what the cards that could be drawn next bring now.
-        fresh: float | None = None
-        if settings.fresh and deep and draw_pile >= 2:
-            tops = [max(t[0] for t in found) for found in drawn_lists if found]
-            fresh = sum(tops) / len(tops) if tops else None
         total_value = total_gain = 0.0
-        for card, drawn in zip(draws, drawn_lists, strict=True):
-            replies = kept + drawn
-            if not replies:
+        for card in draws:
+            top = (
+                sim.best_scored(board, move.counts, move.edwood, card, worth2, replies_wanted, kept)
+                if card is not None
+                else kept
+            )
+            if not top:
                 total_value += board_worth(board, worth2)
                 continue
             if not deep:
-                pick = max(replies, key=lambda t: t[0])
+                pick = top[0]
                 total_value += pick[0] + board_worth(board, worth2)
                 total_gain += pick[1]
                 continue
-            top = heapq.nlargest(reply_width, replies, key=lambda t: t[0])
             best_reply: tuple[float, int] | None = None
             for _, gain2, card2, rot2, spot2, r2 in top:
                 after = sim.board_after(board, card2, rot2, spot2, r2[1])
                 left = card if card2 == other else other
                 reply = gain2 + board_worth(after, worth3)
-                third_value = fresh
                 if left is not None:
                     third = sim.best_gain(after, r2[2], r2[3], left, worth3)
-                    if third is not None and (third_value is None or third[0] > third_value):
-                        third_value = third[0]
-                if third_value is not None:
-                    reply += third_value
+                    if third is not None:
+                        reply += third[0]
                 if best_reply is None or reply > best_reply[0]:
                     best_reply = (reply, gain2)
             assert best_reply is not None

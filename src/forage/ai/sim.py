@@ -8,6 +8,7 @@ the pydantic models are only built at the edges (:func:`state_of`, :func:`placem
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from itertools import product
 from typing import Final, NamedTuple
@@ -30,10 +31,18 @@ from forage.engine.packed import (
     C_VALUE,
     COLOUR_INDEX,
     COLOUR_LIST,
+    EDWOOD_BIT,
+    ILLEGAL,
+    MOUSE,
     NEEDS_CHOICE,
+    PLACE,
+    SIMPLE,
     STRIDE,
+    TRANSITIONS,
     CardShape,
+    Cells,
     Resolved,
+    Tables,
     pack_pos,
     resolve_packed,
     scan,
@@ -55,6 +64,7 @@ __all__ = [
     "Move",
     "Simulator",
     "State",
+    "Worth",
     "pack_pos",
     "placement_of",
     "recipe_bonus",
@@ -90,6 +100,11 @@ Scored = tuple[float, int, int, int, int, Resolved]
 """A scored placement: (value, gain, card, rotation, packed spot, resolution)."""
 
 
+def _value(scored: Scored) -> float:
+    """The value of a scored placement."""
+    return scored[0]
+
+
 class State(NamedTuple):
     """A position between turns."""
 
@@ -102,6 +117,55 @@ class State(NamedTuple):
     base: int
     first: int
     """Colours gathered by the first card played (bit mask), or -1 before it is played."""
+
+
+EPSILON: Final = 1e-9
+"""Slack for rounding when a bound is compared with a value summed in another order."""
+NO_BOUND: Final = -1e9
+"""The bound of a cell whose area cannot go on the code below (the placement is illegal)."""
+
+
+def _cell_bound(mask: int, values: Sequence[float]) -> list[float]:
+    """For an area of this mask, the most a placement can gain on each code below.
+
+    The gain is the larger of the base-score change and that change plus the change of
+    the square's worth; the sum over a card's six cells bounds the placement's value.
+    """
+    food = {1: 0, 2: 1, 4: 2}.get(mask, -1)
+    bound = [NO_BOUND] * 512
+    for u, (kind, code, g, _, col) in enumerate(TRANSITIONS[mask]):
+        if kind == ILLEGAL:
+            continue
+        if kind == SIMPLE:
+            outcomes = [(g, code)]
+        elif kind == PLACE:
+            outcomes = [(g + 1, code | ((col + 1) << 3) | 32), (g, code)]
+        else:  # a mouse die or Edwood (R8c, R8d)
+            outcomes = [(g - 5, mask | EDWOOD_BIT)]
+            if kind == MOUSE and food >= 0:
+                outcomes.append((g - 2, mask | ((food + 1) << 3)))
+            elif kind == MOUSE:
+                outcomes += [(g - 3, mask | ((c + 1) << 3)) for c in range(3) if mask & (1 << c)]
+        bound[u] = max(max(gain, gain + values[new] - values[u]) for gain, new in outcomes)
+    return bound
+
+
+class Worth:
+    """A worth per square code (what a square is expected to add to later placements),
+    with the bounds that let a search skip placements that cannot beat the best so far."""
+
+    __slots__ = ("bounds", "values")
+
+    def __init__(self, values: Sequence[float]) -> None:
+        """The worth of each of the 512 square codes."""
+        self.values: tuple[float, ...] = tuple(values)
+        self.bounds: dict[int, list[float]] = {
+            mask: _cell_bound(mask, self.values) for mask in TRANSITIONS
+        }
+
+
+NO_WORTH: Final = Worth([0.0] * 512)
+"""Every square worth nothing: values are base-score gains."""
 
 
 class Simulator:
@@ -163,63 +227,111 @@ class Simulator:
         counts: tuple[int, int, int],
         edwood: bool,
         card: int,
-        worth: Sequence[float] | None = None,
+        worth: Worth | None = None,
     ) -> list[Scored]:
         """Every legal placement of one card as (value, gain, card, rotation, spot, result).
 
-        The value is the base-score gain; with ``worth`` (a value per square code) it also
-        counts the change of the woodland's worth: the new squares' less the covered ones'.
-        Only the default mouse colours are tried (or the first choice that is legal).
+        The value is the base-score gain; with ``worth`` it also counts the change of the
+        woodland's worth: the new squares' less the covered ones'. Only the default mouse
+        colours are tried (or the first choice that is legal).
+        """
+        return self.best_scored(board, counts, edwood, card, worth, 0)
+
+    def best_scored(
+        self,
+        board: dict[int, int],
+        counts: tuple[int, int, int],
+        edwood: bool,
+        card: int,
+        worth: Worth | None,
+        n: int,
+        given: Sequence[Scored] = (),
+    ) -> list[Scored]:
+        """The ``n`` best of ``given`` followed by the card's placements, as :meth:`scored`
+        values them (earlier ones first on ties); with ``n`` 0, ``given`` and all of them.
+
+        Placements whose bound shows they cannot make the ``n`` best are not resolved.
         """
         shape = self.shapes[card]
-        found: list[Scored] = []
+        values = (worth or NO_WORTH).values
+        bounds = (worth or NO_WORTH).bounds
+        found: list[Scored] = list(given)
         append = found.append
+        # The n best values so far (a min-heap): a placement must beat the least of them.
+        best = heapq.nlargest(n, (t[0] for t in given)) if n else []
+        heapq.heapify(best)
+        floor = best[0] - EPSILON if n and len(best) == n else NO_BOUND
         get = board.get
         for rot in range(4):
             cells = shape.cells[rot]
             tables = shape.tables[rot]
             offsets = shape.offsets[rot]
             d0, d1, d2, d3, d4, d5 = offsets
+            b0, b1, b2, b3, b4, b5 = (bounds[mask] for _, mask, _ in cells)
             for spot in {p - d for p in board for d in offsets}:
-                unders = (
-                    get(spot + d0, 0),
-                    get(spot + d1, 0),
-                    get(spot + d2, 0),
-                    get(spot + d3, 0),
-                    get(spot + d4, 0),
-                    get(spot + d5, 0),
-                )
+                u0 = get(spot + d0, 0)
+                u1 = get(spot + d1, 0)
+                u2 = get(spot + d2, 0)
+                u3 = get(spot + d3, 0)
+                u4 = get(spot + d4, 0)
+                u5 = get(spot + d5, 0)
+                if b0[u0] + b1[u1] + b2[u2] + b3[u3] + b4[u4] + b5[u5] < floor:
+                    continue
+                unders = (u0, u1, u2, u3, u4, u5)
                 r = resolve_packed(unders, counts, edwood, cells, tables, None)
-                if not isinstance(r, tuple):
+                if r.__class__ is not tuple:
                     if r != NEEDS_CHOICE:
                         continue
-                    mice = split_mice(unders, cells)
-                    for combo in product(*[[c for c in range(3) if m & (1 << c)] for _, m in mice]):
-                        chosen = {i: c for (i, _), c in zip(mice, combo, strict=True)}
-                        r = resolve_packed(unders, counts, edwood, cells, tables, chosen)
-                        if isinstance(r, tuple):
-                            break
-                    if not isinstance(r, tuple):
+                    chosen = self._first_choice(unders, counts, edwood, cells, tables)
+                    if chosen is None:
                         continue
+                    r = chosen
+                assert isinstance(r, tuple)
+                new = r[1]
                 value: float = r[0]
                 if worth is not None:
-                    n = r[1]
                     value += (
-                        worth[n[0]]
-                        + worth[n[1]]
-                        + worth[n[2]]
-                        + worth[n[3]]
-                        + worth[n[4]]
-                        + worth[n[5]]
-                        - worth[unders[0]]
-                        - worth[unders[1]]
-                        - worth[unders[2]]
-                        - worth[unders[3]]
-                        - worth[unders[4]]
-                        - worth[unders[5]]
+                        values[new[0]]
+                        + values[new[1]]
+                        + values[new[2]]
+                        + values[new[3]]
+                        + values[new[4]]
+                        + values[new[5]]
+                        - values[u0]
+                        - values[u1]
+                        - values[u2]
+                        - values[u3]
+                        - values[u4]
+                        - values[u5]
                     )
                 append((value, r[0], card, rot, spot, r))
-        return found
+                if n:
+                    if len(best) < n:
+                        heapq.heappush(best, value)
+                    elif value > best[0]:
+                        heapq.heapreplace(best, value)
+                    if len(best) == n:
+                        floor = best[0] - EPSILON
+        if not n:
+            return found
+        return heapq.nlargest(n, found, key=_value)
+
+    @staticmethod
+    def _first_choice(
+        unders: tuple[int, ...],
+        counts: tuple[int, int, int],
+        edwood: bool,
+        cells: Cells,
+        tables: Tables,
+    ) -> Resolved | None:
+        """The resolution of the first choice of split-area mouse colours that is legal."""
+        mice = split_mice(unders, cells)
+        for combo in product(*[[c for c in range(3) if m & (1 << c)] for _, m in mice]):
+            chosen = {i: c for (i, _), c in zip(mice, combo, strict=True)}
+            r = resolve_packed(unders, counts, edwood, cells, tables, chosen)
+            if isinstance(r, tuple):
+                return r
+        return None
 
     def greedy(self, state: State) -> Move | None:
         """The legal placement with the best gain, the first in the engine's order on ties."""
@@ -251,79 +363,14 @@ class Simulator:
         counts: tuple[int, int, int],
         edwood: bool,
         card: int,
-        worth: Sequence[float] | None = None,
+        worth: Worth | None = None,
     ) -> tuple[float, int] | None:
         """The best placement of one card as (value, gain), or None if it has none.
 
-        Values as in :meth:`scored`, of which this is a faster maximum.
+        Values as in :meth:`scored` (the first of equal ones).
         """
-        shape = self.shapes[card]
-        best_value = 0.0
-        best_gain = 0
-        found = False
-        get = board.get
-        for rot in range(4):
-            cells = shape.cells[rot]
-            tables = shape.tables[rot]
-            d0, d1, d2, d3, d4, d5 = shape.offsets[rot]
-            for spot in {p - d for p in board for d in shape.offsets[rot]}:
-                u0 = get(spot + d0, 0)
-                u1 = get(spot + d1, 0)
-                u2 = get(spot + d2, 0)
-                u3 = get(spot + d3, 0)
-                u4 = get(spot + d4, 0)
-                u5 = get(spot + d5, 0)
-                unders = (u0, u1, u2, u3, u4, u5)
-                r = resolve_packed(unders, counts, edwood, cells, tables, None)
-                if r.__class__ is not tuple:
-                    if r != NEEDS_CHOICE:
-                        continue
-                    for choice_gain, _ in self._by_choice(board, counts, edwood, card, rot, spot):
-                        if not found or choice_gain > best_value:
-                            best_value, best_gain, found = choice_gain, choice_gain, True
-                    continue
-                gain: int = r[0]
-                value: float = gain
-                if worth is not None:
-                    n = r[1]
-                    value += (
-                        worth[n[0]]
-                        + worth[n[1]]
-                        + worth[n[2]]
-                        + worth[n[3]]
-                        + worth[n[4]]
-                        + worth[n[5]]
-                        - worth[u0]
-                        - worth[u1]
-                        - worth[u2]
-                        - worth[u3]
-                        - worth[u4]
-                        - worth[u5]
-                    )
-                if not found or value > best_value:
-                    best_value, best_gain, found = value, gain, True
-        return (best_value, best_gain) if found else None
-
-    def _by_choice(
-        self,
-        board: dict[int, int],
-        counts: tuple[int, int, int],
-        edwood: bool,
-        card: int,
-        rot: int,
-        spot: int,
-    ) -> list[tuple[int, int]]:
-        """The (gain, gain) of the first legal choice of mouse colours at a spot, if any."""
-        cells = self.shapes[card].cells[rot]
-        tables = self.shapes[card].tables[rot]
-        unders = tuple(board.get(spot + d, 0) for d, _, _ in cells)
-        mice = split_mice(unders, cells)
-        for combo in product(*[[c for c in range(3) if m & (1 << c)] for _, m in mice]):
-            chosen = {i: c for (i, _), c in zip(mice, combo, strict=True)}
-            r = resolve_packed(unders, counts, edwood, cells, tables, chosen)
-            if isinstance(r, tuple):
-                return [(r[0], r[0])]
-        return []
+        best = self.best_scored(board, counts, edwood, card, worth, 1)
+        return (best[0][0], best[0][1]) if best else None
 
     def board_after(
         self, board: dict[int, int], card: int, rotation: int, spot: int, new: tuple[int, ...]
