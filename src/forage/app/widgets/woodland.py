@@ -311,10 +311,10 @@ class WoodlandView(Widget):
                 no_color = self.app.no_color
                 base = self._base_style = self.rich_style
                 # Rows away from the card are kept while the woodland and layout stay.
-                layout = (size, ox, width, no_color, base)
-                if self._rows_for[:1] != (self.state.squares,) or self._rows_for[1:] != layout:
+                drawn_for = (self.state.squares, size, ox, width, no_color, base)
+                if self._rows_for != drawn_for:
                     self._rows = {}
-                    self._rows_for = (self.state.squares, *layout)
+                    self._rows_for = drawn_for
                 self._lines = grid_segments(
                     self.state, size, ox, oy, width, height, no_color, self._rows, base
                 )
