@@ -19,6 +19,7 @@ from forage.app.session import Session
 from forage.app.widgets import (
     HandState,
     HandView,
+    KeyBar,
     ScorePanel,
     ScoreState,
     StatusBar,
@@ -27,7 +28,6 @@ from forage.app.widgets import (
     WoodlandState,
     WoodlandView,
 )
-from forage.app.widgets.keys import KeyBar
 from forage.engine import Area, Game, Placement, Square
 from forage.engine.woodland import Pos
 
