@@ -56,10 +56,7 @@ class ForageApp(App[int]):
         self._saved = load_saved(self.record_path) if self.offer_resume else None
         if self._saved is not None:
             return Screen()
-        session = self.fresh_session()
-        if session.record_path is not None:
-            session.persist()
-        return GameScreen(session)
+        return self.game_screen(self.fresh_session())
 
     def on_mount(self) -> None:
         """Offer the saved game, if there is one."""
@@ -86,11 +83,15 @@ class ForageApp(App[int]):
         seed, deal_code, recipes, deck, record_path = self.options
         return Session.start(seed, deal_code, recipes, deck, record_path)
 
-    def start(self, session: Session) -> None:
-        """Show the game screen for a session."""
+    def game_screen(self, session: Session) -> GameScreen:
+        """The game screen for a session, its record written first if one is asked for."""
         if session.record_path is not None:
             session.persist()
-        self.push_screen(GameScreen(session))
+        return GameScreen(session)
+
+    def start(self, session: Session) -> None:
+        """Show the game screen for a session."""
+        self.push_screen(self.game_screen(session))
 
     @property
     def session(self) -> Session | None:

@@ -73,7 +73,6 @@ def _fit(text: str, width: int) -> str:
     return text[:width].ljust(width)
 
 
-@lru_cache(maxsize=4096)
 def area_lines(
     area: Area,
     die: Die | None,
