@@ -7,7 +7,7 @@ import json
 import pytest
 
 from forage.ai.bots import bot_game, play
-from forage.ai.commands import bot_command
+from forage.cli.ai_commands import bot_command
 from forage.ai.sim import Simulator, placement_of, state_of
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game

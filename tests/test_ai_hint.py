@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from forage.ai.commands import hint_command
+from forage.cli.ai_commands import hint_command
 from forage.ai.hint import hint
 from forage.carddata import standard_deck
 from forage.engine import Area, Card, Deal, Deck, Game

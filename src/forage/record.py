@@ -7,8 +7,10 @@ Writing goes through :func:`write_atomic`, so a crash never leaves half a file.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Annotated, Any
@@ -127,6 +129,8 @@ def parse_record(text: str) -> GameRecord:
         raise RecordError("", f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
     except RecursionError:
         raise RecordError("", "not a record (JSON nested too deeply)") from None
+    except ValueError as exc:  # Python's limit on the digits of a whole number
+        raise RecordError("", f"not a record ({number_problem(exc)})") from None
     if not isinstance(data, dict):
         raise RecordError("", "a record is a JSON object")
     try:
@@ -139,6 +143,25 @@ def parse_record(text: str) -> GameRecord:
         if shown is not None and error["type"] not in ("missing", "json_invalid"):
             message += f" (got {shown if len(shown) <= 40 else shown[:37] + '...'})"
         raise RecordError(_field_path(tuple(error["loc"])), message) from None
+
+
+def number_problem(error: ValueError, otherwise: str | None = None) -> str:
+    """What a ValueError from reading a number says, without Python's advice to programmers.
+
+    Python's limit on the digits of a whole number is named; any other error is told as
+    ``otherwise`` (by default, its own message).
+    """
+    if "int_max_str_digits" in str(error):
+        return f"a number has more than {sys.get_int_max_str_digits()} digits"
+    return str(error) if otherwise is None else otherwise
+
+
+def deal_from_code(code: str) -> Deal:
+    """The deal of a deal code; raises ValueError saying what is wrong, in the user's terms."""
+    try:
+        return Deal.from_code(code)
+    except ValueError as exc:
+        raise ValueError(number_problem(exc)) from None
 
 
 def _deck_of(record: GameRecord) -> Deck:
@@ -287,13 +310,6 @@ def _move_out(placement: Placement) -> MoveIn:
     )
 
 
-def placement_json(placement: Placement) -> dict[str, Any]:
-    """A placement as the record writes it (``mouse`` only where colours were chosen)."""
-    return _move_out(placement).model_dump(exclude_defaults=False, exclude={"mouse"}) | (
-        {"mouse": [m.model_dump(mode="json") for m in placement.mouse]} if placement.mouse else {}
-    )
-
-
 def result_object(game: Game, moves_applied: int, refusal: Outcome | None = None) -> dict[str, Any]:
     """The result object of ``forage replay --json`` for a game (CONTRACT.md)."""
     result = game.result()
@@ -363,6 +379,35 @@ def bad_input_object(message: str) -> dict[str, Any]:
         "error": {"move": None, "reason": "bad-input", "message": message},
         **dict.fromkeys(keys),
     }
+
+
+def os_problem(error: OSError) -> str:
+    """A few words on why a file could not be read or written."""
+    if isinstance(error, NotADirectoryError | FileExistsError):
+        return f"a file is in the way of its folder ({error.filename})"
+    if isinstance(error, IsADirectoryError):
+        return f"{error.filename} is a folder, not a file"
+    if isinstance(error, PermissionError):
+        return "not allowed to write there (permission denied)"
+    if error.errno == errno.ENOSPC:
+        return "the disk is full"
+    if error.errno == errno.EROFS:
+        return "the file system is read-only"
+    return error.strerror or str(error)
+
+
+def write_problem(path: Path) -> str | None:
+    """Why :func:`write_atomic` could not write this file, or None if it can (tried now)."""
+    if path.is_dir():
+        return "is a folder, not a file"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        return os_problem(exc)
+    return None
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -1,26 +1,51 @@
 """The ``forage`` command line: the game, and headless commands for records and tools.
 
-The headless commands never import Textual, so they start quickly.
+The headless commands never import Textual, so they start quickly; ``--version`` and
+``--help`` import nothing beyond argparse. Every command imports what it needs inside
+:func:`main`, so Ctrl+C at any moment of start-up ends quietly with exit code 130.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from forage import __version__
-from forage.cli.errors import BadInput, fail
+from forage.cli.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_PIPE_CLOSED,
+    BadInput,
+    fail,
+)
 
 COMMANDS = ("play", "deal", "replay", "moves", "hint", "bot", "par", "bench")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line naming the problem (exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``forage: message`` and exit 2 (``--help`` still shows the usage)."""
+        self.exit(EXIT_BAD_INPUT, f"forage: {' '.join(message.split())}\n")
 
 
 def _seed(text: str) -> int:
     """A seed: any whole number."""
     try:
         return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    except ValueError as exc:
+        from forage.record import number_problem
+
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        problem = (
+            number_problem(exc) if text.strip().lstrip("+-").isdigit() else "not a whole number"
+        )
+        raise argparse.ArgumentTypeError(f"{problem}: {shown!r}") from None
 
 
 def _positive(text: str) -> int:
@@ -33,7 +58,7 @@ def _positive(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every command."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="forage",
         description="Forage, the 9 card solitaire game. With no command, plays the game.",
     )
@@ -99,17 +124,42 @@ def _normalise(argv: Sequence[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the forage command line and return its exit code."""
+    """Run the forage command line and return its exit code.
+
+    Ctrl+C exits 130 and a closed output pipe (``| head -1``) exits 141, both without a
+    traceback.
+    """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl+C while leaving
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_PIPE_CLOSED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(_normalise(sys.argv[1:] if argv is None else argv))
     if getattr(args, "recipes", False) and getattr(args, "deck", 1) == 2:
         parser.error("a recipe challenge has no deck 2 (RULINGS R12): drop --deck 2")
     try:
-        return _dispatch(args)
+        code = _dispatch(args)
     except BadInput as exc:
         return fail(str(exc))
-    except KeyboardInterrupt:
-        return 130
+    sys.stdout.flush()  # a closed pipe shows here, not at exit
+    return code
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so flushing it at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is not a real file (tests capture it)
+        pass
 
 
 def _dispatch(args: argparse.Namespace) -> int:

@@ -1,15 +1,27 @@
-"""How the command line reports bad input: one line on stderr, exit code 2."""
+"""How the command line reports bad input: one line on stderr, exit code 2.
+
+Imported before any command runs, so it imports nothing heavy (``forage --version`` and
+``--help`` stay quick).
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from forage.record import RecordError
+if TYPE_CHECKING:
+    from forage.engine import Deal
 
 EXIT_OK = 0
 EXIT_ILLEGAL = 1
 EXIT_BAD_INPUT = 2
+EXIT_CRASH = 70
+"""The game stopped on an unexpected error (a bug); the traceback is in a log file."""
+EXIT_PIPE_CLOSED = 141
+"""The reader of the output went away (``| head -1``): 128 + SIGPIPE, as the shell reports."""
+EXIT_INTERRUPTED = 130
+"""Ctrl+C: 128 + SIGINT."""
 
 
 class BadInput(Exception):
@@ -36,6 +48,23 @@ def read_text(path: str) -> str:
         raise BadInput(f"{path}: cannot read ({exc.strerror})") from None
 
 
-def record_problem(path: str, error: RecordError) -> str:
-    """The one-line message for a record that cannot be read."""
-    return f"{path}: {error}"
+def deal_option(code: str, option: str = "--deal") -> Deal:
+    """The deal of a deal code given on the command line, or BadInput naming the problem."""
+    from forage.record import deal_from_code
+
+    try:
+        return deal_from_code(code)
+    except ValueError as exc:
+        raise BadInput(f"{option}: {exc}") from None
+
+
+def writable_file(path: str, option: str = "--record") -> Path:
+    """A file the command will write, checked before it starts; BadInput if it cannot be."""
+    from forage.record import write_problem
+
+    if not path.strip():
+        raise BadInput(f"{option}: no file name given")
+    problem = write_problem(Path(path))
+    if problem is not None:
+        raise BadInput(f"{option} {path}: {problem}")
+    return Path(path)

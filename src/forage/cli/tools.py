@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from forage.carddata import standard_deck
-from forage.cli.errors import EXIT_ILLEGAL, BadInput, fail
+from forage.cli.errors import EXIT_ILLEGAL, deal_option, fail
 from forage.cli.records import load_record, refusal_line
 from forage.engine import Deal, Game
 
@@ -21,16 +21,13 @@ def _game_of(args: argparse.Namespace) -> Game | int:
             return fail(refusal_line(args.file, game, refusal), EXIT_ILLEGAL)
         return game
     if args.deal is not None:
-        try:
-            return Game(Deal.from_code(args.deal), standard_deck())
-        except ValueError as exc:
-            raise BadInput(f"--deal: {exc}") from None
+        return Game(deal_option(args.deal), standard_deck())
     return Game(Deal.from_seed(args.seed, recipes=args.recipes, deck=args.deck), standard_deck())
 
 
 def run(args: argparse.Namespace) -> int:
     """Run a tool command."""
-    from forage.ai import commands
+    from forage.cli import ai_commands as commands
 
     if args.command == "bot":
         return commands.bot_command(args.games, args.seed, args.policy, args.recipes, args.json)
