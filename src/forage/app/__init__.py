@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import sys
+import time
+import traceback
 from pathlib import Path
 
+from forage import __version__
 from forage.carddata import standard_deck
+from forage.cli.errors import EXIT_CRASH
 from forage.engine import Deal, Game
 
 __all__ = ["PAR_SECONDS", "run_game"]
@@ -21,7 +25,11 @@ def run_game(
     deck: int,
     record_path: Path | None,
 ) -> int:
-    """Play a game in the terminal; returns the exit code (2 for a bad deal code)."""
+    """Play a game in the terminal; returns the exit code (2 for a bad deal code).
+
+    A crash restores the terminal, writes the traceback to a log file in the data folder,
+    points at it in one line on stderr and returns 70 (``EXIT_CRASH``).
+    """
     if deal_code is not None:
         try:
             Game(Deal.from_code(deal_code), standard_deck())
@@ -31,8 +39,33 @@ def run_game(
     if deck not in (1, 2):
         print(f"forage: --deck: must be 1 or 2, not {deck}", file=sys.stderr)
         return 2
+    from forage.app import saves
     from forage.app.app import ForageApp
 
-    app = ForageApp(seed, deal_code, recipes, deck, record_path, par_seconds=PAR_SECONDS)
-    code = app.run()
+    try:
+        app = ForageApp(seed, deal_code, recipes, deck, record_path, par_seconds=PAR_SECONDS)
+        code = app.run()
+        crash = app.crash
+    except Exception as error:  # outside Textual's own handling: still logged, never shown
+        code, crash = None, error
+    slot = saves.slot()
+    if crash is not None:
+        return report_crash(crash)
+    for message in slot.news():  # what the screen had no time to say (a failed last save)
+        print(f"forage: {message}", file=sys.stderr)
+    slot.release()
     return code if isinstance(code, int) else 0
+
+
+def report_crash(error: BaseException) -> int:
+    """Log a crash's traceback in the data folder, say where in one line; the exit code."""
+    from forage.app.saves import write_crash_log
+
+    details = "".join(traceback.format_exception(error))
+    header = f"forage {__version__}, Python {sys.version.split()[0]}, {time.ctime()}\n{sys.argv}\n"
+    try:
+        where = f"; details in {write_crash_log(header + details)}"
+    except OSError:
+        where = f": {error!r}"
+    print(f"forage: the game stopped on an unexpected error{where}", file=sys.stderr)
+    return EXIT_CRASH

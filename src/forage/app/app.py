@@ -8,6 +8,7 @@ from typing import Any
 from textual.app import App
 from textual.screen import Screen
 
+from forage.app import saves
 from forage.app.screens.confirm import ConfirmScreen
 from forage.app.screens.game import GameScreen
 from forage.app.session import Session, forget_saved, load_saved
@@ -49,17 +50,27 @@ class ForageApp(App[int]):
         self.options = (seed, deal_code, recipes, deck, record_path)
         self.offer_resume = offer_resume
         self.record_path = record_path
+        self.crash: BaseException | None = None
+        """The error that stopped the app, if one did (``run_game`` logs it)."""
         self._saved: Session | None = None
+        self._taken = False
 
     def get_default_screen(self) -> Screen[Any]:
-        """The game asked for, straight away, unless there is a saved game to offer first."""
+        """The game asked for, straight away, unless there is a saved game to offer first
+        or another forage is playing with the save."""
+        slot = saves.slot()
+        self._taken = not slot.acquire() and slot.taken
         self._saved = load_saved(self.record_path) if self.offer_resume else None
-        if self._saved is not None:
+        if self._saved is not None or self._taken:
             return Screen()
         return self.game_screen(self.fresh_session())
 
     def on_mount(self) -> None:
-        """Offer the saved game, if there is one."""
+        """Offer the saved game, if there is one; or a game without saving, if the save is
+        another forage's."""
+        if self._taken:
+            self._offer_unsaved_game()
+            return
         saved = self._saved
         if saved is None:
             return
@@ -77,6 +88,31 @@ class ForageApp(App[int]):
                 self.start(self.fresh_session())
 
         self.push_screen(ConfirmScreen(question), answered)
+
+    def _offer_unsaved_game(self) -> None:
+        """Another forage holds the save: play here without saving, or leave."""
+        question = (
+            f"A game is already open in another forage, saved in {saves.slot().folder}.\n\n"
+            "Play a new game here? It will not be saved."
+        )
+
+        def answered(answer: str | None) -> None:
+            if answer == "yes":
+                self.start(self.fresh_session())
+            else:
+                self.exit(0)
+
+        self.push_screen(ConfirmScreen(question), answered)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Keep the error for ``run_game`` to log; Textual restores the terminal and exits.
+
+        Textual's own printout of the traceback is dropped: ``run_game`` writes it to a
+        log file and prints one line pointing at it.
+        """
+        self.crash = error
+        super()._handle_exception(error)
+        self._exit_renderables.clear()
 
     def fresh_session(self) -> Session:
         """The game the command line asked for."""

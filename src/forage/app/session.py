@@ -7,15 +7,15 @@ every rule, so the logic here can be tested without a terminal.
 from __future__ import annotations
 
 import itertools
-import json
-import os
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from platformdirs import user_data_dir
-
+from forage.app import saves
+from forage.app.saves import SAVE_FORMAT as SAVE_FORMAT
+from forage.app.saves import data_dir as data_dir
+from forage.app.saves import save_path as save_path
 from forage.carddata import standard_deck
 from forage.engine import (
     Colour,
@@ -27,24 +27,9 @@ from forage.engine import (
     Rotation,
 )
 from forage.engine.woodland import Pos
-from forage.record import record_from_game, write_atomic
+from forage.record import record_from_game
 
-SAVE_FORMAT: Final = "forage-save/1"
-SAVE_NAME: Final = "current-game.json"
 MAX_SEED: Final = 999_999
-
-
-def data_dir() -> Path:
-    """The folder for the saved game: $FORAGE_HOME, or the platform's user data folder."""
-    home = os.environ.get("FORAGE_HOME")
-    if home:
-        return Path(home)
-    return Path(user_data_dir("forage", appauthor=False))
-
-
-def save_path() -> Path:
-    """Where the game in progress is saved."""
-    return data_dir() / SAVE_NAME
 
 
 def random_seed() -> int:
@@ -371,34 +356,30 @@ class Session:
         """Save the game (or forget the save once it is over) and write the --record file."""
         if self.record_path is not None:
             record = record_from_game(self.game, self.seed, self.deck_number)
-            write_atomic(self.record_path, record.to_json())
+            saves.slot().write_record(self.record_path, record.to_json())
         self.save()
 
     def save(self) -> None:
-        """Write the save file atomically; a finished game or an untouched one leaves none."""
-        path = save_path()
-        if self.game.is_over() or not self.game.moves:
-            path.unlink(missing_ok=True)
-            return
-        write_atomic(path, json.dumps(self.save_data(), indent=1) + "\n")
+        """Write the save file atomically; a finished game or an untouched one leaves none.
+
+        A folder that cannot be written is told on screen (``saves.slot().news()``), never
+        raised.
+        """
+        keep = bool(self.game.moves) and not self.game.is_over()
+        saves.slot().store(self.save_data() if keep else None)
 
     @classmethod
     def from_save_data(cls, data: dict[str, Any], record_path: Path | None = None) -> Session:
         """Rebuild a saved game; raises ValueError if the save does not make sense."""
-        if data.get("format") != SAVE_FORMAT:
-            raise ValueError("not a forage save file")
-        deal = Deal.from_code(str(data["deal"]))
-        seed = data.get("seed")
-        deck = data.get("deck", 1)
-        if seed is not None and not isinstance(seed, int):
-            raise ValueError("bad seed in save file")
-        if not isinstance(deck, int):
-            raise ValueError("bad deck in save file")
+        save = saves.parse_save(data)
         session = cls(
-            Game(deal, standard_deck()), seed=seed, deck_number=deck, record_path=record_path
+            Game(save.deal, standard_deck()),
+            seed=save.seed,
+            deck_number=save.deck,
+            record_path=record_path,
         )
-        for text in data.get("moves", []):
-            outcome = session.game.push(Placement.from_notation(str(text)))
+        for text in save.moves:
+            outcome = session.game.push(Placement.from_notation(text))
             if not outcome.legal:
                 raise ValueError(f"illegal move in save file: {text}")
         session.reset_cursor(centre=True)
@@ -406,20 +387,13 @@ class Session:
 
 
 def load_saved(record_path: Path | None = None) -> Session | None:
-    """The saved game in progress, or None if there is none (or it cannot be read)."""
-    path = save_path()
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            return None
-        session = Session.from_save_data(data, record_path)
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    if session.game.is_over():
+    """The saved game in progress, or None if there is none (an unreadable one is set aside)."""
+    session = saves.slot().load(lambda data: Session.from_save_data(data, record_path))
+    if session is None or session.game.is_over():
         return None
     return session
 
 
 def forget_saved() -> None:
-    """Delete the save file."""
-    save_path().unlink(missing_ok=True)
+    """Delete the save file (the player chose not to resume it)."""
+    saves.slot().store(None)

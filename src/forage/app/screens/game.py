@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.widgets import Static
 
+from forage.app import saves
 from forage.app.describe import outcome_lines
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.screens.confirm import ConfirmScreen
@@ -87,6 +88,7 @@ class GameScreen(ForageScreen):
     def on_mount(self) -> None:
         """Draw the game as it stands."""
         self.update_view()
+        self.tell_save_news()
         self.check_end()
 
     # -- attributes down ---------------------------------------------------------------------
@@ -98,6 +100,12 @@ class GameScreen(ForageScreen):
     def changed(self) -> None:
         """Note that the game or the cursor changed."""
         self.version += 1
+        self.tell_save_news()
+
+    def tell_save_news(self) -> None:
+        """Say once what went wrong (or right again) with saving the game."""
+        for message in saves.slot().news():
+            self.notify(message, title="Saving", severity="warning", timeout=8)
 
     def update_view(self) -> None:
         """Give every widget what it shows, straight from the session and the engine."""

@@ -1,0 +1,334 @@
+"""The saved game on disk: where it lives, reading, writing, moving aside, locking, clean-up.
+
+The data folder is ``$FORAGE_HOME`` or the platform's user data folder. It holds:
+
+- ``current-game.json``: the game in progress (``forage-save/1``), written atomically
+  after every placement and removed when the game ends;
+- ``current-game.lock``: locked (``flock``) for as long as a forage plays with this save,
+  so a second forage on the same folder neither overwrites nor deletes it;
+- ``current-game.unreadable-<date>.json``: a save that could not be read, kept aside;
+- ``crash-<date>.log``: the traceback of a crash.
+
+Nothing here ever raises for a folder that cannot be used: a :class:`SaveSlot` notes the
+problem, tells it once (:meth:`SaveSlot.news`) and tries again on the next save.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Final, TypeVar
+
+from platformdirs import user_data_dir
+
+from forage.engine import Deal
+from forage.record import deal_from_code, number_problem, os_problem, write_atomic
+
+SAVE_FORMAT: Final = "forage-save/1"
+SAVE_NAME: Final = "current-game.json"
+LOCK_NAME: Final = "current-game.lock"
+TEMP_PATTERN: Final = f".{SAVE_NAME}.*.tmp"
+"""The temporary files of :func:`forage.record.write_atomic` writing the save."""
+STALE_SECONDS: Final = 60.0
+"""A temporary save file this old is left over from a killed forage."""
+
+T = TypeVar("T")
+
+
+def data_dir() -> Path:
+    """The folder for the saved game: $FORAGE_HOME, or the platform's user data folder."""
+    home = os.environ.get("FORAGE_HOME")
+    if home:
+        return Path(home)
+    return Path(user_data_dir("forage", appauthor=False))
+
+
+def save_path() -> Path:
+    """Where the game in progress is saved."""
+    return data_dir() / SAVE_NAME
+
+
+class UnreadableSave(ValueError):
+    """A save file that cannot be used; the message says why."""
+
+
+@dataclass(frozen=True)
+class SaveData:
+    """What a save file holds, checked: the deal, the seed and deck it came from, the moves."""
+
+    deal: Deal
+    seed: int | None
+    deck: int
+    moves: tuple[str, ...]
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_save(data: object) -> SaveData:
+    """The fields of a save file's JSON; raises UnreadableSave naming the first bad one."""
+    if not isinstance(data, dict):
+        raise UnreadableSave("not a forage save file")
+    found = data.get("format")
+    if found != SAVE_FORMAT:
+        if isinstance(found, str) and found.startswith("forage-save/"):
+            raise UnreadableSave(f"written by another version of forage ({found})")
+        raise UnreadableSave("not a forage save file")
+    code, seed, deck, moves = (data.get(k) for k in ("deal", "seed", "deck", "moves"))
+    if not isinstance(code, str):
+        raise UnreadableSave("deal: not a deal code")
+    try:
+        deal = deal_from_code(code)
+    except ValueError as exc:
+        raise UnreadableSave(f"deal: {exc}") from None
+    if seed is not None and not _whole(seed):
+        raise UnreadableSave(f"seed: not a whole number ({json.dumps(seed)[:20]})")
+    deck = 1 if deck is None else deck
+    if not _whole(deck) or deck not in (1, 2):
+        raise UnreadableSave(f"deck: should be 1 or 2 ({json.dumps(deck)[:20]})")
+    challenge = deal.recipes is not None
+    if seed is not None and Deal.from_seed(seed, recipes=challenge, deck=deck) != deal:
+        raise UnreadableSave("seed: its deal differs from deal")
+    moves = [] if moves is None else moves
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise UnreadableSave("moves: not a list of placements")
+    return SaveData(deal, seed, deck, tuple(moves))
+
+
+def _try_lock(handle: IO[str]) -> bool:
+    """Lock an open file for this process; False if another process holds it.
+
+    Where there is no ``flock`` (Windows) or the file system refuses it, nothing is locked
+    and two forages on one folder are not kept apart.
+    """
+    if sys.platform == "win32":
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def clean_temp_files(folder: Path, locked: bool) -> list[Path]:
+    """Remove temporary save files left by a killed forage; returns those removed.
+
+    Only files named like :data:`TEMP_PATTERN` go: all of them while this process holds
+    the lock (no one else writes the save), else those older than a minute.
+    """
+    removed = []
+    now = time.time()
+    for path in folder.glob(TEMP_PATTERN):
+        try:
+            if locked or now - path.stat().st_mtime > STALE_SECONDS:
+                path.unlink()
+                removed.append(path)
+        except OSError:
+            continue
+    return removed
+
+
+def _stamp() -> str:
+    return time.strftime("%Y-%m-%d-%H%M%S")
+
+
+class SaveSlot:
+    """The save file of one data folder, as this process uses it."""
+
+    def __init__(self, folder: Path) -> None:
+        """The slot for the save in ``folder`` (nothing is touched yet)."""
+        self.folder = folder
+        self.path = folder / SAVE_NAME
+        self.taken = False
+        """Another forage holds the lock: this process never writes nor removes the save."""
+        self.guarding = False
+        """An unreadable save could not be moved aside: it is left alone, never overwritten."""
+        self._lock: IO[str] | None = None
+        self._problems: dict[str, str] = {}
+        self._news: list[str] = []
+
+    # -- telling -------------------------------------------------------------------------------
+
+    def news(self) -> list[str]:
+        """What the player should be told about saving since last asked (each thing once)."""
+        told, self._news = self._news, []
+        return told
+
+    def _failed(self, what: str, problem: str) -> None:
+        if self._problems.get(what) != problem:
+            self._news.append(problem)
+        self._problems[what] = problem
+
+    def _worked(self, what: str, message: str) -> None:
+        if self._problems.pop(what, None) is not None:
+            self._news.append(message)
+
+    @property
+    def saving(self) -> bool:
+        """Whether this process may write the save (it may still fail for the folder)."""
+        return not (self.taken or self.guarding)
+
+    # -- the lock ------------------------------------------------------------------------------
+
+    def acquire(self) -> bool:
+        """Hold the lock on this folder's save; False if another forage has it or it failed."""
+        if self._lock is not None:
+            return True
+        if self.taken:
+            return False
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            handle = (self.folder / LOCK_NAME).open("a+", encoding="utf-8")
+        except OSError as exc:
+            self._failed("save", f"The game cannot be saved in {self.folder}: {os_problem(exc)}.")
+            return False
+        if not _try_lock(handle):
+            handle.close()
+            self.taken = True
+            self._news.append(
+                f"Another forage has a game open in {self.folder}: this game is not saved."
+            )
+            return False
+        self._lock = handle
+        with contextlib.suppress(OSError):
+            handle.truncate(0)
+            handle.write(f"{os.getpid()}\n")
+            handle.flush()
+        clean_temp_files(self.folder, locked=sys.platform != "win32")
+        return True
+
+    def release(self) -> None:
+        """Let go of the lock (the process ending does the same)."""
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def load(self, build: Callable[[dict[str, Any]], T]) -> T | None:
+        """The saved game, built from the save's JSON; None if there is none to resume.
+
+        A save that cannot be read or built (``build`` raising ValueError) is moved aside,
+        kept with the date in its name, and the player is told; it is never deleted.
+        """
+        if not self.acquire() and self.taken:
+            return None
+        try:
+            raw = self.path.read_bytes()
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except IsADirectoryError:
+            return None  # a folder in the save's place: saving will say so
+        except OSError as exc:
+            self.guarding = True
+            self._news.append(
+                f"The saved game in {self.folder} cannot be read ({os_problem(exc)}): it is "
+                "left as it is, and this game is not saved."
+            )
+            return None
+        try:
+            data = json.loads(raw.decode("utf-8"))
+            if not isinstance(data, dict):
+                raise UnreadableSave("not a forage save file")
+            return build(data)
+        except UnicodeDecodeError:
+            self.set_aside("not a text file")
+        except RecursionError:
+            self.set_aside("JSON nested too deeply")
+        except json.JSONDecodeError as exc:
+            self.set_aside(f"not valid JSON ({exc.msg} at line {exc.lineno})")
+        except (ValueError, KeyError, TypeError) as exc:
+            self.set_aside(number_problem(exc) if isinstance(exc, ValueError) else str(exc))
+        return None
+
+    def set_aside(self, reason: str) -> Path | None:
+        """Rename an unreadable save to ``current-game.unreadable-<date>.json``, and say so.
+
+        If it cannot be renamed it stays where it is and this process never writes over it.
+        """
+        stamp = _stamp()
+        target = self.folder / f"current-game.unreadable-{stamp}.json"
+        number = 1
+        while target.exists():
+            number += 1
+            target = self.folder / f"current-game.unreadable-{stamp}-{number}.json"
+        try:
+            self.path.rename(target)
+        except OSError as exc:
+            self.guarding = True
+            self._news.append(
+                f"The saved game could not be read ({reason}) nor moved aside "
+                f"({os_problem(exc)}): it is left as it is, and this game is not saved."
+            )
+            return None
+        self._news.append(
+            f"The saved game could not be read ({reason}): it was kept as {target.name} "
+            f"in {self.folder}."
+        )
+        return target
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def store(self, data: dict[str, Any] | None) -> bool:
+        """Write the save atomically (None: remove it); returns whether that worked.
+
+        A failure is told once and tried again on the next call.
+        """
+        if not self.saving or not self.acquire():
+            return False
+        try:
+            if data is None:
+                self.path.unlink(missing_ok=True)
+            else:
+                write_atomic(self.path, json.dumps(data, indent=1) + "\n")
+        except OSError as exc:
+            self._failed("save", f"The game cannot be saved: {os_problem(exc)}.")
+            return False
+        self._worked("save", "The game is saved again.")
+        return True
+
+    def write_record(self, path: Path, text: str) -> bool:
+        """Write the ``--record`` file; a failure is told once, like the save's."""
+        try:
+            write_atomic(path, text)
+        except OSError as exc:
+            self._failed("record", f"The record {path} cannot be written: {os_problem(exc)}.")
+            return False
+        self._worked("record", f"The record {path} is written again.")
+        return True
+
+
+_SLOTS: dict[Path, SaveSlot] = {}
+
+
+def slot() -> SaveSlot:
+    """The save slot of the current data folder (one per folder for the process's life)."""
+    folder = data_dir()
+    found = _SLOTS.get(folder)
+    if found is None:
+        found = _SLOTS[folder] = SaveSlot(folder)
+    return found
+
+
+def write_crash_log(text: str) -> Path:
+    """Write a crash's traceback to ``crash-<date>.log`` in the data folder (else a temp one)."""
+    name = f"crash-{_stamp()}.log"
+    for folder in (data_dir(), Path(tempfile.gettempdir())):
+        try:
+            write_atomic(folder / name, text)
+        except OSError:
+            continue
+        return folder / name
+    raise OSError("no folder to write the crash log in")
