@@ -1,0 +1,194 @@
+"""Faults around the commands (issue 9): one line and exit 2 for bad input, never a traceback.
+
+Argument errors, ``--record`` files that cannot be written, numbers too long for Python to
+read, Ctrl+C at any moment of start-up (130) and an output pipe closed early (141).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from forage.cli import main
+from forage.cli.errors import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED
+from forage.engine import Deal
+
+HUGE = "7" * 5000
+
+
+def forage(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m forage ARGS`` in a fresh process."""
+    return subprocess.run(
+        [sys.executable, "-m", "forage", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=env,
+    )
+
+
+def one_line_exit_2(done: subprocess.CompletedProcess[str], *words: str) -> str:
+    """Check exit 2 and a single ``forage: ...`` line on stderr holding ``words``."""
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("forage: ")
+    for word in words:
+        assert word in lines[0]
+    return lines[0]
+
+
+def test_argument_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    for args, word in (
+        (["bot"], "--games"),
+        (["bot", "--games", "0"], "at least 1"),
+        (["deal", "--seed", "x"], "not a whole number"),
+        (["replay"], "FILE"),
+        (["frobnicate"], "frobnicate"),
+        (["deal", "--recipes", "--deck", "2"], "deck 2"),
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main(args)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("forage: "), err
+        assert word in err and "usage" not in err
+
+
+def test_help_still_shows_the_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["bot", "--help"])
+    assert exc.value.code == 0
+    assert "usage: forage bot" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("make", "problem"),
+    [
+        (lambda tmp: str(tmp), "is a folder"),
+        (lambda tmp: str(tmp / "file.txt" / "game.json"), "a file is in the way"),
+        (lambda tmp: "", "no file name"),
+        (lambda tmp: "   ", "no file name"),
+    ],
+)
+def test_unusable_record_file_is_refused_before_the_screen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make: object, problem: str
+) -> None:
+    (tmp_path / "file.txt").write_text("in the way")
+    path = make(tmp_path)  # type: ignore[operator]
+    assert main(["play", "--record", path]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--record" in err and problem in err, err
+    assert path.strip() == "" or path in err
+
+
+def test_read_only_record_folder_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Tests run as root, for whom no folder is read-only: refuse the write as the OS would.
+    import tempfile
+
+    def refused(*args: object, **kwargs: object) -> tuple[int, str]:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    target = tmp_path / "game.json"
+    assert main(["play", "--record", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(target) in err and "permission denied" in err
+
+
+def test_record_with_a_5000_digit_number(tmp_path: Path) -> None:
+    record = tmp_path / "huge.json"
+    record.write_text(
+        '{"format": "forage/1", "deal": [1, 2, 3], "moves": [{"card": 2, "x": '
+        + HUGE
+        + ', "y": 0}]}'
+    )
+    for command in ("replay", "moves", "hint", "par"):
+        line = one_line_exit_2(forage(command, str(record)), str(record), "more than")
+        assert "set_int_max_str_digits" not in line
+    as_json = forage("replay", str(record), "--json")
+    assert as_json.returncode == 2
+    assert json.loads(as_json.stdout)["error"]["reason"] == "bad-input"
+
+
+def test_deal_code_and_seed_with_5000_digits(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--deal", f"1.{HUGE}"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--deal" in err and "more than" in err
+    assert "set_int_max_str_digits" not in err
+    assert main(["par", "--deal", f"{HUGE}.1"]) == 2
+    assert "more than" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "--seed", "9" * 5000])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 200 and "--seed" in err
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.2, 0.5])
+def test_ctrl_c_at_any_moment_exits_130_quietly(delay: float) -> None:
+    # Long enough to be interrupted at every delay: imports first, then the bots at work.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "forage", "bot", "--games", "100000", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    # Before the interpreter itself handles Ctrl+C the signal ends it, which the shell
+    # reports as 130 too.
+    assert process.returncode in (EXIT_INTERRUPTED, -signal.SIGINT), err
+
+
+def test_closed_output_pipe_exits_quietly(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps({"format": "forage/1", "deal": list(Deal.from_seed(1).cards)}))
+    for args in (["moves", str(record), "--json"], ["deal", "--seed", "1"]):
+        # A reader that is gone before anything is written: every write fails.
+        read, write = os.pipe()
+        os.close(read)
+        done = subprocess.run(
+            [sys.executable, "-m", "forage", *args],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        os.close(write)
+        assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+        assert done.stderr == ""
+        assert done.returncode == EXIT_PIPE_CLOSED
+
+
+def test_version_and_help_import_nothing_heavy() -> None:
+    for args in (["--version"], ["--help"]):
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "forage", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0
+        imported = {
+            line.rsplit("|", 1)[-1].strip().split(".")[0]
+            for line in done.stderr.splitlines()
+            if "|" in line
+        }
+        assert "forage" in imported
+        assert not imported & {"pydantic", "rich", "textual", "platformdirs"}, imported
