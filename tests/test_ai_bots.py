@@ -7,9 +7,9 @@ import json
 import pytest
 
 from forage.ai.bots import bot_game, play
-from forage.cli.ai_commands import bot_command
 from forage.ai.sim import Simulator, placement_of, state_of
 from forage.carddata import standard_deck
+from forage.cli.ai_commands import bot_command
 from forage.engine import Deal, Game
 
 

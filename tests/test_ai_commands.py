@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from forage.cli.ai_commands import bench_command, par_command, print_bench
 from forage.carddata import standard_deck
+from forage.cli.ai_commands import bench_command, par_command, print_bench
 from forage.engine import Deal, Game
 from forage.record import load_game
 

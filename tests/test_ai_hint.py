@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from forage.cli.ai_commands import hint_command
 from forage.ai.hint import hint
 from forage.carddata import standard_deck
+from forage.cli.ai_commands import hint_command
 from forage.engine import Area, Card, Deal, Deck, Game
 
 

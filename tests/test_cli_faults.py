@@ -75,7 +75,7 @@ def test_help_still_shows_the_usage(capsys: pytest.CaptureFixture[str]) -> None:
     ("make", "problem"),
     [
         (lambda tmp: str(tmp), "is a folder"),
-        (lambda tmp: str(tmp / "file.txt" / "game.json"), "a file is in the way"),
+        (lambda tmp: str(tmp / "file.txt" / "game.json"), "a file is in the way of the folder"),
         (lambda tmp: "", "no file name"),
         (lambda tmp: "   ", "no file name"),
     ],

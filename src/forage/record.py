@@ -384,7 +384,7 @@ def bad_input_object(message: str) -> dict[str, Any]:
 def os_problem(error: OSError) -> str:
     """A few words on why a file could not be read or written."""
     if isinstance(error, NotADirectoryError | FileExistsError):
-        return f"a file is in the way of its folder ({error.filename})"
+        return f"a file is in the way of the folder {error.filename}"
     if isinstance(error, IsADirectoryError):
         return f"{error.filename} is a folder, not a file"
     if isinstance(error, PermissionError):
