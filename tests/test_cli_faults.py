@@ -157,7 +157,7 @@ def test_ctrl_c_at_any_moment_exits_130_quietly(delay: float) -> None:
 def test_closed_output_pipe_exits_quietly(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     record.write_text(json.dumps({"format": "forage/1", "deal": list(Deal.from_seed(1).cards)}))
-    for args in (["moves", str(record), "--json"], ["deal", "--seed", "1"]):
+    for args in (["moves", str(record), "--json"], ["moves", str(record)], ["deal", "--seed", "1"]):
         # A reader that is gone before anything is written: every write fails.
         read, write = os.pipe()
         os.close(read)

@@ -15,11 +15,12 @@ from rich.table import Table
 from forage.ai import bench
 from forage.ai.commands import bot_summary, par_report, tiers
 from forage.ai.hint import hint
+from forage.cli.output import console
 from forage.engine import Game
 
 
 def _console() -> Console:
-    return Console(highlight=False)
+    return console(highlight=False)
 
 
 def _print_json(data: object) -> None:

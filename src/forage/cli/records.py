@@ -7,13 +7,9 @@ import json
 import secrets
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
 from forage.cli.errors import EXIT_ILLEGAL, EXIT_OK, BadInput, fail, read_text
 from forage.engine import Deal, Game, Outcome
 from forage.record import RecordError, bad_input_object, load_game, result_object
-from forage.render import summary
 
 
 def new_seed() -> int:
@@ -71,7 +67,10 @@ def replay_command(args: argparse.Namespace) -> int:
 
 
 def _print_summary(game: Game) -> None:
-    console = Console()
+    from forage.cli.output import console as new_console
+    from forage.render import summary
+
+    console = new_console()
     result = game.result()
     console.print(f"[bold]Deal[/bold] {game.deal.code}")
     if result.stuck:
@@ -113,7 +112,11 @@ def moves_command(args: argparse.Namespace) -> int:
     if args.json:
         _print_json({"moves": entries})
         return EXIT_OK
-    console = Console()
+    from rich.table import Table
+
+    from forage.cli.output import console as new_console
+
+    console = new_console()
     if not entries:
         why = "the game is over" if game.is_finished() else "no card in hand can be placed"
         console.print(f"No legal placements: {why}.")
