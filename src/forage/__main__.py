@@ -1,5 +1,5 @@
 """Run ``python -m forage`` as the ``forage`` command."""
 
-from forage.cli import main
+from forage import main
 
 raise SystemExit(main())

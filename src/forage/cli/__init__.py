@@ -2,35 +2,21 @@
 
 The headless commands never import Textual, so they start quickly; ``--version`` and
 ``--help`` import nothing beyond argparse. Every command imports what it needs inside
-:func:`main`, and Ctrl+C while this module itself loads exits 130 too, so an interrupted
-start-up never shows a traceback.
+:func:`main`; the ``forage`` script starts at :func:`forage.main`, which turns Ctrl+C
+while this module loads into exit code 130 too.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import signal
 import sys
+from collections.abc import Sequence
+from typing import NoReturn
 
-
-def _leave_quietly(signum: int, frame: object) -> None:
-    """Ctrl+C while the command line is still loading: exit 130, without a traceback."""
-    raise SystemExit(130)
-
-
-_loading = signal.getsignal(signal.SIGINT) is signal.default_int_handler
-if _loading:  # (a process told to ignore Ctrl+C keeps ignoring it)
-    try:  # only the main thread may set a handler; the default is put back at the end
-        signal.signal(signal.SIGINT, _leave_quietly)
-    except ValueError:
-        _loading = False
-
-import argparse  # noqa: E402 - after the Ctrl+C handler, like every import below
-import os  # noqa: E402
-from collections.abc import Sequence  # noqa: E402
-from typing import NoReturn  # noqa: E402
-
-from forage import __version__  # noqa: E402
-from forage.cli.errors import (  # noqa: E402
+from forage import __version__
+from forage.cli.errors import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
     EXIT_PIPE_CLOSED,
@@ -194,7 +180,3 @@ def _dispatch(args: argparse.Namespace) -> int:
     from forage.cli import tools
 
     return tools.run(args)
-
-
-if _loading:  # loaded: from here on main() turns Ctrl+C into exit code 130
-    signal.signal(signal.SIGINT, signal.default_int_handler)
