@@ -8,10 +8,7 @@ from pathlib import Path
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game
 
-__all__ = ["PAR_SECONDS", "run_game"]
-
-PAR_SECONDS = 10.0
-"""How long the end screen may search for the deal's par (issue 4: within 10 s)."""
+__all__ = ["run_game"]
 
 
 def run_game(
@@ -33,6 +30,6 @@ def run_game(
         return 2
     from forage.app.app import ForageApp
 
-    app = ForageApp(seed, deal_code, recipes, deck, record_path, par_seconds=PAR_SECONDS)
+    app = ForageApp(seed, deal_code, recipes, deck, record_path, show_par=True)
     code = app.run()
     return code if isinstance(code, int) else 0
