@@ -12,10 +12,7 @@ from forage.carddata import standard_deck
 from forage.cli.errors import EXIT_CRASH
 from forage.engine import Deal, Game
 
-__all__ = ["PAR_SECONDS", "run_game"]
-
-PAR_SECONDS = 10.0
-"""How long the end screen may search for the deal's par (issue 4: within 10 s)."""
+__all__ = ["run_game"]
 
 
 def run_game(
@@ -43,7 +40,7 @@ def run_game(
     from forage.app.app import ForageApp
 
     try:
-        app = ForageApp(seed, deal_code, recipes, deck, record_path, par_seconds=PAR_SECONDS)
+        app = ForageApp(seed, deal_code, recipes, deck, record_path, show_par=True)
         code = app.run()
         crash = app.crash
     except Exception as error:  # outside Textual's own handling: still logged, never shown

@@ -39,14 +39,14 @@ class ForageApp(App[int]):
         record_path: Path | None = None,
         *,
         offer_resume: bool = True,
-        par_seconds: float | None = None,
+        show_par: bool = False,
     ) -> None:
         """An app that will start this game (or offer the saved one first).
 
-        With ``par_seconds``, the end screen works out the deal's par for that long.
+        With ``show_par``, the end screen works out the deal's par (in a child process).
         """
         super().__init__()
-        self.par_seconds = par_seconds
+        self.show_par = show_par
         self.options = (seed, deal_code, recipes, deck, record_path)
         self.offer_resume = offer_resume
         self.record_path = record_path

@@ -96,14 +96,13 @@ class EndScreen(ForageModal):
 
     def on_mount(self) -> None:
         """Start working out the deal's par, if the app asks for it."""
-        seconds = getattr(self.app, "par_seconds", None)
-        if not seconds or self.session.game.deck != standard_deck():
+        if not getattr(self.app, "show_par", False) or self.session.game.deck != standard_deck():
             self.query_one("#end-par", Static).display = False
             return
         self.query_one("#end-par", Static).update(
-            Text(f"Par for this deal: working it out (up to {seconds:.0f} s)…", "dim")
+            Text("Par for this deal: working it out (a few seconds)…", "dim")
         )
-        self._par_job = ParJob(self.session.deal.code, seconds)
+        self._par_job = ParJob(self.session.deal.code)
         self.run_worker(self._wait_for_par, thread=True, exclusive=True, group="par")
 
     def _wait_for_par(self) -> None:
