@@ -307,3 +307,25 @@ def test_save_data_names_the_seed_of_its_deal() -> None:
     data = a_save(seed=9)
     assert Deal.from_code(data["deal"]) == Deal.from_seed(9)
     assert saves.parse_save(data).seed == 9
+
+
+@sync
+async def test_a_record_file_that_stops_being_writable_is_told_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "game.json"
+    real = saves.write_atomic
+
+    def full_for_the_record(path: Path, text: str) -> None:
+        if path == record and record.exists():
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(path, text)
+
+    monkeypatch.setattr(saves, "write_atomic", full_for_the_record)
+    app = ForageApp(seed=3, record_path=record, offer_resume=False)
+    told = listen(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await place_cards(pilot, app, 2)
+        assert len(session_of(app).game.moves) == 2
+    assert told == [f"The record {record} cannot be written: the disk is full."]
+    assert len(json.loads(save_path().read_text())["moves"]) == 2
