@@ -2,10 +2,11 @@
 
 Each command runs as a fresh process (``python -m forage ...``, stdout to /dev/null) several
 times; the commands take turns, and each one's figure is the median of its wall times. The
-yardstick is ``python -c pass`` with the same interpreter. ``--src DIR`` runs the forage
-found in DIR (e.g. an older checkout's ``src``) instead of the installed one.
+yardstick is ``python -c pass`` with the same interpreter. ``--against DIR`` also times the
+forage found in DIR (e.g. an older checkout's ``src``, with its ``data`` beside it), taking
+turns with this one, so both see the same machine load.
 
-    uv run python benchmarks/startup.py [--runs N] [--src DIR] [--json]
+    uv run python benchmarks/startup.py [--runs N] [--against DIR] [--json]
 """
 
 from __future__ import annotations
@@ -50,26 +51,32 @@ def main() -> None:
     """Run every command in turn and print the medians (ms)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--src", help="run the forage package found in this folder")
+    parser.add_argument("--against", help="also time the forage package found in this folder")
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args()
-    env = dict(os.environ)
-    if options.src:
-        env["PYTHONPATH"] = options.src
-    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
-    for name, args in COMMANDS.items():  # warm the file cache and the bytecode
-        time_once(args, env)
+    variants = {"this": dict(os.environ)}
+    if options.against:
+        variants["against"] = {**os.environ, "PYTHONPATH": options.against}
+    times = {(v, name): [] for v in variants for name in COMMANDS}
+    for env in variants.values():  # warm the file cache and the bytecode
+        for args in COMMANDS.values():
+            time_once(args, env)
     for _ in range(options.runs):
         for name, args in COMMANDS.items():
-            times[name].append(time_once(args, env))
-    medians = {name: round(1000 * statistics.median(t), 1) for name, t in times.items()}
+            for variant, env in variants.items():
+                times[variant, name].append(time_once(args, env))
+    medians = {
+        variant: {name: round(1000 * statistics.median(times[variant, name])) for name in COMMANDS}
+        for variant in variants
+    }
     if options.json:
         print(json.dumps({"runs": options.runs, "median_ms": medians}))
         return
     print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
     print(f"median of {options.runs} runs, ms (process start to exit)")
-    for name, ms in medians.items():
-        print(f"  {name:28} {ms:8.1f}")
+    print(f"  {'':28} " + " ".join(f"{v:>8}" for v in variants))
+    for name in COMMANDS:
+        print(f"  {name:28} " + " ".join(f"{medians[v][name]:8}" for v in variants))
 
 
 if __name__ == "__main__":
