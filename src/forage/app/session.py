@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from forage.app import saves
-from forage.app.saves import SAVE_FORMAT as SAVE_FORMAT
-from forage.app.saves import data_dir as data_dir
+from forage.app.saves import SAVE_FORMAT
 from forage.app.saves import save_path as save_path
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Outcome, Placement, Rotation
