@@ -183,14 +183,15 @@ def _step(area: Area, below: Square | None) -> Step:
     lost = below.points if below is not None else 0
     made = covered_square(area, below, effect)
     code = encode(made.area, made.die, made.edwood)
-    returned = -1
-    if effect in (Effect.MOUSE, Effect.EDWOOD) and below is not None and below.die is not None:
-        returned = COLOUR_INDEX[below.die.colour]
-    gathered = 0
-    colour = returned
+    colour = gathered = 0
     if effect in (Effect.RAISED, Effect.PLACED) and made.die is not None:
-        colour = COLOUR_INDEX[made.die.colour] if effect is Effect.PLACED else -1
         gathered = 1 << COLOUR_INDEX[made.die.colour]
+    if effect is Effect.PLACED and made.die is not None:
+        colour = COLOUR_INDEX[made.die.colour]  # drawn from the supply
+    elif effect in (Effect.MOUSE, Effect.EDWOOD) and below is not None and below.die is not None:
+        colour = COLOUR_INDEX[below.die.colour]  # sent back to the supply
+    else:
+        colour = -1
     return Step(int(_NEEDS[effect]), effect, code, made.points - lost, gathered, colour)
 
 
