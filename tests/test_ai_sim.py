@@ -143,7 +143,7 @@ def test_bounds_cap_every_placement_and_pruning_changes_no_result(
     for sim, state in positions(game, seed):
         board, counts, edwood = state.board, state.counts, state.edwood
         for card in set(state.hand):
-            every = sim.scored(board, counts, edwood, card, worth)
+            every = sim.best_scored(board, counts, edwood, card, worth, 0)
             for scored in every:
                 # the value with worth, and the gain alone, are both within the bound
                 top_value = max(scored.value, scored.move.gain)
@@ -152,7 +152,7 @@ def test_bounds_cap_every_placement_and_pruning_changes_no_result(
             given = every[: len(every) // 3]
             best = sim.best_scored(board, counts, edwood, card, worth, n, given)
             assert best == heapq.nlargest(n, [*given, *every], key=lambda t: t.value)
-            top = sim.best_gain(board, counts, edwood, card, worth)
-            assert (top is None) == (not every)
-            if top is not None:
-                assert top == max(every, key=lambda t: t.value)
+            top = sim.best_scored(board, counts, edwood, card, worth, 1)
+            assert len(top) == min(1, len(every))
+            if top:
+                assert top[0] == max(every, key=lambda t: t.value)

@@ -199,11 +199,11 @@ def expert_move(
                 left = card if second.card == other else other
                 reply = second.gain + board_worth(after, worth3)
                 if left is not None:
-                    third = sim.best_gain(
-                        after, second.result.counts, second.result.edwood, left, worth3
+                    third = sim.best_scored(
+                        after, second.result.counts, second.result.edwood, left, worth3, 1
                     )
-                    if third is not None:
-                        reply += third.value
+                    if third:
+                        reply += third[0].value
                 if best_reply is None or reply > best_reply[0]:
                     best_reply = (reply, second.gain)
             assert best_reply is not None

@@ -241,8 +241,8 @@ class Searcher:
                 base = state.base + board_worth(state.board, worth)
                 found = False
                 for card in dict.fromkeys(state.hand):
-                    for value, move in sim.scored(
-                        state.board, state.counts, state.edwood, card, worth
+                    for value, move in sim.best_scored(
+                        state.board, state.counts, state.edwood, card, worth, 0
                     ):
                         candidates.append((base + value, index, move))
                         found = True

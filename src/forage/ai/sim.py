@@ -66,6 +66,9 @@ def _value(scored: Scored) -> float:
     return scored.value
 
 
+_new = tuple.__new__
+"""Builds the named tuples of the hot loop without their Python-level ``__new__``."""
+
 EPSILON: Final = 1e-9
 """Slack for rounding when a bound is compared with a value summed in another order."""
 NO_BOUND: Final = -1e9
@@ -186,22 +189,8 @@ class Simulator:
         ):
             value: float = r.gain
             if worth is not None:
-                new = r.new
-                value += (
-                    values[new[0]]
-                    + values[new[1]]
-                    + values[new[2]]
-                    + values[new[3]]
-                    + values[new[4]]
-                    + values[new[5]]
-                    - values[unders[0]]
-                    - values[unders[1]]
-                    - values[unders[2]]
-                    - values[unders[3]]
-                    - values[unders[4]]
-                    - values[unders[5]]
-                )
-            found.append(Scored(value, Move(card, rot, spot, r)))
+                value += sum(map(values.__getitem__, r.new)) - sum(map(values.__getitem__, unders))
+            found.append(_new(Scored, (value, _new(Move, (card, rot, spot, r)))))
             if n:
                 if len(best) < n:
                     heapq.heappush(best, value)
@@ -212,29 +201,6 @@ class Simulator:
         if not n:
             return found
         return heapq.nlargest(n, found, key=_value)
-
-    def scored(
-        self,
-        board: Board,
-        counts: tuple[int, int, int],
-        edwood: bool,
-        card: int,
-        worth: Worth | None = None,
-    ) -> list[Scored]:
-        """Every legal placement of one card with its value (see :meth:`best_scored`)."""
-        return self.best_scored(board, counts, edwood, card, worth, 0)
-
-    def best_gain(
-        self,
-        board: Board,
-        counts: tuple[int, int, int],
-        edwood: bool,
-        card: int,
-        worth: Worth | None = None,
-    ) -> Scored | None:
-        """The best placement of one card by value (the first of equal ones), or None."""
-        best = self.best_scored(board, counts, edwood, card, worth, 1)
-        return best[0] if best else None
 
     def greedy(self, state: State) -> Move | None:
         """The legal placement with the best gain, the first in the engine's order on ties."""

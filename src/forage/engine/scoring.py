@@ -11,7 +11,14 @@ from typing import Final, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from forage.engine.areas import BASKET_FACE, COLOURS, DICE_PER_COLOUR
+from forage.engine.areas import (
+    BASKET_FACE,
+    COLOURS,
+    DICE_PER_COLOUR,
+    EDWOOD_POINTS,
+    MOUSE_FACE,
+    SPLIT_DIE_POINTS,
+)
 from forage.engine.board import (
     COLOUR_INDEX,
     DIE_COLOUR,
@@ -57,6 +64,19 @@ class RecipeResult(BaseModel):
     bonus: int
 
 
+class ScoreParts(NamedTuple):
+    """The base score as points that add up to it (R15)."""
+
+    food: int
+    """The faces of the food dice."""
+    mice: int
+    """The mouse dice, at their face each."""
+    split: int
+    """What the dice on split areas cost."""
+    edwood: int
+    """What Edwood costs, if he is in the woodland."""
+
+
 class Score(BaseModel):
     """A score breakdown (R15, R17)."""
 
@@ -69,6 +89,16 @@ class Score(BaseModel):
     base: int
     bonus: int
     final: int
+
+    @property
+    def parts(self) -> ScoreParts:
+        """The base score as points that add up to it."""
+        return ScoreParts(
+            food=self.dice_total - self.mice * MOUSE_FACE,
+            mice=self.mice * MOUSE_FACE,
+            split=self.split_dice * SPLIT_DIE_POINTS,
+            edwood=EDWOOD_POINTS if self.edwood else 0,
+        )
 
 
 class Survey(NamedTuple):

@@ -11,12 +11,14 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from forage.app.describe import score_sum
 from forage.app.par_job import ParJob
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.session import Session
 from forage.app.widgets.keys import KeyBar
 from forage.app.widgets.score import recipes_text
 from forage.carddata import standard_deck
+from forage.engine.scoring import WIN_LINE
 
 
 def summary_text(session: Session) -> Text:
@@ -29,9 +31,7 @@ def summary_text(session: Session) -> Text:
         text.append("No card in your hand fits anywhere, so the game ends here.\n", "bold #ffb040")
     else:
         text.append("All cards are placed.\n", "bold")
-    mice = "1 mouse" if score.mice == 1 else f"{score.mice} mice"
-    text.append(f"Dice total {score.dice_total}, including {mice} at -2 each\n")
-    text.append(f"Dice on split areas {-score.split_dice} · Edwood {-5 if score.edwood else 0}\n")
+    text.append(f"{score_sum(score)}\n")
     text.append(f"Base score {score.base}\n", "bold")
     if session.is_challenge:
         text.append_text(recipes_text(result, game.recipes, conditions=True))
@@ -44,7 +44,7 @@ def summary_text(session: Session) -> Text:
     if session.is_challenge:
         text.append(f"  Final {score.final} against a target of {result.target}.")
     else:
-        text.append(f"  {score.base} points; 35 or more wins.")
+        text.append(f"  {score.base} points; {WIN_LINE} or more wins.")
     text.append(f"\nDeal code to share: {game.deal.code}")
     return text
 
