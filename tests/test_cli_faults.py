@@ -136,15 +136,25 @@ def test_deal_code_and_seed_with_5000_digits(capsys: pytest.CaptureFixture[str])
     assert err.count("\n") == 1 and len(err) < 200 and "--seed" in err
 
 
-# The ``forage`` script itself, telling the test when forage's first line has run: a signal
-# before that (the interpreter's own start-up, finding the package) is Python's business.
-SCRIPT = (
-    "import sys; from forage import main; sys.stderr.write('up\\n'); sys.stderr.flush(); "
-    "sys.argv[0] = 'forage'; sys.exit(main())"
-)
+# The ``forage`` script's entry point, telling the test when it has taken over Ctrl+C (its
+# first lines): before that, in the interpreter's own start-up, Python handles the signal.
+SCRIPT = """
+import signal, sys
+set_handler = signal.signal
+def told(*args):
+    signal.signal = set_handler
+    result = set_handler(*args)
+    sys.stderr.write("up\\n")
+    sys.stderr.flush()
+    return result
+signal.signal = told
+sys.argv[0] = "forage"
+from forage import main
+sys.exit(main())
+"""
 
 
-@pytest.mark.parametrize("delay", [0.0, 0.02, 0.05, 0.2, 0.5])
+@pytest.mark.parametrize("delay", [0.0, 0.01, 0.03, 0.05, 0.1, 0.2, 0.5])
 def test_ctrl_c_at_any_moment_exits_130_quietly(delay: float) -> None:
     # Long enough to be interrupted at every delay: imports first, then the bots at work.
     process = subprocess.Popen(

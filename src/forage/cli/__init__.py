@@ -2,20 +2,21 @@
 
 The headless commands never import Textual, so they start quickly; ``--version`` and
 ``--help`` import nothing beyond argparse. Every command imports what it needs inside
-:func:`main`; the ``forage`` script starts at :func:`forage.main`, which turns Ctrl+C
-while this module loads into exit code 130 too.
+:func:`main`; the ``forage`` script starts at :func:`forage.main`, so that Ctrl+C
+while anything loads exits 130 too, without a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from forage import __version__
+from forage import __version__, exit_on_interrupt
 from forage.cli.errors import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
@@ -138,6 +139,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_PIPE_CLOSED
+    except Exception as error:  # Ctrl+C that Python wrapped (a class's __set_name__)
+        if not _interrupted(error):
+            raise
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        return EXIT_INTERRUPTED
+
+
+def _interrupted(error: BaseException | None) -> bool:
+    """Whether an error is Ctrl+C or was caused by it."""
+    for _ in range(8):  # a chain is short; never follow a cycle for ever
+        if error is None:
+            return False
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -145,12 +162,29 @@ def _main(argv: Sequence[str] | None) -> int:
     args = parser.parse_args(_normalise(sys.argv[1:] if argv is None else argv))
     if getattr(args, "recipes", False) and getattr(args, "deck", 1) == 2:
         parser.error("a recipe challenge has no deck 2 (RULINGS R12): drop --deck 2")
+    _load(args.command)
     try:
         code = _dispatch(args)
     except BadInput as exc:
         return fail(str(exc))
     sys.stdout.flush()  # a closed pipe shows here, not at exit
     return code
+
+
+def _load(command: str) -> None:
+    """Import the slow modules of a command, Ctrl+C ending the process at once meanwhile
+    (see :func:`forage.exit_on_interrupt`); then Ctrl+C raises KeyboardInterrupt again."""
+    if signal.getsignal(signal.SIGINT) not in (signal.default_int_handler, exit_on_interrupt):
+        return  # Ctrl+C ignored (a background job) or handled by whoever runs main()
+    signal.signal(signal.SIGINT, exit_on_interrupt)
+    slow = ["forage.record"]  # pydantic and the engine, for every command
+    if command == "play":
+        slow.append("forage.app.app")  # Textual
+    try:
+        for name in slow:
+            importlib.import_module(name)
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _silence_stdout() -> None:
