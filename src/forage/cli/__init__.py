@@ -9,7 +9,6 @@ while anything loads exits 130 too, without a traceback.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import signal
 import sys
@@ -177,12 +176,11 @@ def _load(command: str) -> None:
     if signal.getsignal(signal.SIGINT) not in (signal.default_int_handler, exit_on_interrupt):
         return  # Ctrl+C ignored (a background job) or handled by whoever runs main()
     signal.signal(signal.SIGINT, exit_on_interrupt)
-    slow = ["forage.record"]  # pydantic and the engine, for every command
-    if command == "play":
-        slow.append("forage.app.app")  # Textual
     try:
-        for name in slow:
-            importlib.import_module(name)
+        import forage.record  # pydantic and the engine, for every command
+
+        if command == "play":
+            import forage.app.app  # noqa: F401 - Textual
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
