@@ -1,0 +1,117 @@
+"""``forage serve``: its options, its one-line errors, and a real server answering HTTP."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from serving import forage_server, free_port
+
+from forage.cli.serve import exposed, page_address
+
+
+def forage(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "forage", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_help_names_the_options() -> None:
+    done = forage("serve", "--help")
+    assert done.returncode == 0
+    assert "--host" in done.stdout and "--port" in done.stdout
+    listed = forage("--help")
+    assert "serve" in listed.stdout
+
+
+@pytest.mark.parametrize(
+    ("port", "words"),
+    [
+        ("eighty", "not a whole number: 'eighty'"),
+        ("0", "from 1 to 65535, not 0"),
+        ("65536", "from 1 to 65535, not 65536"),
+        ("-5", "from 1 to 65535, not -5"),
+    ],
+)
+def test_bad_port_is_one_line(port: str, words: str) -> None:
+    done = forage("serve", "--port", port)
+    assert done.returncode == 2
+    assert done.stderr.startswith("forage: --port:") and words in done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stdout == ""
+
+
+def test_port_in_use_is_one_line() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        done = forage("serve", "--host", "127.0.0.1", "--port", port)
+    assert done.returncode == 2
+    assert (
+        done.stderr
+        == f"forage: --port: {port} is in use on 127.0.0.1 (choose another with --port)\n"
+    )
+
+
+def test_unknown_host_is_one_line() -> None:
+    done = forage("serve", "--host", "no-such-host.invalid", "--port", str(free_port()))
+    assert done.returncode == 2
+    assert done.stderr == "forage: --host: no such address: 'no-such-host.invalid'\n"
+
+
+def test_only_other_addresses_count_as_exposed() -> None:
+    assert exposed("127.0.0.1", 8000) == []
+    assert exposed("localhost", 8000) == []
+    assert exposed("::1", 8000) == []
+    assert exposed("0.0.0.0", 8000) == ["0.0.0.0"]
+    assert exposed("192.0.2.7", 8000) == ["192.0.2.7"]
+
+
+def test_page_address_is_one_a_browser_here_can_open() -> None:
+    assert page_address("127.0.0.1", 8000) == "http://127.0.0.1:8000"
+    assert page_address("0.0.0.0", 9000) == "http://127.0.0.1:9000"
+    assert page_address("::", 80) == "http://[::1]:80"
+    assert page_address("::1", 8080) == "http://[::1]:8080"
+    assert page_address("localhost", 8000) == "http://localhost:8000"
+
+
+def test_server_answers_http_and_stops_cleanly(tmp_path: Path) -> None:
+    with forage_server(tmp_path / "home", tmp_path) as served:
+        page = served.get_page()
+        port = served.url.rsplit(":", 1)[1].strip("/")
+        assert "<div>Forage</div>" in page
+        # The page's websocket goes back to the address the browser used.
+        assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws"' in page
+        served.stop()
+        assert served.process.returncode in (0, 130)
+        said = served.output()
+    assert f"serving the game at http://127.0.0.1:{port}" in said
+    assert "Traceback" not in said
+    assert "warning" not in said
+
+
+def test_version_and_the_game_do_not_load_the_web_server() -> None:
+    probe = (
+        "import contextlib, io, sys\n"
+        "import forage.app.app\n"
+        "from forage.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        "        main(['--version'])\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'textual_serve', 'aiohttp'}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
