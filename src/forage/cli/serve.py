@@ -14,12 +14,13 @@ import logging
 import shlex
 import socket
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from forage.cli.errors import BadInput
 
 if TYPE_CHECKING:
     from aiohttp import web
+    from textual_serve.server import Server
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -120,11 +121,11 @@ def serve_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _make_server(host: str, port: int) -> Any:
+def _make_server(host: str, port: int) -> Server:
     """A textual-serve server for the game whose page follows the address the browser used."""
     from textual_serve.server import Server
 
-    class GameServer(Server):  # type: ignore[misc]  # textual-serve is partly typed
+    class GameServer(Server):
         """textual-serve, quieter, with page addresses taken from each request."""
 
         def initialize_logging(self) -> None:
