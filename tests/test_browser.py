@@ -6,6 +6,7 @@ can) and the ``playwright`` package (the dev group). Without them the test is sk
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -41,6 +42,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 WAIT_SECONDS = 20.0
+SETTLE_SECONDS = 0.15
 VIEWPORT = {"width": 1400, "height": 900}
 SCREENSHOT_ENV = "FORAGE_BROWSER_SCREENSHOT"
 """Set to a PNG path to keep a picture of the game in the browser (docs/browser.png)."""
@@ -87,15 +89,21 @@ class Tab:
         return "\n".join(self.lines())
 
     def wait(self, check: Callable[[str], bool], what: str) -> str:
-        """Wait until the screen's text passes the check; returns that text."""
+        """Wait until the screen's text passes the check and has stopped changing.
+
+        A frame can reach the page in several pieces, so a text is taken only once a second
+        look, a moment later, finds the same.
+        """
         deadline = time.monotonic() + WAIT_SECONDS
+        seen = None
         while True:
             text = self.text()
-            if check(text):
+            if text == seen and check(text):
                 return text
             if time.monotonic() > deadline:
                 raise AssertionError(f"waited {WAIT_SECONDS:.0f} s for {what}; screen:\n{text}")
-            time.sleep(0.05)
+            seen = text
+            time.sleep(SETTLE_SECONDS)
 
     def wait_for(self, words: str) -> str:
         """Wait until these words are on screen."""
@@ -114,7 +122,10 @@ class Tab:
 
     def click_on(self, words: str) -> None:
         """Click the mouse on the first character of these words on screen."""
-        row, column = self.locate(words)
+        self.click(*self.locate(words))
+
+    def click(self, row: int, column: int) -> None:
+        """Click the mouse on the middle of a character cell of the terminal."""
         box = self.page.locator(".xterm-screen").bounding_box()
         columns, rows = self.page.evaluate(
             "() => [window.forageTerminal.cols, window.forageTerminal.rows]"
@@ -136,6 +147,43 @@ def number(pattern: str, text: str) -> int:
     found = re.search(pattern, text)
     assert found, f"{pattern!r} not on screen:\n{text}"
     return int(found.group(1))
+
+
+def saved_game(home: Path) -> tuple[list[Placement], int]:
+    """The moves of the game saved in FORAGE_HOME, and its score as the engine counts it."""
+    saved = json.loads((home / SAVE_NAME).read_text(encoding="utf-8"))
+    game = Game(Deal.from_code(saved["deal"]), standard_deck())
+    moves = [Placement.from_notation(text) for text in saved["moves"]]
+    for move in moves:
+        assert game.push(move).legal, move
+    return moves, game.position.base
+
+
+def woodland_lines(text: str) -> list[str]:
+    """The screen's lines cut to the woodland's columns (left of the side panel)."""
+    lines = text.splitlines()
+    side = next(line.index("Turn ") for line in lines if "Turn " in line)
+    return [line[:side] for line in lines]
+
+
+def woodland_corner(text: str) -> tuple[int, int]:
+    """(row, column) of the top-left area label on the woodland: its top row, leftmost."""
+    for row, line in enumerate(woodland_lines(text)[1:], start=1):  # line 0 is the title
+        found = re.search(r"[A-Za-z]", line)
+        if found:
+            return row, found.start()
+    raise AssertionError(f"no area label on the woodland:\n{text}")
+
+
+def square_width(text: str) -> int:
+    """How many columns apart the squares of the woodland are (the empty table's dots)."""
+    gaps = set()
+    for line in woodland_lines(text)[1:]:
+        if set(line) == {" ", "·"}:
+            dots = [column for column, char in enumerate(line) if char == "·"]
+            gaps.update(right - left for left, right in itertools.pairwise(dots))
+    assert gaps, f"no empty table on screen:\n{text}"
+    return min(gaps)
 
 
 def turn_of(text: str) -> int | None:
@@ -216,19 +264,32 @@ def test_a_card_is_placed_in_the_browser(tmp_path: Path, served: Served, browser
     tab.press("ArrowLeft")
     here = tab.wait(lambda text: preview(text) == preview(chosen), "the card to move back")
 
-    # Enter places it: the score shown is the one previewed.
-    previewed = number(r"score 0 → (-?\d+)", preview(here))
+    # A click on the woodland moves the card there; enter places it, scoring as previewed.
+    row, column = woodland_corner(here)
+    tab.click(row, column)
+    clicked = tab.wait(lambda text: preview(text) != preview(here), "the card to follow the click")
+    previewed = number(r"score 0 → (-?\d+)", preview(clicked))
     tab.press("Enter")
     placed = tab.wait_for("Turn 2 of 8")
     assert number(r"Score (-?\d+)", placed) == previewed
-
     # The save in FORAGE_HOME holds that move, and the engine scores it the same.
-    saved = json.loads((home / SAVE_NAME).read_text(encoding="utf-8"))
-    game = Game(Deal.from_code(saved["deal"]), standard_deck())
-    [move] = [Placement.from_notation(text) for text in saved["moves"]]
-    assert move.card == second
-    assert game.push(move).legal
-    assert game.position.base == previewed
+    [first], score = saved_game(home)
+    assert first.card == second
+    assert score == previewed
+
+    # u undoes it; a click one square to the right places the card one square to the right.
+    tab.press("u")
+    undone = tab.wait_for("Turn 1 of 8")
+    row, column = woodland_corner(undone)
+    tab.click(row, column + square_width(undone))
+    clicked = tab.wait(lambda text: preview(text) != preview(undone), "the card to follow")
+    previewed = number(r"score 0 → (-?\d+)", preview(clicked))
+    tab.press("Enter")
+    placed = tab.wait_for("Turn 2 of 8")
+    assert number(r"Score (-?\d+)", placed) == previewed
+    [move], score = saved_game(home)
+    assert (move.x, move.y) == (first.x + 1, first.y)
+    assert score == previewed
 
     # A second tab is a new game that offers to resume the saved one.
     tab.page.close()
