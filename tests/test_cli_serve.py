@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from serving import forage_server, free_port
 
+from forage.cli import main
 from forage.cli.serve import exposed, page_address
 
 
@@ -115,3 +116,33 @@ def test_version_and_the_game_do_not_load_the_web_server() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+class StubServer:
+    """Stands in for textual-serve: records that it was asked to serve, serves nothing."""
+
+    served = False
+
+    def serve(self) -> None:
+        StubServer.served = True
+
+
+def test_other_computers_are_warned_about(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import forage.cli.serve as serve
+
+    monkeypatch.setattr(serve, "_make_server", lambda host, port: StubServer())
+    port = free_port()
+    assert main(["serve", "--host", "0.0.0.0", "--port", str(port)]) == 0
+    said = capsys.readouterr()
+    assert StubServer.served
+    assert f"serving the game at http://127.0.0.1:{port}" in said.out
+    assert said.err == (
+        f"forage: warning: listening on 0.0.0.0: anyone who can reach this computer on port "
+        f"{port} can play, and each game runs here\n"
+    )
+    StubServer.served = False
+    assert main(["serve", "--port", str(port)]) == 0
+    assert StubServer.served
+    assert capsys.readouterr().err == ""
