@@ -186,6 +186,24 @@ def square_width(text: str) -> int:
     return min(gaps)
 
 
+def click_and_place(tab: Tab, home: Path, row: int, column: int) -> tuple[Placement, int]:
+    """Click a woodland square and place the first card there; returns it and its score.
+
+    The score on the page after placing must be the one previewed, and the save file in
+    FORAGE_HOME must hold just that move, which the engine scores the same.
+    """
+    before = tab.text()
+    tab.click(row, column)
+    clicked = tab.wait(lambda text: preview(text) != preview(before), "the card to follow")
+    previewed = number(r"score 0 → (-?\d+)", preview(clicked))
+    tab.press("Enter")
+    placed = tab.wait_for("Turn 2 of 8")
+    assert number(r"Score (-?\d+)", placed) == previewed
+    [move], score = saved_game(home)
+    assert score == previewed
+    return move, previewed
+
+
 def turn_of(text: str) -> int | None:
     """The turn the screen shows, if it shows one."""
     found = re.search(r"Turn (\d+) of", text)
@@ -265,31 +283,15 @@ def test_a_card_is_placed_in_the_browser(tmp_path: Path, served: Served, browser
     here = tab.wait(lambda text: preview(text) == preview(chosen), "the card to move back")
 
     # A click on the woodland moves the card there; enter places it, scoring as previewed.
-    row, column = woodland_corner(here)
-    tab.click(row, column)
-    clicked = tab.wait(lambda text: preview(text) != preview(here), "the card to follow the click")
-    previewed = number(r"score 0 → (-?\d+)", preview(clicked))
-    tab.press("Enter")
-    placed = tab.wait_for("Turn 2 of 8")
-    assert number(r"Score (-?\d+)", placed) == previewed
-    # The save in FORAGE_HOME holds that move, and the engine scores it the same.
-    [first], score = saved_game(home)
+    first, _ = click_and_place(tab, home, *woodland_corner(here))
     assert first.card == second
-    assert score == previewed
 
     # u undoes it; a click one square to the right places the card one square to the right.
     tab.press("u")
     undone = tab.wait_for("Turn 1 of 8")
     row, column = woodland_corner(undone)
-    tab.click(row, column + square_width(undone))
-    clicked = tab.wait(lambda text: preview(text) != preview(undone), "the card to follow")
-    previewed = number(r"score 0 → (-?\d+)", preview(clicked))
-    tab.press("Enter")
-    placed = tab.wait_for("Turn 2 of 8")
-    assert number(r"Score (-?\d+)", placed) == previewed
-    [move], score = saved_game(home)
+    move, previewed = click_and_place(tab, home, row, column + square_width(undone))
     assert (move.x, move.y) == (first.x + 1, first.y)
-    assert score == previewed
 
     # A second tab is a new game that offers to resume the saved one.
     tab.page.close()
