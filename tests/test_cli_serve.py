@@ -5,13 +5,15 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
 from serving import forage_server, free_port
 
 from forage.cli import main
-from forage.cli.serve import exposed, page_address
+from forage.cli.serve import exposed, local_names, page_address, refusal
 
 
 def forage(*args: str) -> subprocess.CompletedProcess[str]:
@@ -91,6 +93,15 @@ def test_server_answers_http_and_stops_cleanly(tmp_path: Path) -> None:
         assert "<div>Forage</div>" in page
         # The page's websocket goes back to the address the browser used.
         assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws"' in page
+        # Another site's page, or a name pointed at this computer, gets no game.
+        for path, headers in [
+            ("", {"Host": f"rebound.example:{port}"}),
+            ("ws", {"Origin": "http://elsewhere.example"}),
+        ]:
+            request = urllib.request.Request(served.url + path, headers=headers)
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=5)
+            assert refused.value.code == 403
         served.stop()
         assert served.process.returncode in (0, 130)
         said = served.output()
@@ -146,3 +157,21 @@ def test_other_computers_are_warned_about(
     assert main(["serve", "--port", str(port)]) == 0
     assert StubServer.served
     assert capsys.readouterr().err == ""
+
+
+def test_a_local_server_answers_only_local_names_and_its_own_page() -> None:
+    names = local_names("127.0.0.1", 8000)
+    assert names is not None
+    assert refusal({"Host": "127.0.0.1:8000"}, names) is None
+    assert refusal({"Host": "localhost:8000", "Origin": "http://localhost:8000"}, names) is None
+    assert refusal({"Host": "[::1]:8000"}, names) is None
+    assert refusal({"Host": "rebound.example:8000"}, names) == (
+        "unknown host 'rebound.example:8000': open the game as localhost or 127.0.0.1"
+    )
+    assert refusal({"Host": "127.0.0.1:8000", "Origin": "https://elsewhere.example"}, names) == (
+        "the game can be played only from its own page"
+    )
+    # Listening for other computers, any name will do, but still only from its own page.
+    assert local_names("0.0.0.0", 8000) is None
+    assert refusal({"Host": "my-laptop.local:8000"}, None) is None
+    assert refusal({"Host": "my-laptop.local:8000", "Origin": "http://evil.example"}, None)

@@ -11,15 +11,18 @@ import argparse
 import errno
 import ipaddress
 import logging
+import os
 import shlex
 import socket
+import subprocess
 import sys
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from forage.cli.errors import BadInput
 
 if TYPE_CHECKING:
-    from aiohttp import web
     from textual_serve.server import Server
 
 DEFAULT_HOST = "127.0.0.1"
@@ -96,7 +99,33 @@ def page_address(host: str, port: int) -> str:
 
 def game_command() -> str:
     """The shell command each browser tab runs: this Python's ``forage play``."""
-    return f"{shlex.quote(sys.executable)} -m forage play"
+    words = [sys.executable, "-m", "forage", "play"]
+    return subprocess.list2cmdline(words) if os.name == "nt" else shlex.join(words)
+
+
+def local_names(host: str, port: int) -> frozenset[str] | None:
+    """The Host headers a loopback-only server answers (None: any, when it is exposed).
+
+    Refusing other names keeps web pages from reaching the game through a name of their
+    own that they point at 127.0.0.1 (DNS rebinding).
+    """
+    if exposed(host, port):
+        return None
+    names = {"localhost", "127.0.0.1", "[::1]", f"[{host}]" if ":" in host else host}
+    return frozenset(name.lower() for name in names) | frozenset(
+        f"{name.lower()}:{port}" for name in names
+    )
+
+
+def refusal(headers: Mapping[str, str], names: frozenset[str] | None) -> str | None:
+    """Why a request may not reach the game, or None: a foreign Host or Origin."""
+    host = headers.get("Host", "").lower()
+    if names is not None and host not in names:
+        return f"unknown host {host!r}: open the game as localhost or 127.0.0.1"
+    origin = headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc.lower() != host:
+        return "the game can be played only from its own page"
+    return None
 
 
 def serve_command(args: argparse.Namespace) -> int:
@@ -105,7 +134,7 @@ def serve_command(args: argparse.Namespace) -> int:
     port = port_number(args.port)
     open_to = exposed(host, port)
     check_free(host, port)
-    server = _make_server(host, port)
+    server = _make_server(host, port, local_names(host, port))
     print(f"forage: serving the game at {page_address(host, port)} — open it in a web browser")
     if open_to:
         print(
@@ -121,9 +150,19 @@ def serve_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _make_server(host: str, port: int) -> Server:
-    """A textual-serve server for the game whose page follows the address the browser used."""
+def _make_server(host: str, port: int, names: frozenset[str] | None) -> Server:
+    """A textual-serve server for the game whose page follows the address the browser used.
+
+    Requests with a Host not in ``names`` (unless None), or from another site's page, are
+    refused with 403.
+    """
+    from aiohttp import web
     from textual_serve.server import Server
+
+    def check(request: web.Request) -> None:
+        reason = refusal(request.headers, names)
+        if reason is not None:
+            raise web.HTTPForbidden(text=f"forage: {reason}\n")
 
     class GameServer(Server):
         """textual-serve, quieter, with page addresses taken from each request."""
@@ -138,9 +177,15 @@ def _make_server(host: str, port: int) -> Server:
 
         async def handle_index(self, request: web.Request) -> web.StreamResponse:
             """The page, its links and websocket pointing where this browser reached us."""
+            check(request)
             # Set and used with no await between, so concurrent requests cannot mix.
             self.public_url = f"{request.scheme}://{request.host}"
             response: web.StreamResponse = await super().handle_index(request)
             return response
+
+        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+            """A game for this tab, if the tab is the game's own page."""
+            check(request)
+            return await super().handle_websocket(request)
 
     return GameServer(game_command(), host=host, port=port, title="Forage")
