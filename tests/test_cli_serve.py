@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import socket
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
-from serving import forage_server, free_port
+from serving import Served, forage_server, free_port
 
 from forage.cli import main
 from forage.cli.serve import exposed, local_names, page_address, refusal
@@ -108,6 +111,41 @@ def test_server_answers_http_and_stops_cleanly(tmp_path: Path) -> None:
     assert f"serving the game at http://127.0.0.1:{port}" in said
     assert "Traceback" not in said
     assert "warning" not in said
+
+
+def test_ctrl_c_with_a_game_open_stops_server_and_game(tmp_path: Path) -> None:
+    import aiohttp
+
+    async def play_until_stopped(served: Served) -> bytes:
+        """Open a game as a browser tab would, then ctrl+c the server while it runs."""
+        async with (
+            aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as session,
+            session.ws_connect(served.url + "ws?width=100&height=40") as socket,
+        ):
+            drawn = b""
+            while b"Turn 1 of 8" not in drawn:
+                message = await socket.receive(timeout=20)
+                assert message.type == aiohttp.WSMsgType.BINARY, message
+                drawn += message.data
+            stopping = asyncio.create_task(asyncio.to_thread(served.stop))
+            async for _ in socket:  # as a browser does, until the server closes the tab
+                pass
+            await stopping
+            return drawn
+
+    with forage_server(tmp_path / "home", tmp_path) as served:
+        assert b"Forage" in asyncio.run(play_until_stopped(served))
+        assert served.process.returncode in (0, 130)
+        assert "Traceback" not in served.output()
+        # The game ran in the server's process group; nothing of it is left.
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                os.killpg(served.process.pid, 0)
+            except ProcessLookupError:
+                break
+            assert time.monotonic() < deadline, "the game outlived the server"
+            time.sleep(0.1)
 
 
 def test_version_and_the_game_do_not_load_the_web_server() -> None:

@@ -8,6 +8,7 @@ headless commands never load it.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import errno
 import ipaddress
 import logging
@@ -167,6 +168,10 @@ def _make_server(host: str, port: int, names: frozenset[str] | None) -> Server:
     class GameServer(Server):
         """textual-serve, quieter, with page addresses taken from each request."""
 
+        def __init__(self) -> None:
+            super().__init__(game_command(), host=host, port=port, title="Forage")
+            self.tabs: set[asyncio.Task[object]] = set()
+
         def initialize_logging(self) -> None:
             """Log problems, not every request."""
             super().initialize_logging()
@@ -174,6 +179,11 @@ def _make_server(host: str, port: int, names: frozenset[str] | None) -> Server:
 
         async def on_startup(self, app: web.Application) -> None:
             """Print nothing: serve_command has said where to go."""
+
+        async def on_shutdown(self, app: web.Application) -> None:
+            """Tell the games of open tabs to quit, rather than wait for the tabs to close."""
+            for tab in self.tabs:
+                tab.cancel()
 
         async def handle_index(self, request: web.Request) -> web.StreamResponse:
             """The page, its links and websocket pointing where this browser reached us."""
@@ -186,6 +196,13 @@ def _make_server(host: str, port: int, names: frozenset[str] | None) -> Server:
         async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
             """A game for this tab, if the tab is the game's own page."""
             check(request)
-            return await super().handle_websocket(request)
+            tab = asyncio.current_task()
+            if tab is not None:
+                self.tabs.add(tab)
+            try:
+                # Cancelled on shutdown, textual-serve closes the tab and quits its game.
+                return await super().handle_websocket(request)
+            finally:
+                self.tabs.discard(tab)
 
-    return GameServer(game_command(), host=host, port=port, title="Forage")
+    return GameServer()
