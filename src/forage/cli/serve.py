@@ -26,10 +26,6 @@ from forage.cli.errors import BadInput
 if TYPE_CHECKING:
     from textual_serve.server import Server
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8000
-
-
 def port_number(text: str) -> int:
     """The --port value as a TCP port (1-65535), or BadInput naming the problem."""
     try:
