@@ -26,6 +26,7 @@ from forage.cli.errors import BadInput
 if TYPE_CHECKING:
     from textual_serve.server import Server
 
+
 def port_number(text: str) -> int:
     """The --port value as a TCP port (1-65535), or BadInput naming the problem."""
     try:
