@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from forage import __version__
 from forage.cli.errors import BadInput, fail
 
-COMMANDS = ("play", "deal", "replay", "moves", "hint", "bot", "par", "bench")
+COMMANDS = ("play", "deal", "replay", "moves", "hint", "bot", "par", "bench", "serve")
 
 
 def _seed(text: str) -> int:
@@ -84,6 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure the engine's speed")
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.add_argument("--quick", action="store_true", help="a short smoke run")
+
+    serve = sub.add_parser("serve", help="play in a web browser (one game per browser tab)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", default="8000", help="port to listen on (8000)")
     return parser
 
 
@@ -118,6 +122,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from forage.cli.play import play_command
 
         return play_command(args)
+    if command == "serve":
+        from forage.cli.serve import serve_command
+
+        return serve_command(args)
     from forage.cli import records
 
     if command == "deal":
