@@ -8,13 +8,10 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
-
-from platformdirs import user_data_dir
 
 from forage.carddata import standard_deck
 from forage.engine import (
@@ -27,19 +24,12 @@ from forage.engine import (
     Rotation,
 )
 from forage.engine.woodland import Pos
+from forage.paths import data_dir
 from forage.record import record_from_game, write_atomic
 
 SAVE_FORMAT: Final = "forage-save/1"
 SAVE_NAME: Final = "current-game.json"
 MAX_SEED: Final = 999_999
-
-
-def data_dir() -> Path:
-    """The folder for the saved game: $FORAGE_HOME, or the platform's user data folder."""
-    home = os.environ.get("FORAGE_HOME")
-    if home:
-        return Path(home)
-    return Path(user_data_dir("forage", appauthor=False))
 
 
 def save_path() -> Path:

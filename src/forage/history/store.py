@@ -1,0 +1,635 @@
+"""The history store: every game played, in one SQLite file in the data folder.
+
+The file is ``history.sqlite3`` in :func:`forage.paths.data_dir`. Its schema carries a version
+(``PRAGMA user_version``) and :data:`MIGRATIONS` bring an older file up to date when it is
+opened. WAL mode and a busy timeout let two games running at once both record; each game is
+written in one transaction. Nothing here ever stops play: a damaged file is moved aside and
+a new one started, an unusable folder gives a store that records nothing; either way
+:attr:`HistoryStore.notice` holds the one line to show the player.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+from forage import __version__
+from forage.engine import Game
+from forage.history.achievements import Achievement, newly_unlocked
+from forage.paths import data_dir
+from forage.record import record_from_game
+
+DB_NAME: Final = "history.sqlite3"
+BUSY_SECONDS: Final = 10.0
+"""How long a write waits for another process's transaction before giving up."""
+MAX_PLAYER: Final = 40
+"""The longest player name, in characters."""
+
+MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
+    # version 1: the games, the settings (the last player), the achievements unlocked
+    (
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            player TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('finished', 'abandoned')),
+            mode TEXT NOT NULL CHECK (mode IN ('standard', 'recipe')),
+            deal TEXT NOT NULL,
+            seed TEXT,
+            deck INTEGER NOT NULL DEFAULT 1,
+            recipes TEXT,
+            dice_total INTEGER NOT NULL,
+            mice INTEGER NOT NULL,
+            split_dice INTEGER NOT NULL,
+            edwood INTEGER NOT NULL,
+            base INTEGER NOT NULL,
+            bonus INTEGER NOT NULL,
+            final INTEGER NOT NULL,
+            rating TEXT NOT NULL,
+            recipes_met TEXT NOT NULL DEFAULT '[]',
+            stuck INTEGER NOT NULL,
+            won INTEGER,
+            moves INTEGER NOT NULL,
+            hints INTEGER NOT NULL DEFAULT 0,
+            undos INTEGER NOT NULL DEFAULT 0,
+            started TEXT NOT NULL,
+            ended TEXT NOT NULL,
+            daily TEXT,
+            app_version TEXT NOT NULL,
+            record TEXT NOT NULL
+        )""",
+        "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """CREATE TABLE achievements (
+            player TEXT NOT NULL,
+            id TEXT NOT NULL,
+            game INTEGER NOT NULL REFERENCES games (id),
+            unlocked TEXT NOT NULL,
+            PRIMARY KEY (player, id)
+        )""",
+    ),
+    # version 2: the deal's par, which may be found after the game is stored; indexes
+    (
+        "ALTER TABLE games ADD COLUMN par INTEGER",
+        "ALTER TABLE games ADD COLUMN par_proven INTEGER",
+        "CREATE INDEX games_by_player ON games (player, status, ended)",
+        "CREATE INDEX games_by_deal ON games (deal)",
+    ),
+)
+SCHEMA_VERSION: Final = len(MIGRATIONS)
+
+T = TypeVar("T")
+
+
+class TooNew(Exception):
+    """The file was written by a newer forage, whose schema this one does not know."""
+
+
+def now_utc() -> datetime:
+    """The current time in UTC, to the second."""
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def timestamp(moment: datetime) -> str:
+    """A time as stored: ISO 8601 in UTC, to the second, ending in Z."""
+    return moment.astimezone(UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def check_player(name: str) -> str:
+    """A player name, trimmed; raises ValueError if it is empty, too long or unprintable."""
+    trimmed = name.strip()
+    if not trimmed:
+        raise ValueError("a player name cannot be empty")
+    if len(trimmed) > MAX_PLAYER:
+        raise ValueError(f"a player name has at most {MAX_PLAYER} characters")
+    if not trimmed.isprintable():
+        raise ValueError("a player name cannot hold control characters")
+    return trimmed
+
+
+def login_name() -> str:
+    """The name the player logged in with, or ``player`` where there is none."""
+    try:
+        return check_player(getpass.getuser())
+    except Exception:  # getpass raises OSError, KeyError or ImportError, by platform
+        return "player"
+
+
+@dataclass(frozen=True)
+class PlayInfo:
+    """What the store needs to know about a game beyond the engine's Game."""
+
+    player: str
+    started: datetime
+    ended: datetime | None = None
+    seed: int | None = None
+    deck: int = 1
+    hints: int = 0
+    undos: int = 0
+    daily: date | None = None
+    par: int | None = None
+    par_proven: bool | None = None
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One game of the history, as stored."""
+
+    id: int
+    player: str
+    status: str
+    mode: str
+    deal: str
+    seed: int | None
+    deck: int
+    recipes: tuple[int, ...]
+    dice_total: int
+    mice: int
+    split_dice: int
+    edwood: bool
+    base: int
+    bonus: int
+    final: int
+    rating: str
+    recipes_met: tuple[int, ...]
+    stuck: bool
+    won: bool | None
+    moves: int
+    hints: int
+    undos: int
+    started: str
+    ended: str
+    daily: str | None
+    app_version: str
+    record: str
+    par: int | None = None
+    par_proven: bool | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game was played to its end (not abandoned)."""
+        return self.status == "finished"
+
+    @property
+    def all_placed(self) -> bool:
+        """Whether the game ended with every card placed (finished and not stuck)."""
+        return self.finished and not self.stuck
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as ``forage history --json`` shows it (CONTRACT.md), plus its status."""
+        return {
+            "id": self.id,
+            "player": self.player,
+            "started": self.started,
+            "ended": self.ended,
+            "mode": self.mode,
+            "deal": self.deal,
+            "seed": self.seed,
+            "final": self.final,
+            "base": self.base,
+            "won": self.won,
+            "par": self.par,
+            "hints": self.hints,
+            "undos": self.undos,
+            "daily": self.daily,
+            "record": json.loads(self.record),
+            "status": self.status,
+            "recipes": list(self.recipes),
+            "recipes_met": list(self.recipes_met),
+            "rating": self.rating,
+        }
+
+
+def _from_row(row: sqlite3.Row) -> StoredGame:
+    """A stored game from its table row."""
+    recipes = row["recipes"]
+    return StoredGame(
+        id=row["id"],
+        player=row["player"],
+        status=row["status"],
+        mode=row["mode"],
+        deal=row["deal"],
+        seed=None if row["seed"] is None else int(row["seed"]),
+        deck=row["deck"],
+        recipes=tuple(int(n) for n in recipes.split(".")) if recipes else (),
+        dice_total=row["dice_total"],
+        mice=row["mice"],
+        split_dice=row["split_dice"],
+        edwood=bool(row["edwood"]),
+        base=row["base"],
+        bonus=row["bonus"],
+        final=row["final"],
+        rating=row["rating"],
+        recipes_met=tuple(json.loads(row["recipes_met"])),
+        stuck=bool(row["stuck"]),
+        won=None if row["won"] is None else bool(row["won"]),
+        moves=row["moves"],
+        hints=row["hints"],
+        undos=row["undos"],
+        started=row["started"],
+        ended=row["ended"],
+        daily=row["daily"],
+        app_version=row["app_version"],
+        record=row["record"],
+        par=row["par"],
+        par_proven=None if row["par_proven"] is None else bool(row["par_proven"]),
+    )
+
+
+def game_row(game: Game, info: PlayInfo) -> dict[str, Any]:
+    """The table row of a game: finished if it is over, else abandoned."""
+    result = game.result()
+    score = result.score
+    recipes = game.deal.recipes
+    record = record_from_game(game, info.seed, info.deck).to_json()
+    return {
+        "player": check_player(info.player),
+        "status": "finished" if result.finished else "abandoned",
+        "mode": "recipe" if recipes is not None else "standard",
+        "deal": game.deal.code,
+        "seed": None if info.seed is None else str(info.seed),
+        "deck": info.deck if recipes is None else 1,
+        "recipes": None if recipes is None else f"{recipes[0]}.{recipes[1]}",
+        "dice_total": score.dice_total,
+        "mice": score.mice,
+        "split_dice": score.split_dice,
+        "edwood": int(score.edwood),
+        "base": score.base,
+        "bonus": score.bonus,
+        "final": score.final,
+        "rating": result.rating,
+        "recipes_met": json.dumps([r.number for r in result.recipes if r.met]),
+        "stuck": int(result.stuck),
+        "won": None if result.won is None else int(result.won),
+        "moves": len(game.moves),
+        "hints": info.hints,
+        "undos": info.undos,
+        "started": timestamp(info.started),
+        "ended": timestamp(info.ended or now_utc()),
+        "daily": None if info.daily is None else info.daily.isoformat(),
+        "app_version": __version__,
+        "record": record,
+        "par": info.par,
+        "par_proven": None if info.par_proven is None else int(info.par_proven),
+    }
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A game just stored, and the achievements it unlocked."""
+
+    game: StoredGame
+    achievements: list[Achievement] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One player's line on a deal's scoreboard."""
+
+    player: str
+    best: int
+    won: bool
+    games: int
+    game_id: int
+
+
+@contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction, taken at once so that two writers queue rather than fail."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def _user_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Bring the schema up to :data:`SCHEMA_VERSION`; raises TooNew for a newer file."""
+    if _user_version(conn) == SCHEMA_VERSION:
+        return
+    with _transaction(conn):
+        version = _user_version(conn)  # another process may have migrated meanwhile
+        if version > SCHEMA_VERSION:
+            raise TooNew(f"written by a newer forage (schema {version})")
+        for steps in MIGRATIONS[version:]:
+            for statement in steps:
+                conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open the history file, checked and migrated; raises sqlite3.DatabaseError if damaged."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(
+        path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
+    )
+    try:
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        check = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise sqlite3.DatabaseError(f"damaged ({check})")
+        if _user_version(conn) > SCHEMA_VERSION:
+            raise TooNew(f"written by a newer forage (schema {_user_version(conn)})")
+        migrate(conn)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def move_aside(path: Path) -> Path:
+    """Rename a damaged history file (and its WAL files) with a timestamp; the new name."""
+    stamp = now_utc().strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.damaged-{stamp}")
+    path.rename(target)
+    for suffix in ("-wal", "-shm"):
+        extra = path.with_name(path.name + suffix)
+        if extra.exists():
+            extra.rename(target.with_name(target.name + suffix))
+    return target
+
+
+def _reason(error: BaseException) -> str:
+    """A short reason for a failure, without a traceback."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror.lower()
+    return str(error) or type(error).__name__
+
+
+class HistoryStore:
+    """The history file, open; every method is safe to call when the store is unusable."""
+
+    def __init__(self, conn: sqlite3.Connection | None, path: Path, notice: str | None = None):
+        """A store on an open connection, or (conn None) one that records nothing."""
+        self._conn = conn
+        self.path = path
+        self.notice = notice
+        """One line for the player: the file was moved aside, or history is off, and why."""
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls, folder: Path | None = None) -> HistoryStore:
+        """Open (or create) the history in ``folder`` (the data folder by default); never raises."""
+        path = (folder if folder is not None else data_dir()) / DB_NAME
+        notice: str | None = None
+        try:
+            return cls(connect(path), path)
+        except TooNew as exc:
+            return cls(None, path, f"the history file {path} was {exc}: playing without history")
+        except sqlite3.OperationalError as exc:
+            return cls(None, path, f"cannot use {path} ({_reason(exc)}): playing without history")
+        except sqlite3.DatabaseError:
+            try:
+                moved = move_aside(path)
+            except OSError as exc:
+                return cls(
+                    None,
+                    path,
+                    f"the history file {path} is damaged and cannot be moved aside "
+                    f"({_reason(exc)}): playing without history",
+                )
+            notice = f"the history file was damaged: moved it to {moved.name} and started a new one"
+        except (OSError, sqlite3.Error) as exc:
+            return cls(None, path, f"cannot use {path} ({_reason(exc)}): playing without history")
+        try:
+            return cls(connect(path), path, notice)
+        except (OSError, sqlite3.Error, TooNew) as exc:
+            return cls(None, path, f"cannot use {path} ({_reason(exc)}): playing without history")
+
+    @property
+    def enabled(self) -> bool:
+        """Whether games are being recorded."""
+        return self._conn is not None
+
+    def close(self) -> None:
+        """Close the file."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> HistoryStore:
+        """The store itself, closed when the block ends."""
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Close the file."""
+        self.close()
+
+    def _safely(self, default: T, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run work on the connection; on any database or file error, note it and give default."""
+        conn = self._conn
+        if conn is None:
+            return default
+        with self._lock:
+            try:
+                return work(conn)
+            except (sqlite3.Error, OSError) as exc:
+                self.notice = f"the history could not be used ({_reason(exc)})"
+                return default
+
+    # -- writing --------------------------------------------------------------------------------
+
+    def record(self, game: Game, info: PlayInfo) -> Recorded | None:
+        """Store a game (finished, or abandoned if not over) in one transaction.
+
+        Returns the stored game and, for a finished game, the achievements it unlocked; None
+        when nothing was stored (history off, an error, or a game without a move).
+        """
+        if not game.moves:
+            return None
+        row = game_row(game, info)
+
+        def work(conn: sqlite3.Connection) -> Recorded:
+            with _transaction(conn):
+                columns = ", ".join(row)
+                marks = ", ".join(f":{name}" for name in row)
+                cursor = conn.execute(f"INSERT INTO games ({columns}) VALUES ({marks})", row)
+                game_id = int(cursor.lastrowid or 0)
+                _set(conn, "last_player", row["player"])
+                stored = _game(conn, game_id)
+                unlocked = _unlock(conn, stored) if stored.finished else []
+            return Recorded(stored, unlocked)
+
+        return self._safely(None, work)
+
+    def set_par(self, game_id: int, par: int, proven: bool) -> list[Achievement]:
+        """Note the par of a stored game's deal; returns the achievements this unlocks."""
+
+        def work(conn: sqlite3.Connection) -> list[Achievement]:
+            with _transaction(conn):
+                conn.execute(
+                    "UPDATE games SET par = ?, par_proven = ? WHERE id = ?",
+                    (par, int(proven), game_id),
+                )
+                stored = _game(conn, game_id)
+                return _unlock(conn, stored) if stored.finished else []
+
+        return self._safely([], work)
+
+    def set_last_player(self, name: str) -> None:
+        """Remember the player's name as the default for next time."""
+        player = check_player(name)
+
+        def work(conn: sqlite3.Connection) -> None:
+            with _transaction(conn):
+                _set(conn, "last_player", player)
+
+        self._safely(None, work)
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def last_player(self) -> str | None:
+        """The name last played under, if any."""
+
+        def work(conn: sqlite3.Connection) -> str | None:
+            row = conn.execute("SELECT value FROM settings WHERE key = 'last_player'").fetchone()
+            return None if row is None else str(row[0])
+
+        return self._safely(None, work)
+
+    def default_player(self) -> str:
+        """The last name used, else the login name."""
+        return self.last_player() or login_name()
+
+    def games(
+        self, player: str | None = None, limit: int | None = None, finished_only: bool = False
+    ) -> list[StoredGame]:
+        """Stored games, newest first: one player's or everyone's, finished or all."""
+        where, args = _where(player, finished_only)
+        sql = f"SELECT * FROM games {where} ORDER BY ended DESC, id DESC"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return self._safely([], lambda conn: [_from_row(r) for r in conn.execute(sql, args)])
+
+    def finished(self, player: str) -> list[StoredGame]:
+        """A player's finished games, oldest first (what statistics are made of)."""
+        return self._safely([], lambda conn: _finished(conn, player))
+
+    def abandoned_count(self, player: str) -> int:
+        """How many games the player abandoned."""
+        sql = "SELECT COUNT(*) FROM games WHERE player = ? AND status = 'abandoned'"
+        return self._safely(0, lambda conn: int(conn.execute(sql, (player,)).fetchone()[0]))
+
+    def unlocked(self, player: str) -> dict[str, str]:
+        """The achievements a player has unlocked: id to the date (YYYY-MM-DD) of unlocking."""
+        sql = "SELECT id, unlocked FROM achievements WHERE player = ?"
+        return self._safely(
+            {}, lambda conn: {r[0]: str(r[1])[:10] for r in conn.execute(sql, (player,))}
+        )
+
+    def players(self) -> list[str]:
+        """Everyone who has a stored game, by name."""
+        sql = "SELECT DISTINCT player FROM games ORDER BY player"
+        return self._safely([], lambda conn: [str(r[0]) for r in conn.execute(sql)])
+
+    def scoreboard(self, deal: str, first_only: bool = False) -> list[ScoreLine]:
+        """Every player's best finished game on a deal code, best first.
+
+        With ``first_only`` each player's first finished game counts instead of the best
+        (as for the daily deal).
+        """
+        return self._safely([], lambda conn: _scoreboard(conn, deal, first_only))
+
+    def deal_par(self, deal: str) -> int | None:
+        """The best par known for a deal code, if any game on it has one."""
+        sql = "SELECT MAX(par) FROM games WHERE deal = ?"
+
+        def work(conn: sqlite3.Connection) -> int | None:
+            value = conn.execute(sql, (deal,)).fetchone()[0]
+            return None if value is None else int(value)
+
+        return self._safely(None, work)
+
+    def daily_result(self, player: str, day: date, recipes: bool = False) -> StoredGame | None:
+        """The player's first finished attempt at a day's deal: the one that counts."""
+        mode = "recipe" if recipes else "standard"
+        sql = (
+            "SELECT * FROM games WHERE player = ? AND daily = ? AND mode = ? "
+            "AND status = 'finished' ORDER BY ended, id LIMIT 1"
+        )
+
+        def work(conn: sqlite3.Connection) -> StoredGame | None:
+            row = conn.execute(sql, (player, day.isoformat(), mode)).fetchone()
+            return None if row is None else _from_row(row)
+
+        return self._safely(None, work)
+
+
+def _where(player: str | None, finished_only: bool) -> tuple[str, list[Any]]:
+    clauses: list[str] = []
+    args: list[Any] = []
+    if player is not None:
+        clauses.append("player = ?")
+        args.append(player)
+    if finished_only:
+        clauses.append("status = 'finished'")
+    return ("WHERE " + " AND ".join(clauses) if clauses else ""), args
+
+
+def _set(conn: sqlite3.Connection, key: str, value: str) -> None:
+    conn.execute(
+        "INSERT INTO settings (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )
+
+
+def _game(conn: sqlite3.Connection, game_id: int) -> StoredGame:
+    row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise sqlite3.DataError(f"no game {game_id}")
+    return _from_row(row)
+
+
+def _finished(conn: sqlite3.Connection, player: str) -> list[StoredGame]:
+    sql = "SELECT * FROM games WHERE player = ? AND status = 'finished' ORDER BY ended, id"
+    return [_from_row(r) for r in conn.execute(sql, (player,))]
+
+
+def _unlock(conn: sqlite3.Connection, game: StoredGame) -> list[Achievement]:
+    """Check the achievements after a game and store those newly unlocked (in a transaction)."""
+    history = _finished(conn, game.player)
+    upto = [g for g in history if (g.ended, g.id) <= (game.ended, game.id)]
+    already = {
+        str(r[0])
+        for r in conn.execute("SELECT id FROM achievements WHERE player = ?", (game.player,))
+    }
+    found = newly_unlocked(game, upto, already)
+    for achievement in found:
+        conn.execute(
+            "INSERT INTO achievements (player, id, game, unlocked) VALUES (?, ?, ?, ?)",
+            (game.player, achievement.id, game.id, game.ended),
+        )
+    return found
+
+
+def _scoreboard(conn: sqlite3.Connection, deal: str, first_only: bool) -> list[ScoreLine]:
+    sql = "SELECT * FROM games WHERE deal = ? AND status = 'finished' ORDER BY ended, id"
+    lines: dict[str, ScoreLine] = {}
+    for game in (_from_row(r) for r in conn.execute(sql, (deal,))):
+        seen = lines.get(game.player)
+        if seen is None:
+            lines[game.player] = ScoreLine(game.player, game.final, bool(game.won), 1, game.id)
+        elif not first_only and game.final > seen.best:
+            lines[game.player] = ScoreLine(
+                game.player, game.final, bool(game.won), seen.games + 1, game.id
+            )
+        else:
+            lines[game.player] = ScoreLine(
+                seen.player, seen.best, seen.won, seen.games + 1, seen.game_id
+            )
+    return sorted(lines.values(), key=lambda line: (-line.best, line.player))
