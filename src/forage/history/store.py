@@ -338,12 +338,12 @@ def connect(path: Path) -> sqlite3.Connection:
     try:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
-        conn.execute("PRAGMA journal_mode = WAL")
+        if _user_version(conn) > SCHEMA_VERSION:
+            raise TooNew(f"written by a newer forage (schema {_user_version(conn)})")
         check = conn.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
             raise sqlite3.DatabaseError(f"damaged ({check})")
-        if _user_version(conn) > SCHEMA_VERSION:
-            raise TooNew(f"written by a newer forage (schema {_user_version(conn)})")
+        conn.execute("PRAGMA journal_mode = WAL")
         migrate(conn)
     except BaseException:
         conn.close()
