@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -104,35 +105,35 @@ def stats_report(
 
 def history_table(games: Sequence[StoredGame]) -> Table:
     """Stored games, one a row, in the order given."""
-    table = Table(title="History", title_justify="left")
-    for name, justify in (
-        ("id", "right"),
-        ("ended (UTC)", "left"),
-        ("player", "left"),
-        ("mode", "left"),
-        ("deal", "left"),
-        ("final", "right"),
-        ("won", "left"),
-        ("par", "right"),
-        ("hints", "right"),
-        ("undos", "right"),
-        ("daily", "left"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    table = Table(
+        title="History",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    table.add_column("id", justify="right")
+    table.add_column("ended (UTC)", no_wrap=True)
+    table.add_column("player")
+    table.add_column("mode", no_wrap=True)
+    table.add_column("deal", overflow="fold")
+    table.add_column("final", justify="right")
+    table.add_column("won", no_wrap=True)
+    table.add_column("par", justify="right")
+    table.add_column("hints/undos", justify="right")
     for game in games:
         won = "abandoned" if not game.finished else ("yes" if game.won else "no")
+        mode = game.mode + (f" daily {game.daily}" if game.daily else "")
         table.add_row(
             str(game.id),
-            game.ended.replace("T", " ").removesuffix("Z"),
+            game.ended[:16].replace("T", " "),
             game.player,
-            game.mode,
+            mode,
             game.deal,
             str(game.final),
             won,
             _shown(game.par),
-            str(game.hints),
-            str(game.undos),
-            game.daily or "",
+            f"{game.hints}/{game.undos}",
         )
     return table
 
