@@ -8,6 +8,7 @@ from typing import Any
 from textual.app import App
 from textual.screen import Screen
 
+from forage.app.recorder import Recorder
 from forage.app.screens.confirm import ConfirmScreen
 from forage.app.screens.game import GameScreen
 from forage.app.session import Session, forget_saved, load_saved
@@ -39,12 +40,15 @@ class ForageApp(App[int]):
         *,
         offer_resume: bool = True,
         par_seconds: float | None = None,
+        recorder: Recorder | None = None,
     ) -> None:
         """An app that will start this game (or offer the saved one first).
 
-        With ``par_seconds``, the end screen works out the deal's par for that long.
+        With ``par_seconds``, the end screen works out the deal's par for that long; with a
+        ``recorder``, every game is recorded in the history.
         """
         super().__init__()
+        self.recorder = recorder
         self.par_seconds = par_seconds
         self.options = (seed, deal_code, recipes, deck, record_path)
         self.offer_resume = offer_resume
@@ -60,6 +64,7 @@ class ForageApp(App[int]):
 
     def on_mount(self) -> None:
         """Offer the saved game, if there is one."""
+        self.history_notice()
         saved = self._saved
         if saved is None:
             return
@@ -77,6 +82,12 @@ class ForageApp(App[int]):
                 self.start(self.fresh_session())
 
         self.push_screen(ConfirmScreen(question), answered)
+
+    def history_notice(self) -> None:
+        """Tell the player, once, if the history file was moved aside or cannot be written."""
+        notice = self.recorder.take_notice() if self.recorder is not None else None
+        if notice:
+            self.notify(notice[0].upper() + notice[1:] + ".", severity="warning", timeout=8)
 
     def fresh_session(self) -> Session:
         """The game the command line asked for."""

@@ -10,6 +10,7 @@ import itertools
 import json
 import random
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -62,6 +63,9 @@ class Session:
     deck_number: int = 1
     record_path: Path | None = None
     cursor: Cursor = field(default_factory=Cursor)
+    hints: int = 0
+    undos: int = 0
+    started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     # -- starting ----------------------------------------------------------------------------
 
@@ -339,6 +343,7 @@ class Session:
         if not self.game.moves:
             return None
         placement = self.game.pop()
+        self.undos += 1
         self.go_to(placement)
         self.cursor.mouse = {}
         self._clamp()

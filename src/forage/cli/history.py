@@ -23,25 +23,28 @@ def _warn(store: HistoryStore) -> None:
         print(f"forage: {store.notice}", file=sys.stderr)
 
 
-def chosen_player(name: str | None, store: HistoryStore) -> str:
-    """The player named by ``--player``, else the last one used, else the login name."""
-    if name is None:
-        return store.default_player()
+def named_player(name: str) -> str:
+    """The ``--player`` name, checked; BadInput naming the option if it cannot be used."""
     try:
         return check_player(name)
     except ValueError as exc:
         raise BadInput(f"--player: {exc} (got {name!r})") from None
 
 
+def chosen_player(name: str | None, store: HistoryStore) -> str:
+    """The player named by ``--player``, else the last one used, else the login name."""
+    return store.default_player() if name is None else named_player(name)
+
+
 def stats_command(args: argparse.Namespace) -> int:
     """Print a player's statistics and achievements."""
     from forage.history.achievements import all_achievements
-    from forage.history.stats import statistics, stats_json
+    from forage.history.stats import stats_json
 
     with HistoryStore.open() as store:
         _warn(store)
         player = chosen_player(args.player, store)
-        stats = statistics(player, store.finished(player), store.abandoned_count(player))
+        stats = store.statistics(player)
         unlocked = store.unlocked(player)
     if args.json:
         print(json.dumps(stats_json(stats, all_achievements(), unlocked), indent=2))
@@ -85,8 +88,7 @@ def daily_command(args: argparse.Namespace) -> int:
     if args.code:
         print(daily_deal(day, args.recipes).code)
         return 0
-    with HistoryStore.open() as store:
-        player = chosen_player(args.player, store)
+    player = None if args.player is None else named_player(args.player)
     from forage.app import run_game
 
     seed = daily_seed(day, args.recipes)

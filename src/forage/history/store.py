@@ -24,6 +24,7 @@ from typing import Any, Final, TypeVar
 from forage import __version__
 from forage.engine import Game
 from forage.history.achievements import Achievement, newly_unlocked
+from forage.history.stats import Statistics, statistics
 from forage.paths import data_dir
 from forage.record import record_from_game
 
@@ -523,6 +524,10 @@ class HistoryStore:
         """How many games the player abandoned."""
         sql = "SELECT COUNT(*) FROM games WHERE player = ? AND status = 'abandoned'"
         return self._safely(0, lambda conn: int(conn.execute(sql, (player,)).fetchone()[0]))
+
+    def statistics(self, player: str) -> Statistics:
+        """A player's statistics (finished games only; abandoned ones are counted apart)."""
+        return statistics(player, self.finished(player), self.abandoned_count(player))
 
     def unlocked(self, player: str) -> dict[str, str]:
         """The achievements a player has unlocked: id to the date (YYYY-MM-DD) of unlocking."""
