@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from forage.carddata import standard_deck
-from forage.engine import Deal, Game
+from forage.engine import Deal, Game, Score
 from forage.history.store import HistoryStore, PlayInfo, Recorded, StoredGame
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -45,13 +45,7 @@ _BLANK = StoredGame(
     seed=None,
     deck=1,
     recipes=(),
-    dice_total=30,
-    mice=1,
-    split_dice=0,
-    edwood=False,
-    base=30,
-    bonus=0,
-    final=30,
+    score=Score(dice_total=30, mice=1, split_dice=0, edwood=False, base=30, bonus=0, final=30),
     rating="Chest-nut quite good enough",
     recipes_met=(),
     stuck=False,
@@ -68,6 +62,46 @@ _BLANK = StoredGame(
 
 
 def stored(number: int = 1, **fields: Any) -> StoredGame:
-    """A stored game made by hand: game ``number`` of a history, other fields as given."""
+    """A stored game made by hand: game ``number`` of a history, other fields as given.
+
+    Score fields (``final``, ``mice``, ``edwood``...) go into its score breakdown.
+    """
     ended = (T0 + timedelta(minutes=number)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return replace(_BLANK, id=number, ended=ended, **fields)
+    score = {k: fields.pop(k) for k in list(fields) if k in Score.model_fields}
+    return replace(
+        _BLANK, id=number, ended=ended, score=_BLANK.score.model_copy(update=score), **fields
+    )
+
+
+STATS_KEYS = {
+    "player",
+    "games",
+    "wins",
+    "win_rate",
+    "best",
+    "mean",
+    "streak",
+    "recipe_challenges",
+    "recipes_beaten",
+    "achievements",
+}
+"""The keys of ``forage stats --json`` (CONTRACT.md)."""
+
+GAME_KEYS = {
+    "id",
+    "player",
+    "started",
+    "ended",
+    "mode",
+    "deal",
+    "seed",
+    "final",
+    "base",
+    "won",
+    "par",
+    "hints",
+    "undos",
+    "daily",
+    "record",
+}
+"""The keys of each game of ``forage history --json`` (CONTRACT.md)."""

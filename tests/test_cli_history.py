@@ -10,39 +10,9 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from history_helpers import played, record
+from history_helpers import GAME_KEYS, STATS_KEYS, played, record
 
 from forage.history.store import DB_NAME, HistoryStore
-
-STATS_KEYS = {
-    "player",
-    "games",
-    "wins",
-    "win_rate",
-    "best",
-    "mean",
-    "streak",
-    "recipe_challenges",
-    "recipes_beaten",
-    "achievements",
-}
-GAME_KEYS = {
-    "id",
-    "player",
-    "started",
-    "ended",
-    "mode",
-    "deal",
-    "seed",
-    "final",
-    "base",
-    "won",
-    "par",
-    "hints",
-    "undos",
-    "daily",
-    "record",
-}
 
 
 def forage(home: Path, *args: str) -> subprocess.CompletedProcess[str]:

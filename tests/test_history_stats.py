@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from history_helpers import stored
+from history_helpers import STATS_KEYS, stored
 
 from forage.history.achievements import all_achievements
 from forage.history.stats import (
@@ -14,19 +14,6 @@ from forage.history.stats import (
     stats_json,
     streaks,
 )
-
-STATS_KEYS = {
-    "player",
-    "games",
-    "wins",
-    "win_rate",
-    "best",
-    "mean",
-    "streak",
-    "recipe_challenges",
-    "recipes_beaten",
-    "achievements",
-}
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from history_helpers import T0, played, record
+from history_helpers import GAME_KEYS, T0, played, record
 
 from forage.history import store as store_module
 from forage.history.store import (
@@ -23,24 +23,6 @@ from forage.history.store import (
     check_player,
 )
 from forage.record import load_game
-
-CONTRACT_KEYS = {
-    "id",
-    "player",
-    "started",
-    "ended",
-    "mode",
-    "deal",
-    "seed",
-    "final",
-    "base",
-    "won",
-    "par",
-    "hints",
-    "undos",
-    "daily",
-    "record",
-}
 
 
 @pytest.fixture
@@ -59,11 +41,7 @@ def test_a_finished_game_round_trips(store: HistoryStore) -> None:
     assert back.status == "finished" and back.mode == "recipe"
     assert back.deal == game.deal.code and back.seed == 7
     assert back.recipes == game.deal.recipes
-    assert (back.final, back.base, back.bonus) == (
-        result.score.final,
-        result.score.base,
-        result.score.bonus,
-    )
+    assert back.score == result.score and back.final == result.score.final
     assert back.won is result.won
     assert back.recipes_met == tuple(r.number for r in result.recipes if r.met)
     assert (back.hints, back.undos, back.par, back.daily) == (2, 1, 60, "2026-03-01")
@@ -71,7 +49,7 @@ def test_a_finished_game_round_trips(store: HistoryStore) -> None:
     replayed, refusal = load_game(back.record)
     assert refusal is None and replayed.result() == result
     shown = back.to_json()
-    assert set(shown) >= CONTRACT_KEYS
+    assert set(shown) >= GAME_KEYS
     assert shown["record"]["format"] == "forage/1"
 
 

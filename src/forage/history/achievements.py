@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
-from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from forage.carddata import data_text
 from forage.history.stats import daily_run, recipes_beaten, streaks
 from forage.record import load_game
 
@@ -77,11 +76,11 @@ def _die_at_least(a: Achievement, game: StoredGame, history: Sequence[StoredGame
 
 
 def _no_mice(a: Achievement, game: StoredGame, history: Sequence[StoredGame]) -> bool:
-    return game.all_placed and game.mice == 0
+    return game.all_placed and game.score.mice == 0
 
 
 def _edwood_kept(a: Achievement, game: StoredGame, history: Sequence[StoredGame]) -> bool:
-    return game.all_placed and not game.edwood
+    return game.all_placed and not game.score.edwood
 
 
 def _score_at_least(a: Achievement, game: StoredGame, history: Sequence[StoredGame]) -> bool:
@@ -135,15 +134,6 @@ CHECKS: Final[dict[str, Check]] = {
 """What each ``check`` of the data file means, by name."""
 
 
-def _data_text() -> str:
-    """The text of achievements.json from the installed package or, in a checkout, data/."""
-    packaged = resources.files("forage").joinpath("_data/achievements.json")
-    if packaged.is_file():
-        return packaged.read_text(encoding="utf-8")
-    checkout = Path(__file__).resolve().parents[3] / "data" / "achievements.json"
-    return checkout.read_text(encoding="utf-8")
-
-
 def parse_achievements(text: str) -> list[Achievement]:
     """Validate the achievements file's text; the achievements in order."""
     return AchievementFile.model_validate(json.loads(text)).achievements
@@ -152,7 +142,7 @@ def parse_achievements(text: str) -> list[Achievement]:
 @cache
 def all_achievements() -> tuple[Achievement, ...]:
     """Every achievement of the game, in the data file's order."""
-    return tuple(parse_achievements(_data_text()))
+    return tuple(parse_achievements(data_text("achievements.json")))
 
 
 def achieved(achievement: Achievement, game: StoredGame, history: Sequence[StoredGame]) -> bool:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from forage import __version__
-from forage.engine import Game
+from forage.engine import Game, Score
 from forage.history.achievements import Achievement, newly_unlocked
 from forage.history.stats import Statistics, statistics
 from forage.paths import data_dir
@@ -150,13 +150,7 @@ class StoredGame:
     seed: int | None
     deck: int
     recipes: tuple[int, ...]
-    dice_total: int
-    mice: int
-    split_dice: int
-    edwood: bool
-    base: int
-    bonus: int
-    final: int
+    score: Score
     rating: str
     recipes_met: tuple[int, ...]
     stuck: bool
@@ -171,6 +165,11 @@ class StoredGame:
     record: str
     par: int | None = None
     par_proven: bool | None = None
+
+    @property
+    def final(self) -> int:
+        """The final score (the base score plus any recipe bonus)."""
+        return self.score.final
 
     @property
     def finished(self) -> bool:
@@ -192,8 +191,8 @@ class StoredGame:
             "mode": self.mode,
             "deal": self.deal,
             "seed": self.seed,
-            "final": self.final,
-            "base": self.base,
+            "final": self.score.final,
+            "base": self.score.base,
             "won": self.won,
             "par": self.par,
             "hints": self.hints,
@@ -219,13 +218,7 @@ def _from_row(row: sqlite3.Row) -> StoredGame:
         seed=None if row["seed"] is None else int(row["seed"]),
         deck=row["deck"],
         recipes=tuple(int(n) for n in recipes.split(".")) if recipes else (),
-        dice_total=row["dice_total"],
-        mice=row["mice"],
-        split_dice=row["split_dice"],
-        edwood=bool(row["edwood"]),
-        base=row["base"],
-        bonus=row["bonus"],
-        final=row["final"],
+        score=Score(**{name: row[name] for name in Score.model_fields}),
         rating=row["rating"],
         recipes_met=tuple(json.loads(row["recipes_met"])),
         stuck=bool(row["stuck"]),
@@ -246,7 +239,6 @@ def _from_row(row: sqlite3.Row) -> StoredGame:
 def game_row(game: Game, info: PlayInfo) -> dict[str, Any]:
     """The table row of a game: finished if it is over, else abandoned."""
     result = game.result()
-    score = result.score
     recipes = game.deal.recipes
     record = record_from_game(game, info.seed, info.deck).to_json()
     return {
@@ -257,13 +249,7 @@ def game_row(game: Game, info: PlayInfo) -> dict[str, Any]:
         "seed": None if info.seed is None else str(info.seed),
         "deck": info.deck if recipes is None else 1,
         "recipes": None if recipes is None else f"{recipes[0]}.{recipes[1]}",
-        "dice_total": score.dice_total,
-        "mice": score.mice,
-        "split_dice": score.split_dice,
-        "edwood": int(score.edwood),
-        "base": score.base,
-        "bonus": score.bonus,
-        "final": score.final,
+        **result.score.model_dump(),
         "rating": result.rating,
         "recipes_met": json.dumps([r.number for r in result.recipes if r.met]),
         "stuck": int(result.stuck),
