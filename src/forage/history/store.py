@@ -14,7 +14,7 @@ import getpass
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -54,7 +54,7 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             bonus INTEGER NOT NULL,
             final INTEGER NOT NULL,
             rating TEXT NOT NULL,
-            recipes_met TEXT NOT NULL DEFAULT '[]',
+            recipes_met TEXT NOT NULL DEFAULT '',
             stuck INTEGER NOT NULL,
             won INTEGER,
             moves INTEGER NOT NULL,
@@ -206,9 +206,22 @@ class StoredGame:
         }
 
 
+_SCORE_FIELDS: Final = tuple(Score.model_fields)
+
+
+def _numbers(dotted: str | None) -> tuple[int, ...]:
+    """Recipe numbers as stored, ``4.11``, read back."""
+    return tuple(int(n) for n in dotted.split(".")) if dotted else ()
+
+
+def _dotted(numbers: Iterable[int]) -> str:
+    """Recipe numbers as stored: ``4.11``, or empty for none."""
+    return ".".join(str(n) for n in numbers)
+
+
 def _from_row(row: sqlite3.Row) -> StoredGame:
-    """A stored game from its table row."""
-    recipes = row["recipes"]
+    """A stored game from its table row (written by :func:`game_row`, so not validated again)."""
+    recipes, met = row["recipes"], row["recipes_met"]
     return StoredGame(
         id=row["id"],
         player=row["player"],
@@ -217,10 +230,10 @@ def _from_row(row: sqlite3.Row) -> StoredGame:
         deal=row["deal"],
         seed=None if row["seed"] is None else int(row["seed"]),
         deck=row["deck"],
-        recipes=tuple(int(n) for n in recipes.split(".")) if recipes else (),
-        score=Score(**{name: row[name] for name in Score.model_fields}),
+        recipes=_numbers(recipes),
+        score=Score.model_construct(**{name: row[name] for name in _SCORE_FIELDS}),
         rating=row["rating"],
-        recipes_met=tuple(json.loads(row["recipes_met"])),
+        recipes_met=_numbers(met),
         stuck=bool(row["stuck"]),
         won=None if row["won"] is None else bool(row["won"]),
         moves=row["moves"],
@@ -248,10 +261,10 @@ def game_row(game: Game, info: PlayInfo) -> dict[str, Any]:
         "deal": game.deal.code,
         "seed": None if info.seed is None else str(info.seed),
         "deck": info.deck if recipes is None else 1,
-        "recipes": None if recipes is None else f"{recipes[0]}.{recipes[1]}",
+        "recipes": None if recipes is None else _dotted(recipes),
         **result.score.model_dump(),
         "rating": result.rating,
-        "recipes_met": json.dumps([r.number for r in result.recipes if r.met]),
+        "recipes_met": _dotted(r.number for r in result.recipes if r.met),
         "stuck": int(result.stuck),
         "won": None if result.won is None else int(result.won),
         "moves": len(game.moves),
