@@ -131,9 +131,13 @@ async def test_a_damaged_history_is_announced_and_play_goes_on(forage_home: Path
     forage_home.mkdir(parents=True, exist_ok=True)
     (forage_home / "history.sqlite3").write_bytes(b"garbage" * 100)
     app = app_with(Recorder("eve"), 4)
+    told: list[str] = []
+    app.notify = lambda message, **kwargs: told.append(message)  # type: ignore[method-assign]
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        assert any("damaged" in n.message for n in app._notifications)
         await play_out_quickly(pilot, app)
         assert isinstance(app.screen, EndScreen)
+        await pilot.pause()
+        assert len(told) == 1 and "damaged" in told[0] and "history.sqlite3.damaged-" in told[0]
+        assert "ann" not in panel_text(app) and "eve" in panel_text(app)
     assert len(list(forage_home.glob("history.sqlite3.damaged-*"))) == 1

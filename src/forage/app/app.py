@@ -64,7 +64,6 @@ class ForageApp(App[int]):
 
     def on_mount(self) -> None:
         """Offer the saved game, if there is one."""
-        self.history_notice()
         saved = self._saved
         if saved is None:
             return
@@ -84,7 +83,10 @@ class ForageApp(App[int]):
         self.push_screen(ConfirmScreen(question), answered)
 
     def history_notice(self) -> None:
-        """Tell the player, once, if the history file was moved aside or cannot be written."""
+        """Tell the player, once, if the history file was moved aside or cannot be written.
+
+        The history is opened when first needed (not at start-up, to start quickly).
+        """
         notice = self.recorder.take_notice() if self.recorder is not None else None
         if notice:
             self.notify(notice[0].upper() + notice[1:] + ".", severity="warning", timeout=8)

@@ -303,6 +303,7 @@ class GameScreen(ForageScreen):
         recorder = getattr(self.app, "recorder", None)
         if isinstance(recorder, Recorder):
             recorder.abandoned(self.session)
+            self.app.call_later(getattr(self.app, "history_notice", lambda: None))
 
     def action_stats(self) -> None:
         """Open the statistics and achievements."""
