@@ -14,7 +14,7 @@ import getpass
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -219,7 +219,14 @@ def _dotted(numbers: Iterable[int]) -> str:
     return ".".join(str(n) for n in numbers)
 
 
-def _from_row(row: sqlite3.Row) -> StoredGame:
+def _stored(conn: sqlite3.Connection, sql: str, args: Sequence[Any] = ()) -> list[StoredGame]:
+    """The stored games a query over ``games`` (all columns) selects, in its order."""
+    cursor = conn.execute(sql, args)
+    names = [d[0] for d in cursor.description]
+    return [_from_row(dict(zip(names, row, strict=True))) for row in cursor]
+
+
+def _from_row(row: dict[str, Any]) -> StoredGame:
     """A stored game from its table row (written by :func:`game_row`, so not validated again)."""
     recipes, met = row["recipes"], row["recipes_met"]
     return StoredGame(
@@ -336,7 +343,6 @@ def connect(path: Path) -> sqlite3.Connection:
         path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
     )
     try:
-        conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
         if _user_version(conn) > SCHEMA_VERSION:
             raise TooNew(f"written by a newer forage (schema {_user_version(conn)})")
@@ -513,7 +519,7 @@ class HistoryStore:
         sql = f"SELECT * FROM games {where} ORDER BY ended DESC, id DESC"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        return self._safely([], lambda conn: [_from_row(r) for r in conn.execute(sql, args)])
+        return self._safely([], lambda conn: _stored(conn, sql, args))
 
     def finished(self, player: str) -> list[StoredGame]:
         """A player's finished games, oldest first (what statistics are made of)."""
@@ -567,8 +573,8 @@ class HistoryStore:
         )
 
         def work(conn: sqlite3.Connection) -> StoredGame | None:
-            row = conn.execute(sql, (player, day.isoformat(), mode)).fetchone()
-            return None if row is None else _from_row(row)
+            found = _stored(conn, sql, (player, day.isoformat(), mode))
+            return found[0] if found else None
 
         return self._safely(None, work)
 
@@ -593,21 +599,27 @@ def _set(conn: sqlite3.Connection, key: str, value: str) -> None:
 
 
 def _game(conn: sqlite3.Connection, game_id: int) -> StoredGame:
-    row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-    if row is None:
+    found = _stored(conn, "SELECT * FROM games WHERE id = ?", (game_id,))
+    if not found:
         raise sqlite3.DataError(f"no game {game_id}")
-    return _from_row(row)
+    return found[0]
 
 
-def _finished(conn: sqlite3.Connection, player: str) -> list[StoredGame]:
-    sql = "SELECT * FROM games WHERE player = ? AND status = 'finished' ORDER BY ended, id"
-    return [_from_row(r) for r in conn.execute(sql, (player,))]
+def _finished(
+    conn: sqlite3.Connection, player: str, upto: StoredGame | None = None
+) -> list[StoredGame]:
+    """A player's finished games, oldest first; with ``upto``, only those up to that game."""
+    sql = "SELECT * FROM games WHERE player = ? AND status = 'finished'"
+    args: list[Any] = [player]
+    if upto is not None:
+        sql += " AND (ended, id) <= (?, ?)"
+        args += [upto.ended, upto.id]
+    return _stored(conn, sql + " ORDER BY ended, id", args)
 
 
 def _unlock(conn: sqlite3.Connection, game: StoredGame) -> list[Achievement]:
     """Check the achievements after a game and store those newly unlocked (in a transaction)."""
-    history = _finished(conn, game.player)
-    upto = [g for g in history if (g.ended, g.id) <= (game.ended, game.id)]
+    upto = _finished(conn, game.player, game)
     already = {
         str(r[0])
         for r in conn.execute("SELECT id FROM achievements WHERE player = ?", (game.player,))
@@ -624,7 +636,7 @@ def _unlock(conn: sqlite3.Connection, game: StoredGame) -> list[Achievement]:
 def _scoreboard(conn: sqlite3.Connection, deal: str, first_only: bool) -> list[ScoreLine]:
     sql = "SELECT * FROM games WHERE deal = ? AND status = 'finished' ORDER BY ended, id"
     lines: dict[str, ScoreLine] = {}
-    for game in (_from_row(r) for r in conn.execute(sql, (deal,))):
+    for game in _stored(conn, sql, (deal,)):
         seen = lines.get(game.player)
         if seen is None:
             lines[game.player] = ScoreLine(game.player, game.final, bool(game.won), 1, game.id)
