@@ -143,3 +143,16 @@ def test_the_history_commands_do_not_import_textual(tmp_path: Path) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_an_unusable_data_folder_gives_one_line_and_no_history(tmp_path: Path) -> None:
+    """FORAGE_HOME below a plain file cannot be created, even by root."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    done = forage(blocker / "home", "stats", "--player", "ann", "--json")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("\n") == 1 and "without history" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert json.loads(done.stdout)["games"] == 0
+    history = forage(blocker / "home", "history", "--player", "ann", "--json")
+    assert history.returncode == 0 and json.loads(history.stdout) == {"games": []}

@@ -99,6 +99,10 @@ class Recorder:
         """The deal's scoreboard: everyone's best (for the daily deal, everyone's first)."""
         return self.history().scoreboard(session.deal.code, first_only=self.is_daily(session))
 
+    def deal_par(self, session: Session) -> int | None:
+        """The par of the session's deal, if a stored game on it has one."""
+        return self.history().deal_par(session.deal.code)
+
     def share(self, session: Session, par: int | None = None) -> str | None:
         """The daily share line of the attempt that counts, or None outside the daily deal."""
         if self.daily is None or not self.is_daily(session):

@@ -395,9 +395,9 @@ class HistoryStore:
         try:
             return cls(connect(path), path)
         except TooNew as exc:
-            return cls(None, path, f"the history file {path} was {exc}: playing without history")
+            return cls(None, path, f"the history file {path} was {exc}: going on without history")
         except sqlite3.OperationalError as exc:
-            return cls(None, path, f"cannot use {path} ({_reason(exc)}): playing without history")
+            return cls(None, path, f"cannot use {path} ({_reason(exc)}): going on without history")
         except sqlite3.DatabaseError:
             try:
                 moved = move_aside(path)
@@ -406,15 +406,15 @@ class HistoryStore:
                     None,
                     path,
                     f"the history file {path} is damaged and cannot be moved aside "
-                    f"({_reason(exc)}): playing without history",
+                    f"({_reason(exc)}): going on without history",
                 )
             notice = f"the history file was damaged: moved it to {moved.name} and started a new one"
         except (OSError, sqlite3.Error) as exc:
-            return cls(None, path, f"cannot use {path} ({_reason(exc)}): playing without history")
+            return cls(None, path, f"cannot use {path} ({_reason(exc)}): going on without history")
         try:
             return cls(connect(path), path, notice)
         except (OSError, sqlite3.Error, TooNew) as exc:
-            return cls(None, path, f"cannot use {path} ({_reason(exc)}): playing without history")
+            return cls(None, path, f"cannot use {path} ({_reason(exc)}): going on without history")
 
     @property
     def enabled(self) -> bool:
@@ -457,7 +457,11 @@ class HistoryStore:
         """
         if not game.moves:
             return None
-        row = game_row(game, info)
+        try:
+            row = game_row(game, info)
+        except ValueError as exc:  # a player name that cannot be stored
+            self.notice = f"the game was not recorded ({exc})"
+            return None
 
         def work(conn: sqlite3.Connection) -> Recorded:
             with _transaction(conn):

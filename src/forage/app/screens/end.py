@@ -163,6 +163,7 @@ class EndScreen(ForageModal):
         self._show_history(recorder, par)
 
     def _show_history(self, recorder: Recorder, par: int | None) -> None:
+        par = par if par is not None else recorder.deal_par(self.session)
         self._share = recorder.share(self.session, par)
         self.query_one(HistoryPanel).state = HistoryState(
             recorded=self._recorded is not None,
