@@ -156,3 +156,45 @@ def test_an_unusable_data_folder_gives_one_line_and_no_history(tmp_path: Path) -
     assert json.loads(done.stdout)["games"] == 0
     history = forage(blocker / "home", "history", "--player", "ann", "--json")
     assert history.returncode == 0 and json.loads(history.stdout) == {"games": []}
+
+
+@pytest.fixture
+def launched(monkeypatch: pytest.MonkeyPatch) -> list[tuple[tuple[object, ...], dict[str, object]]]:
+    """Calls to the game's entry point, which is not started."""
+    import forage.app
+
+    calls: list[tuple[tuple[object, ...], dict[str, object]]] = []
+
+    def fake_run_game(*args: object, **kwargs: object) -> int:
+        calls.append((args, kwargs))
+        return 0
+
+    monkeypatch.setattr(forage.app, "run_game", fake_run_game)
+    return calls
+
+
+def test_daily_starts_the_game_on_the_days_deal(
+    launched: list[tuple[tuple[object, ...], dict[str, object]]],
+) -> None:
+    from forage.cli import main
+    from forage.history.daily import daily_seed
+
+    assert main(["daily", "--date", "2026-12-01", "--recipes", "--player", " zed "]) == 0
+    ((args, kwargs),) = launched
+    seed = daily_seed(date(2026, 12, 1), recipes=True)
+    assert args == (seed, None, True, 1, None)
+    assert kwargs == {"player": "zed", "daily": date(2026, 12, 1)}
+
+
+def test_play_passes_the_player_on_and_refuses_a_bad_name(
+    launched: list[tuple[tuple[object, ...], dict[str, object]]],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from forage.cli import main
+
+    assert main(["--seed", "3", "--player", "amy"]) == 0
+    assert launched[0][1] == {"player": "amy"}
+    assert main(["play", "--player", "\x1b[2J"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("forage: --player:") and err.count("\n") == 1
+    assert len(launched) == 1

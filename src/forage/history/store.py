@@ -379,7 +379,9 @@ def _reason(error: BaseException) -> str:
 class HistoryStore:
     """The history file, open; every method is safe to call when the store is unusable."""
 
-    def __init__(self, conn: sqlite3.Connection | None, path: Path, notice: str | None = None):
+    def __init__(
+        self, conn: sqlite3.Connection | None, path: Path, notice: str | None = None
+    ) -> None:
         """A store on an open connection, or (conn None) one that records nothing."""
         self._conn = conn
         self.path = path
@@ -391,30 +393,30 @@ class HistoryStore:
     def open(cls, folder: Path | None = None) -> HistoryStore:
         """Open (or create) the history in ``folder`` (the data folder by default); never raises."""
         path = (folder if folder is not None else data_dir()) / DB_NAME
-        notice: str | None = None
+
+        def off(why: str) -> HistoryStore:
+            return cls(None, path, f"{why}: going on without history")
+
         try:
             return cls(connect(path), path)
         except TooNew as exc:
-            return cls(None, path, f"the history file {path} was {exc}: going on without history")
-        except sqlite3.OperationalError as exc:
-            return cls(None, path, f"cannot use {path} ({_reason(exc)}): going on without history")
-        except sqlite3.DatabaseError:
+            return off(f"the history file {path} was {exc}")
+        except sqlite3.OperationalError as exc:  # cannot open or write: leave the file be
+            return off(f"cannot use {path} ({_reason(exc)})")
+        except sqlite3.DatabaseError:  # not a database, or damaged
             try:
                 moved = move_aside(path)
             except OSError as exc:
-                return cls(
-                    None,
-                    path,
-                    f"the history file {path} is damaged and cannot be moved aside "
-                    f"({_reason(exc)}): going on without history",
+                return off(
+                    f"the history file {path} is damaged and cannot be moved aside ({_reason(exc)})"
                 )
-            notice = f"the history file was damaged: moved it to {moved.name} and started a new one"
         except (OSError, sqlite3.Error) as exc:
-            return cls(None, path, f"cannot use {path} ({_reason(exc)}): going on without history")
+            return off(f"cannot use {path} ({_reason(exc)})")
+        notice = f"the history file was damaged: moved it to {moved.name} and started a new one"
         try:
             return cls(connect(path), path, notice)
         except (OSError, sqlite3.Error, TooNew) as exc:
-            return cls(None, path, f"cannot use {path} ({_reason(exc)}): going on without history")
+            return off(f"cannot use {path} ({_reason(exc)})")
 
     @property
     def enabled(self) -> bool:
