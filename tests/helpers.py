@@ -15,10 +15,16 @@ from forage.engine import (
     Game,
     MouseChoice,
     Placement,
+    Position,
+    Recipe,
+    RecipeResult,
     Rotation,
+    Score,
     Square,
     Woodland,
 )
+from forage.engine.board import COLOUR_INDEX, board_of
+from forage.engine.scoring import check_recipes, score
 
 MOUSE = -2
 
@@ -96,3 +102,73 @@ def woodland(cells: Iterable[tuple[int, int, str, str | None]]) -> Woodland:
 def dice_row(*dice: str, area: str | None = None, y: int = 0) -> list[tuple[int, int, str, str]]:
     """Dice laid left to right on row ``y``, each on a food area of its colour (or ``area``)."""
     return [(x, y, area or d[0], d) for x, d in enumerate(dice)]
+
+
+def score_of(
+    wood: Woodland, recipes: Iterable[Recipe] = (), first: Iterable[Colour] = ()
+) -> tuple[Score, list[RecipeResult]]:
+    """The engine's score of a woodland and its recipes' results, ``first`` the colours
+    gathered by the first card played."""
+    board = board_of(wood.squares)
+    chosen = list(recipes)
+    mask = sum(1 << COLOUR_INDEX[c] for c in set(first))
+    checks = check_recipes(board, chosen, mask)
+    results = [
+        RecipeResult(number=r.number, name=r.name, met=c.met, bonus=c.bonus)
+        for r, c in zip(chosen, checks, strict=True)
+    ]
+    return score(board, checks), results
+
+
+def base_of(wood: Woodland) -> int:
+    """The base score of a woodland counted square by square (R15)."""
+    return sum(sq.points for sq in wood.squares.values())
+
+
+def dice_of(wood: Woodland) -> list[tuple[tuple[int, int], Die]]:
+    """Every die in a woodland with its square."""
+    return [(pos, sq.die) for pos, sq in wood.squares.items() if sq.die is not None]
+
+
+def edwood_of(wood: Woodland) -> tuple[int, int] | None:
+    """Where Edwood stands, if he is in the woodland."""
+    return next((pos for pos, sq in wood.squares.items() if sq.edwood), None)
+
+
+def legal(game: Game) -> list[Placement]:
+    """Every legal placement the engine lists now."""
+    return [o.placement for o in game.outcomes()]
+
+
+def with_mouse(placement: Placement, choices: Mapping[tuple[int, int], Colour]) -> Placement:
+    """The same placement with these mouse colour choices."""
+    mouse = tuple(MouseChoice(x=x, y=y, colour=c) for (x, y), c in sorted(choices.items()))
+    return placement.model_copy(update={"mouse": mouse})
+
+
+def game_at(
+    cells: Iterable[tuple[int, int, str, str | None]],
+    hand: Iterable[str],
+    supply: tuple[int, int, int] | None = None,
+    edwood: bool = True,
+) -> Game:
+    """A game set up at a position: these top areas (as :func:`woodland` takes them), the
+    dice left in the supply (B, C, M; by default all those not in the woodland), Edwood to
+    hand or not, and custom hand cards numbered 2, 3, ... with nothing left to draw."""
+    wood = woodland(cells)
+    if supply is None:
+        left = [5 - sum(1 for _, d in dice_of(wood) if d.colour == c) for c in Colour]
+        supply = (left[0], left[1], left[2])
+    cards = [card(1, "B B B B B B")]
+    cards += [card(index + 2, areas) for index, areas in enumerate(hand)]
+    deal = Deal(cards=tuple(c.number for c in cards))
+    position = Position(
+        board=board_of(wood.squares),
+        counts=supply,
+        edwood=edwood,
+        hand=deal.cards[1:],
+        next_draw=len(deal.cards),
+        base=base_of(wood),
+        first=0,
+    )
+    return Game.at(deal, Deck.of(cards), position)

@@ -5,19 +5,12 @@ from __future__ import annotations
 import heapq
 import random
 
+from helpers import legal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from forage.ai.bots import worth_table
-from forage.ai.sim import (
-    Scored,
-    Simulator,
-    State,
-    Worth,
-    placement_of,
-    simulator_for,
-    state_of,
-)
+from forage.ai.sim import Scored, Simulator, State, Worth, simulator_for, state_of
 from forage.carddata import standard_deck
 from forage.engine import Area, Card, Deal, Deck, Game, Placement
 
@@ -44,22 +37,25 @@ def check_game(game: Game, rng: random.Random) -> None:
     while True:
         state = state_of(game)
         engine = engine_moves(game)
-        mine = {placement_of(m): (m.gain, m.counts, m.edwood) for m in sim.all_moves(state)}
+        mine = {
+            sim.placement(m): (m.gain, m.result.counts, m.result.edwood)
+            for m in sim.all_moves(state)
+        }
         assert mine == engine
         # Every other choice of mouse colours the simulator offers is legal with the engine.
         variants = sim.all_moves(state, variants=True)
         for move in variants:
-            outcome = game.outcome(placement_of(move))
-            assert outcome.legal, (placement_of(move), outcome.reason)
+            outcome = game.outcome(sim.placement(move))
+            assert outcome.legal, (sim.placement(move), outcome.reason)
             assert outcome.score_change == move.gain
             assert outcome.supply is not None
-            assert move.counts == (outcome.supply.B, outcome.supply.C, outcome.supply.M)
+            assert move.result.counts == outcome.supply.counts()
         if not variants:
             assert game.is_over()
             break
         move = rng.choice(variants)
         after = sim.apply(state, move, game.deal.cards)
-        assert game.push(placement_of(move)).legal
+        assert game.push(sim.placement(move)).legal
         now = state_of(game)
         assert after.board == now.board
         assert after.hand == now.hand
@@ -106,7 +102,7 @@ def test_simulator_matches_engine_on_the_real_deck() -> None:
 def test_simulator_orders_moves_like_the_engine() -> None:
     game = Game(Deal.from_seed(7), standard_deck())
     sim = Simulator(game.deck)
-    assert [placement_of(m) for m in sim.all_moves(state_of(game))] == game.legal_placements()
+    assert [sim.placement(m) for m in sim.all_moves(state_of(game))] == legal(game)
 
 
 WORTHS = st.builds(
@@ -127,15 +123,15 @@ def positions(game: Game, seed: int) -> list[tuple[Simulator, State]]:
         state = state_of(game)
         found.append((sim, state))
         moves = sim.all_moves(state)
-        game.push(placement_of(rng.choice(moves)))
+        game.push(sim.placement(rng.choice(moves)))
     return found
 
 
 def bound_of(sim: Simulator, worth: Worth, scored: Scored, board: dict[int, int]) -> float:
     """The sum of the cell bounds of a scored placement's squares below."""
-    _, _, card, rot, spot, _ = scored
-    cells = sim.shapes[card].cells[rot]
-    return sum(worth.bounds[mask][board.get(spot + d, 0)] for d, mask, _ in cells)
+    move = scored.move
+    cells = sim.shapes[move.card].turns[move.rotation].cells
+    return sum(worth.bounds[c.area][board.get(move.spot + c.offset, 0)] for c in cells)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -147,16 +143,16 @@ def test_bounds_cap_every_placement_and_pruning_changes_no_result(
     for sim, state in positions(game, seed):
         board, counts, edwood = state.board, state.counts, state.edwood
         for card in set(state.hand):
-            every = sim.scored(board, counts, edwood, card, worth)
+            every = sim.best_scored(board, counts, edwood, card, worth, 0)
             for scored in every:
                 # the value with worth, and the gain alone, are both within the bound
-                assert max(scored[0], scored[1]) <= bound_of(sim, worth, scored, board) + 1e-9
+                top_value = max(scored.value, scored.move.gain)
+                assert top_value <= bound_of(sim, worth, scored, board) + 1e-9
             # the n best, found with pruning, are the n best of all (earlier first on ties)
             given = every[: len(every) // 3]
             best = sim.best_scored(board, counts, edwood, card, worth, n, given)
-            assert best == heapq.nlargest(n, [*given, *every], key=lambda t: t[0])
-            top = sim.best_gain(board, counts, edwood, card, worth)
-            assert (top is None) == (not every)
-            if top is not None:
-                first = max(every, key=lambda t: t[0])
-                assert top == (first[0], first[1])
+            assert best == heapq.nlargest(n, [*given, *every], key=lambda t: t.value)
+            top = sim.best_scored(board, counts, edwood, card, worth, 1)
+            assert len(top) == min(1, len(every))
+            if top:
+                assert top[0] == max(every, key=lambda t: t.value)

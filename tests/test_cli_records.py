@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import with_mouse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -833,7 +834,7 @@ def test_engine_games_replay_through_the_cli(
         placement = outcome.placement
         if outcome.mouse_choice_possible:
             where = outcome.mouse_choice_possible[0]
-            choice = placement.with_mouse({where: Colour(colour_picks[turn])})
+            choice = with_mouse(placement, {where: Colour(colour_picks[turn])})
             if game.outcome(choice).legal:
                 placement = choice
         assert game.push(placement).legal

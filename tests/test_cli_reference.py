@@ -265,18 +265,15 @@ def food_dice(model: Model) -> list[tuple[tuple[int, int], str, int]]:
 
 def three_connected(model: Model) -> bool:
     """Three or more food dice of one colour on orthogonally connected areas (R18)."""
+
+    # Three squares are connected when some order of them is a path: a next to b, b next to c.
+    def touching(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
     for colour in COLOURS:
-        left = {pos for pos, c, _ in food_dice(model) if c == colour}
-        while left:
-            stack, size = [left.pop()], 0
-            while stack:
-                x, y = stack.pop()
-                size += 1
-                for near in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                    if near in left:
-                        left.remove(near)
-                        stack.append(near)
-            if size >= 3:
+        squares = [pos for pos, c, _ in food_dice(model) if c == colour]
+        for a, b, c in itertools.permutations(squares, 3):
+            if touching(a, b) and touching(b, c):
                 return True
     return False
 

@@ -46,7 +46,7 @@ def test_an_unknown_check_or_a_repeated_id_is_refused() -> None:
 
 def _as_stored(game_seed: int, moves: int | None) -> tuple[StoredGame, int]:
     game = played(game_seed, moves=moves)
-    top = max((d.value for _, d in game.woodland.dice()), default=0)
+    top = max((sq.die.value for sq in game.woodland.squares.values() if sq.die), default=0)
     record = record_from_game(game).to_json()
     return stored(1, record=record, final=game.result().score.final), top
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 
 import reference
+from helpers import base_of, dice_of, legal, score_of
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -32,7 +33,6 @@ from forage.engine import (
     Woodland,
 )
 from forage.engine.areas import DICE_PER_COLOUR, FOOD_FACES, MOUSE_FACE, UPRIGHT_CELLS, rotate_cell
-from forage.engine.scoring import score
 
 GAME_SETTINGS = settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -102,7 +102,7 @@ def check_invariants(game: Game) -> None:
     supply = game.supply
     # Each colour's five dice are in the supply or in the woodland (R8, R9).
     for colour in COLOURS:
-        on_table = sum(1 for _, d in wood.dice() if d.colour == colour)
+        on_table = sum(1 for _, d in dice_of(wood) if d.colour == colour)
         assert on_table + supply[colour] == DICE_PER_COLOUR, colour
     # Edwood is either to hand or on exactly one square, with no die under him (R10).
     edwood_squares = [pos for pos, sq in wood.squares.items() if sq.edwood]
@@ -122,8 +122,8 @@ def check_invariants(game: Game) -> None:
     dice = [(sq.die, sq.area) for sq in wood.squares.values() if sq.die is not None]
     by_hand = sum(d.value for d, _ in dice) - sum(1 for _, a in dice if not a.is_food)
     by_hand -= 0 if supply.edwood else 5
-    breakdown, _ = score(wood)
-    assert game.position.base == by_hand == wood.base_score() == breakdown.base
+    breakdown, _ = score_of(wood)
+    assert game.position.base == by_hand == base_of(wood) == breakdown.base
     assert breakdown.mice == sum(1 for d, _ in dice if d.value == MOUSE_FACE)
 
 
@@ -143,7 +143,7 @@ def choice_sets(game: Game, placement: Placement) -> list[tuple[MouseChoice, ...
 
 def check_placements(game: Game) -> None:
     """Legal placements apply and undo exactly; every other spot near the woodland is refused."""
-    listed = game.legal_placements()
+    listed = legal(game)
     by_key = {(p.card, p.rotation, p.x, p.y): p for p in listed}
     assert len(by_key) == len(listed), "one entry per card, rotation and position"
     before = game.position
@@ -197,7 +197,7 @@ def test_random_games_keep_every_invariant(game: Game, data: st.DataObject) -> N
             check_placements(game)
         if game.is_over():
             break
-        listed = game.legal_placements()
+        listed = legal(game)
         assert listed, "a game that is not over has a legal placement (R13)"
         placement = data.draw(st.sampled_from(listed), label="move")
         before = game.position
@@ -218,7 +218,7 @@ def test_random_games_keep_every_invariant(game: Game, data: st.DataObject) -> N
         assert game.hand == () and len(game.moves) == len(game.deal.cards) - 1
     else:
         event("stuck")
-        assert game.is_stuck() and game.legal_placements() == []
+        assert game.is_stuck() and legal(game) == []
     # The same deal and the same moves give the same game (R14).
     again = Game(game.deal, game.deck)
     assert again.replay(list(game.moves)) == (len(game.moves), None)
@@ -251,17 +251,17 @@ def test_engine_agrees_with_a_reference_reading_of_the_rulings(
     """R5-R11: every spot near the woodland, with and without chosen mouse colours."""
     turns = data.draw(st.integers(0, len(game.deal.cards) - 1), label="turns played first")
     while len(game.moves) < turns and not game.is_over():
-        game.push(data.draw(st.sampled_from(game.legal_placements()), label="move"))
+        game.push(data.draw(st.sampled_from(legal(game)), label="move"))
     min_x, min_y, max_x, max_y = game.woodland.bounds()
     numbers = [*game.hand, *game.deal.cards[:1]]  # the start card is never in hand
-    legal = 0
+    agreed = 0
     for number in numbers:
         for rotation in ROTATIONS:
             for x in range(min_x - 3, max_x + 2):
                 for y in range(min_y - 3, max_y + 2):
                     plain = Placement(card=number, rotation=rotation, x=x, y=y)
-                    legal += agrees_with_reference(game, plain)
-    event(f"legal spots: {min(legal, 50) // 10 * 10}+")
+                    agreed += agrees_with_reference(game, plain)
+    event(f"legal spots: {min(agreed, 50) // 10 * 10}+")
     # Chosen mouse colours, right and wrong, on random spots.
     squares = sorted(game.woodland.squares)
     for _ in range(20):
@@ -345,7 +345,7 @@ def test_recipes_agree_with_a_reference_reading_of_the_rulings(
     """R15, R18, R19 on random final woodlands and random recipe pairs."""
     recipes = standard_deck().recipes()
     wood = to_woodland(tops)
-    breakdown, results = score(wood, [recipes[n] for n in numbers], [Colour(c) for c in first])
+    breakdown, results = score_of(wood, [recipes[n] for n in numbers], [Colour(c) for c in first])
     met_flags, total = reference.recipe_bonus(numbers, tops, first)
     assert [r.met for r in results] == met_flags
     assert breakdown.bonus == sum(r.bonus for r in results) == total
@@ -354,7 +354,7 @@ def test_recipes_agree_with_a_reference_reading_of_the_rulings(
     on_split = sum(1 for a, d, _ in tops.values() if d is not None and not a.is_food)
     faces = sum(MOUSE_FACE if d.endswith("m") else int(d[1:]) for d in dice)
     edwood = any(e for _, _, e in tops.values())
-    assert breakdown.base == faces - on_split - (5 if edwood else 0) == wood.base_score()
+    assert breakdown.base == faces - on_split - (5 if edwood else 0) == base_of(wood)
     for met in met_flags:
         event(f"recipe met: {met}")
 

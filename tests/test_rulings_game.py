@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import game_of, place, play
+from helpers import base_of, game_of, legal, place, play
 
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Placement, Reason, Rotation
@@ -70,7 +70,7 @@ def test_r12_first_card_starts_the_woodland_and_two_form_the_hand() -> None:
     assert game.hand == deal.cards[1:3]
     assert game.draw_pile == 6
     assert game.turns == 8
-    assert game.supply.counts() == [5, 5, 5] and game.supply.edwood
+    assert game.supply.counts() == (5, 5, 5) and game.supply.edwood
 
 
 def test_r12_each_turn_plays_one_card_and_draws_one() -> None:
@@ -115,15 +115,15 @@ def stuck_game() -> Game:
 def test_r13_no_legal_placement_ends_the_game() -> None:
     game = stuck_game()
     assert game.hand == (3, 4)
-    assert game.legal_placements() == []
-    assert not game.has_legal_placement()
+    assert legal(game) == []
+    assert game.is_over()
     assert game.is_stuck()
     assert game.is_over()
     assert not game.is_finished()
     result = game.result()
     assert result.stuck and result.finished
     assert result.won is False
-    assert result.score.base == game.woodland.base_score() == -2 * 5 - 5
+    assert result.score.base == base_of(game.woodland) == -2 * 5 - 5
 
 
 def test_r13_stuck_game_refuses_further_placements() -> None:
@@ -136,7 +136,7 @@ def test_r13_undo_unsticks() -> None:
     game = stuck_game()
     game.pop()
     assert not game.is_stuck()
-    assert game.has_legal_placement()
+    assert not game.is_over()
 
 
 def test_r13_stuck_when_every_hand_card_is_refused() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import card, die_at, game_of, place, play, supply_of
+from helpers import card, dice_of, die_at, game_of, place, play, supply_of
 from pydantic import ValidationError
 
 from forage.engine import ROTATIONS, Area, Card, Colour, Effect, Reason, Rotation
@@ -57,10 +57,6 @@ def test_r2_type_letters_and_split_codes_in_bcm_order() -> None:
 def test_r2_card_refuses_unknown_area_codes() -> None:
     with pytest.raises(ValidationError):
         Card(number=1, areas=("B", "B", "B", "B", "B", "CB"))  # type: ignore[arg-type]
-
-
-def test_r2_food_names_match_dice_colours() -> None:
-    assert [c.food for c in Colour] == ["blackberry", "chestnut", "mushroom"]
 
 
 # -- R3 rotation -------------------------------------------------------------------------------
@@ -177,12 +173,12 @@ def test_r5_touching_is_not_overlapping(x: int, y: int, rotation: int) -> None:
 def test_r5_one_covered_area_is_enough_and_the_rest_join_without_dice() -> None:
     game = game_of("B B B B B B", "B B B B B B", "B B B B B B")
     # Only the card's top-left area covers (1, 2); five areas lie on empty table.
-    position = play(game, place(2, 1, 2)).position
+    play(game, place(2, 1, 2))
     assert die_at(game, 1, 2) == "B1"
     for pos in [(2, 2), (1, 3), (2, 3), (1, 4), (2, 4)]:
         assert game.woodland[pos].card == 2
         assert die_at(game, *pos) is None
-    assert len(position.woodland) == 11
+    assert len(game.woodland) == 11
     assert supply_of(game) == (4, 5, 5, True)
 
 
@@ -208,7 +204,7 @@ def test_r6_covering_moves_the_die_up_and_the_covered_area_is_gone() -> None:
     assert game.woodland[(0, 0)].card == 2
     assert die_at(game, 0, 0) == "B1"
     assert len(game.woodland) == 8
-    on_table = sum(1 for _ in game.woodland.dice())
+    on_table = sum(1 for _ in dice_of(game.woodland))
     assert on_table + game.supply.B == 5
 
 
@@ -220,7 +216,7 @@ def test_r6_covering_returns_an_unmatched_die() -> None:
     # Three B dice covered by C areas went back; four C mice stand on top (one on a bare area).
     assert [die_at(game, x, y) for x, y in [(0, 1), (1, 1), (0, 2), (1, 2)]] == ["Cmouse"] * 4
     assert supply_of(game) == (3, 1, 5, True)
-    dice = {pos: str(d) for pos, d in game.woodland.dice()}
+    dice = {pos: str(d) for pos, d in dice_of(game.woodland)}
     assert dice == {
         (0, 0): "B1",
         (1, 0): "B1",

@@ -7,7 +7,7 @@ Pictures in the comments show the woodland as ``area:die`` with ``-`` for no die
 from __future__ import annotations
 
 import pytest
-from helpers import die_at, game_of, place, play, supply_of
+from helpers import base_of, die_at, edwood_of, game_of, place, play, supply_of
 
 from forage.engine import Area, Effect, Game, Placement, Reason
 
@@ -351,7 +351,7 @@ def test_r8d_edwood_covers_mouse_and_returns_it() -> None:
     # (1,3) and (1,4) got new B dice from the supply (3 -> 1), then the mouse came back.
     assert die_at(game, 1, 3) == die_at(game, 1, 4) == "B1"
     assert supply_of(game) == (2, 5, 5, False)
-    assert game.position.base == game.woodland.base_score() == -2 + 1 + 1 - 5
+    assert game.position.base == base_of(game.woodland) == -2 + 1 + 1 - 5
 
 
 def test_r8d_split_sharing_the_mouse_colour_may_use_edwood() -> None:
@@ -481,10 +481,10 @@ def test_r9_mice_go_in_area_order() -> None:
 
 def test_r10_edwood_once_per_game_and_stays() -> None:
     game = edwood_on_table()
-    assert game.woodland.edwood_at() == (1, 0)
+    assert edwood_of(game.woodland) == (1, 0)
     # A legal placement elsewhere leaves him where he is.
     play(game, place(5, 0, 4))
-    assert game.woodland.edwood_at() == (1, 0)
+    assert edwood_of(game.woodland) == (1, 0)
     assert not game.supply.edwood
     # He is never needed twice: the next need is refused.
     refused(game, place(6, -1, 2), Reason.EDWOOD_USED)
@@ -496,7 +496,7 @@ def test_r10_edwood_use_is_implied_and_undone_by_pop() -> None:
     assert not game.supply.edwood
     game.pop()
     assert game.supply.edwood
-    assert game.woodland.edwood_at() is None
+    assert edwood_of(game.woodland) is None
     assert die_at(game, 1, 2) == "Bmouse"
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from helpers import game_of, place, play, woodland
+from helpers import base_of, dice_of, game_of, place, play, score_of, woodland
 
 from forage.carddata import standard_deck
 from forage.engine import Colour, Game, Woodland, rating
-from forage.engine.scoring import score
 
 ALL_B = "B B B B B B"
 RECIPES = standard_deck().recipes()
@@ -19,13 +18,13 @@ Cells = list[tuple[int, int, str, str | None]]
 
 def bonus(numbers: Sequence[int], cells: Cells, first: Sequence[str] = ()) -> int:
     """The recipes' total bonus on a woodland."""
-    result, _ = score(woodland(cells), [RECIPES[n] for n in numbers], [Colour(c) for c in first])
+    result, _ = score_of(woodland(cells), [RECIPES[n] for n in numbers], [Colour(c) for c in first])
     return result.bonus
 
 
 def met(number: int, cells: Cells, first: Sequence[str] = ()) -> tuple[bool, int]:
     """Whether one recipe is met on a woodland, and its bonus."""
-    _, results = score(woodland(cells), [RECIPES[number]], [Colour(c) for c in first])
+    _, results = score_of(woodland(cells), [RECIPES[number]], [Colour(c) for c in first])
     (result,) = results
     assert result.number == number
     return result.met, result.bonus
@@ -54,7 +53,7 @@ PATH_50 = [(0, 0)] * 4
 
 
 def test_r15_sum_of_faces_and_a_mouse_counts_minus_two_once() -> None:
-    result, _ = score(woodland(row("B10", "C3", "Mm")))
+    result, _ = score_of(woodland(row("B10", "C3", "Mm")))
     assert (result.dice_total, result.mice, result.split_dice, result.edwood) == (11, 1, 0, False)
     assert result.base == 11  # not 9: the mouse face is the penalty
     assert result.final == result.base and result.bonus == 0
@@ -62,20 +61,20 @@ def test_r15_sum_of_faces_and_a_mouse_counts_minus_two_once() -> None:
 
 def test_r15_each_die_on_a_split_area_costs_one() -> None:
     cells: Cells = [(0, 0, "BC", "B3"), (1, 0, "CM", "Mm"), (2, 0, "BM", None), (3, 0, "C", "C6")]
-    result, _ = score(woodland(cells))
+    result, _ = score_of(woodland(cells))
     assert (result.dice_total, result.mice, result.split_dice) == (7, 1, 2)
     assert result.base == 7 - 2
 
 
 def test_r15_edwood_costs_five() -> None:
-    result, _ = score(woodland([*row("B6", "C1"), (0, 1, "M", "E")]))
+    result, _ = score_of(woodland([*row("B6", "C1"), (0, 1, "M", "E")]))
     assert result.edwood
     assert result.base == 7 - 5
-    assert woodland([*row("B6", "C1"), (0, 1, "M", "E")]).base_score() == 2
+    assert base_of(woodland([*row("B6", "C1"), (0, 1, "M", "E")])) == 2
 
 
 def test_r15_empty_woodland_scores_nothing() -> None:
-    result, _ = score(woodland([(0, 0, "B", None), (1, 0, "BC", None)]))
+    result, _ = score_of(woodland([(0, 0, "B", None), (1, 0, "BC", None)]))
     assert result.base == 0 and result.dice_total == 0
 
 
@@ -87,7 +86,7 @@ def test_r15_game_score_with_mice_split_dice_and_edwood() -> None:
     result = game.score()
     assert (result.dice_total, result.mice, result.split_dice, result.edwood) == (-1, 2, 1, True)
     assert result.base == -1 - 1 - 5
-    assert game.position.base == game.woodland.base_score() == result.base
+    assert game.position.base == base_of(game.woodland) == result.base
 
 
 # -- R16 rating --------------------------------------------------------------------------------
@@ -127,7 +126,7 @@ def test_r16_standard_game_of_35_is_a_win() -> None:
     # (0,2) by two: 1 3.
     game = stacked_game(PATH_35)
     result = game.result()
-    assert sorted(d.value for _, d in game.woodland.dice()) == [3, 6, 6, 10, 10]
+    assert sorted(d.value for _, d in dice_of(game.woodland)) == [3, 6, 6, 10, 10]
     assert result.score.base == 35
     assert result.rating == TREE
     assert result.finished and result.won is True
@@ -137,7 +136,7 @@ def test_r16_standard_game_of_34_is_not_a_win() -> None:
     # (0,0) is covered by all four cards: 1 3 6 10; four more dice come with card 3: 1 3 6.
     game = stacked_game(PATH_34)
     result = game.result()
-    assert sorted(d.value for _, d in game.woodland.dice()) == [6, 6, 6, 6, 10]
+    assert sorted(d.value for _, d in dice_of(game.woodland)) == [6, 6, 6, 6, 10]
     assert result.score.base == 34
     assert result.rating == CHEST
     assert result.won is False
@@ -293,7 +292,7 @@ def test_r18_gather_on_first_turn_counts_only_the_first_card() -> None:
     game = game_of("B B B B C C", ALL_B, "C C C C C C", ALL_B, recipes=(15, 13))
     play(game, place(2, 0, -2), place(3, 0, 2))
     assert game.position.first_gathered == (Colour.B,)
-    assert [str(d) for _, d in sorted(game.woodland.dice())] == ["B1", "C1", "B1", "C1"]
+    assert [str(d) for _, d in sorted(dice_of(game.woodland))] == ["B1", "C1", "B1", "C1"]
     assert game.position.first_gathered == (Colour.B,)
     assert [(r.name, r.met) for r in game.result().recipes] == [
         ("Blackberry Pie", True),
@@ -334,17 +333,17 @@ def test_r19_point_bonuses_add() -> None:
 
 
 def test_r19_doublings_of_different_colours_each_double() -> None:
-    cells = row("B3", "C4", "M5")
-    assert bonus([4, 6], cells) == 3 + 5
-    assert bonus([5, 4], cells) == 4 + 3
+    cells = row("B6", "C10", "M15")
+    assert bonus([4, 6], cells) == 6 + 15
+    assert bonus([5, 4], cells) == 10 + 6
 
 
 @pytest.mark.parametrize("order", [(4, 10), (10, 4)])
 def test_r19_same_colour_doubled_twice_counts_four_times(order: tuple[int, int]) -> None:
-    # B is the lowest colour before any bonus (3 < 4 < 5), so Blackberry Jam and Homemade both
-    # double it: B counts 4 x 3 = 12, a bonus of 9. (Choosing the lowest after Jam's doubling
-    # would pick C and give 3 + 4 = 7.)
-    assert bonus(order, row("B3", "C4", "M5")) == 9
+    # B is the lowest colour before any bonus (6 < 10 < 15), so Blackberry Jam and Homemade
+    # both double it: B counts 4 x 6 = 24, a bonus of 18. (Choosing the lowest after Jam's
+    # doubling would pick C and give 6 + 10 = 16.)
+    assert bonus(order, row("B6", "C10", "M15")) == 18
 
 
 def test_r19_homemade_and_point_bonus_add() -> None:

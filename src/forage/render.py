@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from forage.engine import Colour, Game, Square, Woodland
+from forage.engine.areas import MOUSE_FACE
 
 AREA_STYLE: Final = {
     Colour.B: "black on green3",
@@ -70,10 +71,11 @@ def score_table(game: Game) -> Table:
     table = Table(show_header=False, box=None, pad_edge=False)
     table.add_column(style="bold")
     table.add_column(justify="right")
-    table.add_row("dice total", str(s.dice_total))
-    table.add_row("mouse dice", f"{s.mice} (counted at -2 each)")
-    table.add_row("dice on split areas", f"{-s.split_dice}")
-    table.add_row("Edwood", "-5" if s.edwood else "0")
+    parts = s.parts
+    table.add_row("food dice", str(parts.food))
+    table.add_row("mouse dice", f"{parts.mice} ({s.mice} at {MOUSE_FACE} each)")
+    table.add_row("dice on split areas", str(parts.split))
+    table.add_row("Edwood", str(parts.edwood))
     table.add_row("base score", str(s.base))
     for recipe, outcome in zip(game.recipes, result.recipes, strict=True):
         mark = "met" if outcome.met else "not met"

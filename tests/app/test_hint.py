@@ -48,7 +48,7 @@ async def test_a_hint_for_a_turn_already_played_is_not_shown() -> None:
 
 @sync
 async def test_end_screen_shows_the_deals_par_from_a_background_process() -> None:
-    app = ForageApp(seed=3, par_seconds=2.0)
+    app = ForageApp(seed=3, show_par=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await play_out_quickly(pilot, app)

@@ -25,9 +25,8 @@ async def test_keys_bar_shows_every_shown_game_key_once_in_80_columns() -> None:
         await pilot.pause()
         text = bar_text(app)
         shown = [b for b in GameScreen.BINDINGS if isinstance(b, Binding) and b.show]
-        assert len(shown) == 9
         for binding in shown:
-            assert binding.description in text
+            assert text.count(f" {binding.description}") == 1, binding.description
         assert text.count("Move") == 1  # four arrow bindings, one entry
         assert "Right" not in text and "…" not in text
 

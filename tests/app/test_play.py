@@ -294,7 +294,7 @@ async def test_clicking_a_hand_card_and_a_spot() -> None:
         await pilot.pause()
         session = session_of(app)
         await pilot.click(HandView, offset=(12, 2))
-        assert session.cursor.index == 1
+        assert session.selected == 1
         view = app.screen.query_one(WoodlandView)
         before = (session.cursor.x, session.cursor.y)
         await pilot.click(WoodlandView, offset=(view.size.width - 3, view.size.height - 1))

@@ -59,7 +59,7 @@ def test_mouse_colour_cycles_through_the_choices_and_back() -> None:
         colours.append(die.colour)
     assert colours[0] != colours[1]
     session.move(1, 0)
-    assert session.cursor.mouse == {}
+    assert session.cursor.mouse == ()
 
 
 def test_save_and_load_round_trip() -> None:

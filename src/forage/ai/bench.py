@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from forage.ai.bots import bot_game, play
-from forage.ai.par import TIME_LIMIT, par
+from forage.ai.par import FULL, QUICK, Effort, par
 from forage.ai.sim import Simulator, state_of
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game
@@ -99,8 +99,8 @@ def bot_speed(policy: str, games: int, cards: int = 9) -> dict[str, Any]:
         for seed in range(games):
             deal = Deal(cards=Deal.from_seed(seed).cards[:cards])
             game = Game(deal, deck)
-            final, _ = play(sim, deal, policy, state_of(game), deck.numbers)
-            scores.append(final.base)
+            line = play(sim, deal, policy, state_of(game), deck.numbers)
+            scores.append(line.state.base)
     seconds = time.perf_counter() - began
     return {
         "policy": policy,
@@ -112,7 +112,7 @@ def bot_speed(policy: str, games: int, cards: int = 9) -> dict[str, Any]:
     }
 
 
-def par_speed(cards: int, seeds: range, time_limit: float) -> dict[str, Any]:
+def par_speed(cards: int, seeds: range, effort: Effort) -> dict[str, Any]:
     """Seconds par takes per deal of so many cards (the first cards of each seed's deal)."""
     deck = standard_deck()
     times = []
@@ -120,14 +120,14 @@ def par_speed(cards: int, seeds: range, time_limit: float) -> dict[str, Any]:
     scores = []
     for seed in seeds:
         deal = Deal(cards=Deal.from_seed(seed).cards[:cards])
-        result = par(Game(deal, deck), time_limit=time_limit)
+        result = par(Game(deal, deck), effort)
         times.append(result.seconds)
         proven += result.proven
         scores.append(result.score)
     return {
         "cards": cards,
         "deals": len(seeds),
-        "time_limit": time_limit,
+        "effort": "full" if effort == FULL else "quick" if effort == QUICK else str(effort),
         "mean_seconds": round(statistics.fmean(times), 3),
         "max_seconds": round(max(times), 3),
         "proven": proven,
@@ -142,13 +142,13 @@ def run(quick: bool = False) -> dict[str, Any]:
         results: dict[str, Any] = {
             "enumeration": enumeration((1, 4, 8), range(1), repeat=1),
             "bots": [bot_speed("greedy", 3), bot_speed("expert", 1, cards=4)],
-            "par": [par_speed(3, range(1), 5.0), par_speed(9, range(1), 0.2)],
+            "par": [par_speed(3, range(1), QUICK), par_speed(9, range(1), QUICK)],
         }
     else:
         results = {
             "enumeration": enumeration((1, 4, 8), range(10), repeat=5),
             "bots": [bot_speed("greedy", 300), bot_speed("expert", 20)],
-            "par": [par_speed(4, range(5), 60.0), par_speed(9, range(3), TIME_LIMIT)],
+            "par": [par_speed(4, range(5), FULL), par_speed(9, range(3), FULL)],
         }
     results["machine"] = machine()
     results["quick"] = quick

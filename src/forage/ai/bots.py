@@ -12,23 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
-from forage.ai.sim import (
-    C_DCOL,
-    C_EDWOOD,
-    C_FACE,
-    C_MOUSE,
-    C_SPLIT,
-    Move,
-    Simulator,
-    State,
-    Worth,
-    recipe_bonus,
-    state_of,
-)
+from forage.ai.sim import Move, Simulator, State, Worth, state_of
 from forage.carddata import standard_deck
 from forage.engine import Deal, Deck, Game
+from forage.engine.board import CODES, DIE_COLOUR, FACE_INDEX, IS_EDWOOD, IS_MOUSE, IS_SPLIT, Board
+from forage.engine.scoring import recipe_bonus
 
 POLICIES: Final = ("greedy", "expert")
 
@@ -48,15 +38,15 @@ def worth_table(
     faces: Sequence[float], split: float, mouse: float, edwood: float, scale: float
 ) -> Worth:
     """A worth per square code: what a square is expected to add to later placements."""
-    table = [0.0] * 512
-    for code in range(1, 512):
-        if C_EDWOOD[code]:
+    table = [0.0] * CODES
+    for code in range(1, CODES):
+        if IS_EDWOOD[code]:
             table[code] = edwood * scale
-        elif C_DCOL[code] >= 0:
-            if C_MOUSE[code]:
+        elif DIE_COLOUR[code] >= 0:
+            if IS_MOUSE[code]:
                 table[code] = mouse * scale
             else:
-                table[code] = (faces[C_FACE[code]] + (split if C_SPLIT[code] else 0.0)) * scale
+                table[code] = (faces[FACE_INDEX[code]] + (split if IS_SPLIT[code] else 0.0)) * scale
     return Worth(table)
 
 
@@ -97,7 +87,21 @@ class Expert:
 _WORTH: dict[tuple[Expert, int], Worth] = {}
 
 
-def board_worth(board: dict[int, int], worth: Worth) -> float:
+class Choice(NamedTuple):
+    """The expert's placement and the score it expects after the next placement too."""
+
+    move: Move
+    expected: float
+
+
+class Line(NamedTuple):
+    """A game played out: the final state and the moves that led there."""
+
+    state: State
+    moves: list[Move]
+
+
+def board_worth(board: Board, worth: Worth) -> float:
     """The total worth of a woodland's squares."""
     values = worth.values
     return sum(values[code] for code in board.values())
@@ -108,21 +112,13 @@ def greedy_move(sim: Simulator, state: State) -> Move | None:
     return sim.greedy(state)
 
 
-def _board_after(state: State, move: Move, sim: Simulator) -> dict[int, int]:
-    board = dict(state.board)
-    spot = move.spot
-    for d, code in zip(sim.shapes[move.card].offsets[move.rotation], move.new, strict=True):
-        board[spot + d] = code
-    return board
-
-
 def expert_move(
     sim: Simulator,
     state: State,
     pool: Sequence[int],
     draw_pile: int,
     settings: Expert | None = None,
-) -> tuple[Move, float] | None:
+) -> Choice | None:
     """The expert's placement and the score it expects after the next placement too.
 
     The expert never sees the draw pile: the next card is averaged over ``pool``, the cards
@@ -137,27 +133,27 @@ def expert_move(
     recipes = sim.recipes
     remaining = len(state.hand) - 1 + draw_pile  # placements left after this one
 
-    def bonus(move: Move, board: dict[int, int]) -> int:
+    def bonus(move: Move, board: Board) -> int:
         """The recipes' bonus on the woodland after a move (0 in a standard game)."""
         if not recipes:
             return 0
-        first = move.gathered if state.first < 0 else state.first
+        first = move.result.gathered if state.first < 0 else state.first
         return recipe_bonus(board, recipes, first)
 
     if remaining == 0:
         scored = []
         for i, move in enumerate(moves):
-            board = _board_after(state, move, sim) if recipes else state.board
+            board = sim.board_after(state.board, move) if recipes else state.board
             scored.append((state.base + move.gain + bonus(move, board), i))
         final, index = max(scored, key=lambda t: (t[0], -t[1]))
-        return moves[index], float(final)
+        return Choice(moves[index], float(final))
 
     # Rank by the immediate result and the worth left, then look further into the best few.
     worth1 = settings.worth(remaining)
     worth2 = settings.worth(remaining - 1)
-    ranked: list[tuple[float, int, dict[int, int], int]] = []
+    ranked: list[tuple[float, int, Board, int]] = []
     for i, move in enumerate(moves):
-        board = _board_after(state, move, sim)
+        board = sim.board_after(state.board, move)
         extra = bonus(move, board)
         ranked.append((move.gain + extra + board_worth(board, worth1), i, board, extra))
     ranked.sort(key=lambda t: (-t[0], t[1]))
@@ -173,8 +169,9 @@ def expert_move(
         hand = list(state.hand)
         hand.remove(move.card)
         other = hand[0] if hand else None
+        counts, edwood = move.result.counts, move.result.edwood
         kept = (
-            sim.best_scored(board, move.counts, move.edwood, other, worth2, replies_wanted)
+            sim.best_scored(board, counts, edwood, other, worth2, replies_wanted)
             if other is not None
             else []
         )
@@ -184,7 +181,7 @@ def expert_move(
         total_value = total_gain = 0.0
         for card in draws:
             top = (
-                sim.best_scored(board, move.counts, move.edwood, card, worth2, replies_wanted, kept)
+                sim.best_scored(board, counts, edwood, card, worth2, replies_wanted, kept)
                 if card is not None
                 else kept
             )
@@ -193,20 +190,22 @@ def expert_move(
                 continue
             if not deep:
                 pick = top[0]
-                total_value += pick[0] + board_worth(board, worth2)
-                total_gain += pick[1]
+                total_value += pick.value + board_worth(board, worth2)
+                total_gain += pick.move.gain
                 continue
             best_reply: tuple[float, int] | None = None
-            for _, gain2, card2, rot2, spot2, r2 in top:
-                after = sim.board_after(board, card2, rot2, spot2, r2[1])
-                left = card if card2 == other else other
-                reply = gain2 + board_worth(after, worth3)
+            for _, second in top:
+                after = sim.board_after(board, second)
+                left = card if second.card == other else other
+                reply = second.gain + board_worth(after, worth3)
                 if left is not None:
-                    third = sim.best_gain(after, r2[2], r2[3], left, worth3)
-                    if third is not None:
-                        reply += third[0]
+                    third = sim.best_scored(
+                        after, second.result.counts, second.result.edwood, left, worth3, 1
+                    )
+                    if third:
+                        reply += third[0].value
                 if best_reply is None or reply > best_reply[0]:
-                    best_reply = (reply, gain2)
+                    best_reply = (reply, second.gain)
             assert best_reply is not None
             total_value += best_reply[0]
             total_gain += best_reply[1]
@@ -215,7 +214,7 @@ def expert_move(
         if best is None or value > best[0]:
             best = (value, i, expected)
     assert best is not None
-    return moves[best[1]], best[2]
+    return Choice(moves[best[1]], best[2])
 
 
 def play(
@@ -225,7 +224,7 @@ def play(
     start: State,
     numbers: Sequence[int],
     settings: Expert | None = None,
-) -> tuple[State, list[Move]]:
+) -> Line:
     """Play a game from ``start`` to the end with a policy; the final state and the moves."""
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})")
@@ -239,12 +238,12 @@ def play(
         else:
             pool = unseen_cards(numbers, cards[: state.next_draw], recipes)
             choice = expert_move(sim, state, pool, len(cards) - state.next_draw, settings)
-            move = choice[0] if choice is not None else None
+            move = choice.move if choice is not None else None
         if move is None:
             break
         played.append(move)
         state = sim.apply(state, move, cards)
-    return state, played
+    return Line(state, played)
 
 
 def bot_game(
@@ -260,5 +259,4 @@ def bot_game(
     game = Game(deal, deck)
     if sim is None or tuple(sim.recipes) != tuple(game.recipes):
         sim = Simulator(deck, game.recipes)
-    final, _ = play(sim, deal, policy, state_of(game), deck.numbers)
-    return sim.final(final)
+    return sim.final(play(sim, deal, policy, state_of(game), deck.numbers).state)

@@ -192,13 +192,13 @@ def print_bench(results: dict[str, Any]) -> None:
         )
     console.print(bots)
     pars = Table(title="par")
-    for column in ("cards", "deals", "limit s", "mean s", "max s", "proven", "mean score"):
+    for column in ("cards", "deals", "effort", "mean s", "max s", "proven", "mean score"):
         pars.add_column(column, justify="right")
     for row in results["par"]:
         pars.add_row(
             str(row["cards"]),
             str(row["deals"]),
-            str(row["time_limit"]),
+            str(row["effort"]),
             str(row["mean_seconds"]),
             str(row["max_seconds"]),
             str(row["proven"]),

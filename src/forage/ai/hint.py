@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from forage.ai.bots import Expert, expert_move, unseen_cards
-from forage.ai.sim import placement_of, simulator_for, state_of
+from forage.ai.sim import simulator_for, state_of
 from forage.engine import Game, Placement
 
 
@@ -53,16 +53,9 @@ def hint(game: Game) -> Hint | None:
     recipes = game.deal.recipes or ()
     pool = unseen_cards(game.deck.numbers, game.deal.cards[: state.next_draw], recipes)
     choice = expert_move(sim, state, pool, game.draw_pile, Expert())
-    if choice is not None:
-        move, expected = choice
-        placement = placement_of(move)
-        outcome = game.outcome(placement)
-        if outcome.legal:
-            base = game.position.base + outcome.score_change
-            return Hint(placement, base, expected, outcome.score_change)
-    # Should the simulator ever disagree with the engine, fall back to the engine's best.
-    best = max(game.outcomes(), key=lambda o: o.score_change, default=None)
-    if best is None:
+    if choice is None:
         return None
-    base = game.position.base + best.score_change
-    return Hint(best.placement, base, float(base), best.score_change)
+    outcome = game.outcome(sim.placement(choice.move))
+    assert outcome.legal, "the search plays by the engine's own rules"
+    base = game.base + outcome.score_change
+    return Hint(outcome.placement, base, choice.expected, outcome.score_change)

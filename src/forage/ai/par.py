@@ -1,52 +1,58 @@
-"""The par score of a deal: the best score knowing the draw order (issue 4).
+"""The par score of a deal: the best score knowing the draw order.
 
 Small deals (up to three placements left, so every deal of up to four cards) are solved
 exactly by depth-first search with a transposition table and pruning by an upper bound that
-can never be too low; the answer is then proven. Larger deals get the expert bot's line, a
-beam search of growing width and, while time remains, the same exact search; the answer is
-proven only if that exact search finishes.
+can never be too low; the answer is then proven. Larger deals get the greedy and expert bots'
+lines, the same exact search within a budget of search nodes, and beam searches of fixed
+widths; the answer is proven only if the exact search finishes. The budget counts nodes and
+widths, never seconds, so a deal has one par on every machine, idle or busy.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, NamedTuple
 
-from forage.ai.bots import Expert, board_worth, expert_move, greedy_move, unseen_cards
-from forage.ai.sim import (
-    C_DCOL,
-    C_FACE,
-    C_MOUSE,
-    C_SPLIT,
-    Move,
-    Scored,
-    Simulator,
-    State,
-    placement_of,
-    simulator_for,
-    state_of,
-)
+from forage.ai.bots import POLICIES, Expert, board_worth, play
+from forage.ai.sim import Move, Simulator, State, simulator_for, state_of
 from forage.engine import Game, Placement
+from forage.engine.board import DIE_COLOUR, FACE_INDEX, IS_MOUSE, IS_SPLIT
 
-TIME_LIMIT: Final = 7.0
-"""Seconds par may spend on a deal (the issue allows 10)."""
+
+class Effort(NamedTuple):
+    """How hard par searches: fixed amounts of work, so that it gives one answer anywhere."""
+
+    exact_nodes: int
+    """Search nodes the exact search may visit on a deal of four or five placements left."""
+    beams: tuple[int, ...]
+    """The widths of the beam searches run on larger deals, in order."""
+    expert: bool = True
+    """Whether the expert bot's line is tried too."""
+
+
+FULL: Final = Effort(exact_nodes=150_000, beams=(8, 24, 72, 216))
+"""Par's effort everywhere: about 7 s on a full deal on the reference machine."""
+QUICK: Final = Effort(exact_nodes=2_000, beams=(4,), expert=False)
+"""A small effort for smoke tests and quick benchmarks (a different, weaker par)."""
 EXACT_PLACEMENTS: Final = 3
 """Up to this many placements left, par always searches exhaustively."""
-
 TRY_EXACT_PLACEMENTS: Final = 5
-"""Up to this many placements left, par tries the exact search within part of its time."""
-EXACT_SHARE: Final = 0.6
-"""The share of the time limit that attempt may take."""
-MIN_EXPERT_TIME: Final = 2.0
-"""With less time than this, par skips the expert bot's line (benchmark smoke tests)."""
+"""Up to this many placements left, par tries the exact search within its node budget."""
 
 _INCREMENTS: Final = (1, 2, 3, 4, 5)
 """What each step of a food die adds: 0 -> 1 -> 3 -> 6 -> 10 -> 15."""
 
 
-class OutOfTime(Exception):
-    """The search ran out of time."""
+class Found(NamedTuple):
+    """A line found: its final score and its moves."""
+
+    score: int
+    moves: list[Move]
+
+
+class OutOfBudget(Exception):
+    """The exact search used up its nodes."""
 
 
 @dataclass
@@ -77,17 +83,17 @@ def _food_by_colour(game: Game, number: int) -> tuple[int, int, int]:
 class Searcher:
     """Par search on one game's deal."""
 
-    def __init__(self, game: Game, time_limit: float = TIME_LIMIT) -> None:
+    def __init__(self, game: Game, effort: Effort = FULL) -> None:
         """Prepare the search from the game's current position."""
         self.game = game
         self.sim = simulator_for(game)
         self.deal = game.deal.cards
         self.start = state_of(game)
-        self.time_limit = time_limit
+        self.effort = effort
         self.began = time.perf_counter()
-        self.deadline = self.began + time_limit
         self.table: dict[object, tuple[int, Move | None, bool]] = {}
         self.nodes = 0
+        self.node_limit: int | None = None
         self.ceiling = _recipe_ceiling(self.sim)
         self.food = {n: _food_by_colour(game, n) for n in self.sim.shapes}
         self.expert = Expert()
@@ -117,12 +123,12 @@ class Searcher:
         on_board = [0, 0, 0]
         split = [0, 0, 0]
         for code in state.board.values():
-            col = C_DCOL[code]
-            if col < 0 or C_MOUSE[code]:
+            col = DIE_COLOUR[code]
+            if col < 0 or IS_MOUSE[code]:
                 continue
             on_board[col] += 1
-            face = C_FACE[code]
-            if C_SPLIT[code]:
+            face = FACE_INDEX[code]
+            if IS_SPLIT[code]:
                 split[col] += 1
             row = available[col]
             for step in range(face, min(face + k, 5)):
@@ -157,7 +163,7 @@ class Searcher:
     def exact(self, state: State, alpha: int = -(10**9)) -> int:
         """The best final score from a state if it beats ``alpha``; else at most ``alpha``.
 
-        Raises OutOfTime past the deadline. Values that beat ``alpha`` are exact.
+        Raises OutOfBudget past the node limit. Values that beat ``alpha`` are exact.
         """
         if not state.hand:
             return self.sim.final(state)
@@ -168,8 +174,8 @@ class Searcher:
             if exact or value <= alpha:
                 return value
         self.nodes += 1
-        if not self.nodes & 63 and time.perf_counter() > self.deadline:
-            raise OutOfTime
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise OutOfBudget
         moves = self.sim.all_moves(state, variants=True)
         if not moves:
             value = self.sim.final(state)
@@ -212,36 +218,12 @@ class Searcher:
 
     # -- heuristic search -------------------------------------------------------------------
 
-    def expert_line(self) -> tuple[int, list[Move]]:
-        """The expert bot's line on this deal (it never sees the draw pile)."""
-        numbers = self.game.deck.numbers
-        recipes = self.game.deal.recipes or ()
-        state = self.start
-        moves: list[Move] = []
-        while state.hand:
-            pool = unseen_cards(numbers, self.deal[: state.next_draw], recipes)
-            choice = expert_move(
-                self.sim, state, pool, len(self.deal) - state.next_draw, self.expert
-            )
-            if choice is None:
-                break
-            moves.append(choice[0])
-            state = self.sim.apply(state, choice[0], self.deal)
-        return self.sim.final(state), moves
+    def bot_line(self, policy: str) -> Found:
+        """A bot's line on this deal (the bots never see the draw pile)."""
+        line = play(self.sim, self.game.deal, policy, self.start, self.game.deck.numbers)
+        return Found(self.sim.final(line.state), line.moves)
 
-    def greedy_line(self) -> tuple[int, list[Move]]:
-        """The greedy bot's line on this deal."""
-        state = self.start
-        moves: list[Move] = []
-        while state.hand:
-            move = greedy_move(self.sim, state)
-            if move is None:
-                break
-            moves.append(move)
-            state = self.sim.apply(state, move, self.deal)
-        return self.sim.final(state), moves
-
-    def beam(self, width: int) -> tuple[int, list[Move]]:
+    def beam(self, width: int) -> Found:
         """Beam search keeping the ``width`` most promising states at each turn.
 
         States are ranked by their score plus the expert's worth of the woodland left.
@@ -250,33 +232,32 @@ class Searcher:
         deal = self.deal
         recipes = bool(sim.recipes)
         beam: list[tuple[State, tuple[Move, ...]]] = [(self.start, ())]
-        best: tuple[int, list[Move]] = (sim.final(self.start), [])
+        best = Found(sim.final(self.start), [])
         while beam:
             left = len(beam[0][0].hand) - 1 + len(deal) - beam[0][0].next_draw
             worth = self.expert.worth(left)
-            candidates: list[tuple[float, int, Scored]] = []
+            candidates: list[tuple[float, int, Move]] = []
             for index, (state, line) in enumerate(beam):
-                if time.perf_counter() > self.deadline:
-                    raise OutOfTime
                 base = state.base + board_worth(state.board, worth)
                 found = False
                 for card in dict.fromkeys(state.hand):
-                    for scored in sim.scored(state.board, state.counts, state.edwood, card, worth):
-                        candidates.append((base + scored[0], index, scored))
+                    for value, move in sim.best_scored(
+                        state.board, state.counts, state.edwood, card, worth, 0
+                    ):
+                        candidates.append((base + value, index, move))
                         found = True
-                if not found and sim.final(state) > best[0]:
+                if not found and sim.final(state) > best.score:
                     # No legal placement: the game ends where it stands (R13).
-                    best = (sim.final(state), list(line))
+                    best = Found(sim.final(state), list(line))
             if not candidates:
                 break
             candidates.sort(key=lambda t: -t[0])
             chosen: list[tuple[float, State, tuple[Move, ...]]] = []
             seen: set[object] = set()
-            for value, index, (_, _, card, rot, spot, r) in candidates:
+            for value, index, move in candidates:
                 if len(chosen) >= (2 * width if recipes else width):
                     break
                 state, line = beam[index]
-                move = Move(card, rot, spot, (), r[0], r[1], r[2], r[3], r[4])
                 child = sim.apply(state, move, deal)
                 key = (frozenset(child.board.items()), child.hand)
                 if key in seen:
@@ -285,8 +266,8 @@ class Searcher:
                 path = (*line, move)
                 if not child.hand:
                     final = sim.final(child)
-                    if final > best[0]:
-                        best = (final, list(path))
+                    if final > best.score:
+                        best = Found(final, list(path))
                     continue
                 if recipes:
                     value += sim.final(child) - child.base
@@ -299,62 +280,50 @@ class Searcher:
     # -- driver -----------------------------------------------------------------------------
 
     def run(self) -> ParResult:
-        """Search within the time limit and return the best line found."""
+        """Search with the effort given and return the best line found."""
         start = self.start
         remaining = len(start.hand) + len(self.deal) - start.next_draw
-        if not start.hand or (self.game.is_over()):
-            return self._result(self.sim.final(start), True, [], "over")
+        if not start.hand or self.game.is_over():
+            return self._result(Found(self.sim.final(start), []), True, "over")
         if remaining <= EXACT_PLACEMENTS:
-            self.deadline = float("inf")
             value = self.exact(start)
-            return self._result(value, True, self.exact_line(start), "exact")
-        best_value, best_line = self.greedy_line()
-        method = "greedy"
-        if self.time_limit >= MIN_EXPERT_TIME:
-            value, line = self.expert_line()
-            if value > best_value:
-                best_value, best_line, method = value, line, "expert"
+            return self._result(Found(value, self.exact_line(start)), True, "exact")
+        policies = POLICIES if self.effort.expert else ("greedy",)
+        best, method = max(
+            ((self.bot_line(policy), policy) for policy in policies), key=lambda t: t[0].score
+        )
         if remaining <= TRY_EXACT_PLACEMENTS:
             # Small enough to hope for a proof: exact search, to beat the line found so far.
-            deadline = self.deadline
-            self.deadline = min(deadline, time.perf_counter() + EXACT_SHARE * self.time_limit)
+            self.node_limit = self.effort.exact_nodes
             try:
-                value = self.exact(start, best_value)
-            except OutOfTime:
+                value = self.exact(start, best.score)
+            except OutOfBudget:
                 pass
             else:
-                if value > best_value:
-                    return self._result(value, True, self.exact_line(start), "exact")
-                return self._result(best_value, True, best_line, f"{method}, proven")
+                if value > best.score:
+                    return self._result(Found(value, self.exact_line(start)), True, "exact")
+                return self._result(best, True, f"{method}, proven")
             finally:
-                self.deadline = deadline
-        width = 8
-        try:
-            while True:
-                began = time.perf_counter()
-                value, line = self.beam(width)
-                if value > best_value:
-                    best_value, best_line, method = value, line, f"beam {width}"
-                took = max(time.perf_counter() - began, 1e-3)
-                # A beam's time grows about linearly with its width: take the widest that fits.
-                fits = int(width * 0.85 * (self.deadline - time.perf_counter()) / took)
-                if fits <= width:
-                    break
-                width = min(width * 3, fits)
-        except OutOfTime:
-            pass
-        return self._result(best_value, False, best_line, method)
+                self.node_limit = None
+        for width in self.effort.beams:
+            found = self.beam(width)
+            if found.score > best.score:
+                best, method = found, f"beam {width}"
+        return self._result(best, False, method)
 
-    def _result(self, value: int, proven: bool, line: list[Move], method: str) -> ParResult:
+    def _result(self, found: Found, proven: bool, method: str) -> ParResult:
         return ParResult(
-            score=value,
+            score=found.score,
             proven=proven,
             seconds=time.perf_counter() - self.began,
-            placements=[placement_of(m) for m in line],
+            placements=[self.sim.placement(m) for m in found.moves],
             method=method,
         )
 
 
-def par(game: Game, time_limit: float = TIME_LIMIT) -> ParResult:
-    """The best score for the rest of a game's deal, knowing the draw order."""
-    return Searcher(game, time_limit).run()
+def par(game: Game, effort: Effort = FULL) -> ParResult:
+    """The best score for the rest of a game's deal, knowing the draw order.
+
+    The same deal and moves give the same answer on every machine (``seconds`` aside).
+    """
+    return Searcher(game, effort).run()

@@ -9,10 +9,7 @@ from pathlib import Path
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game
 
-__all__ = ["PAR_SECONDS", "run_game"]
-
-PAR_SECONDS = 10.0
-"""How long the end screen may search for the deal's par (issue 4: within 10 s)."""
+__all__ = ["run_game"]
 
 
 def run_game(
@@ -43,9 +40,7 @@ def run_game(
     from forage.app.recorder import Recorder
 
     recorder = Recorder(player, daily)
-    app = ForageApp(
-        seed, deal_code, recipes, deck, record_path, par_seconds=PAR_SECONDS, recorder=recorder
-    )
+    app = ForageApp(seed, deal_code, recipes, deck, record_path, show_par=True, recorder=recorder)
     try:
         code = app.run()
     finally:

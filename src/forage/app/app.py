@@ -39,17 +39,17 @@ class ForageApp(App[int]):
         record_path: Path | None = None,
         *,
         offer_resume: bool = True,
-        par_seconds: float | None = None,
+        show_par: bool = False,
         recorder: Recorder | None = None,
     ) -> None:
         """An app that will start this game (or offer the saved one first).
 
-        With ``par_seconds``, the end screen works out the deal's par for that long; with a
-        ``recorder``, every game is recorded in the history.
+        With ``show_par``, the end screen works out the deal's par (in a child process); with
+        a ``recorder``, every game is recorded in the history.
         """
         super().__init__()
+        self.show_par = show_par
         self.recorder = recorder
-        self.par_seconds = par_seconds
         self.options = (seed, deal_code, recipes, deck, record_path)
         self.offer_resume = offer_resume
         self.record_path = record_path

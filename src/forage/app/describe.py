@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from forage.engine import AreaEffect, Colour, Die, Effect, Outcome
-from forage.engine.areas import BASKET_FACE
+from forage.engine import AreaEffect, Colour, Die, Effect, Outcome, Score
+from forage.engine.areas import BASKET_FACE, EDWOOD_POINTS, MOUSE_FACE
 
 BASKET: Final = "⊔"
 """The basket glyph shown for a die's 15 face."""
@@ -66,10 +66,20 @@ def effect_phrase(effect: AreaEffect) -> str:
     if kind is Effect.NO_DIE_LEFT:
         return f"no {effect.area.value} die left"
     if kind is Effect.MOUSE and after is not None:
-        return f"mouse {after.colour.value}-2{back}"
+        return f"mouse {after.colour.value}{MOUSE_FACE}{back}"
     if kind is Effect.EDWOOD:
-        return f"Edwood -5{back}"
+        return f"Edwood {EDWOOD_POINTS}{back}"
     return ""
+
+
+def score_sum(score: Score) -> str:
+    """The base score as points that add up, e.g. ``food 36 · mice -2 · split -1 · Edwood 0
+    = 33``."""
+    parts = score.parts
+    return (
+        f"food {parts.food} · mice {parts.mice} · split {parts.split} · "
+        f"Edwood {parts.edwood} = {score.base}"
+    )
 
 
 def outcome_lines(outcome: Outcome, base: int) -> tuple[str, str]:

@@ -1,6 +1,7 @@
 """The deal's par, worked out in a separate process so the screen never waits on it.
 
-The child is ``python -m forage.app.par_job CODE SECONDS``; it prints ``score proven``.
+The child is ``python -m forage.app.par_job CODE``; it prints ``score proven``. Par is the
+same on every machine, so the end screen shows what ``forage par`` says.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ def main(argv: list[str]) -> int:
     from forage.carddata import standard_deck
     from forage.engine import Deal, Game
 
-    code, seconds = argv
-    result = par(Game(Deal.from_code(code), standard_deck()), time_limit=float(seconds))
+    (code,) = argv
+    result = par(Game(Deal.from_code(code), standard_deck()))
     print(result.score, int(result.proven), flush=True)
     return 0
 
@@ -26,10 +27,10 @@ def main(argv: list[str]) -> int:
 class ParJob:
     """A par search of a deal (built-in deck) running in its own process."""
 
-    def __init__(self, code: str, seconds: float) -> None:
-        """Start searching the deal with this code for at most ``seconds``."""
+    def __init__(self, code: str) -> None:
+        """Start searching the deal with this code."""
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "forage.app.par_job", code, str(seconds)],
+            [sys.executable, "-m", "forage.app.par_job", code],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

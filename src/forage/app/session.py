@@ -6,25 +6,16 @@ every rule, so the logic here can be tested without a terminal.
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
 from forage.carddata import standard_deck
-from forage.engine import (
-    Colour,
-    Deal,
-    Game,
-    Outcome,
-    Placement,
-    Reason,
-    Rotation,
-)
-from forage.engine.woodland import Pos
+from forage.engine import Deal, Game, Outcome, Placement, Rotation
 from forage.paths import data_dir
 from forage.record import record_from_game, write_atomic
 
@@ -44,30 +35,48 @@ def random_seed() -> int:
 
 
 @dataclass
-class Cursor:
-    """The card being placed: which hand card, its rotation, its top-left and mouse colours."""
-
-    index: int = 0
-    rotation: Rotation = Rotation.R0
-    x: int = 0
-    y: int = 0
-    mouse: dict[Pos, Colour] = field(default_factory=dict)
-
-
-@dataclass
 class Session:
-    """One game on screen: the engine game, how it was dealt, and the cursor."""
+    """One game on screen: the engine game, how it was dealt, and the card being placed.
+
+    The cursor is a frozen :class:`Placement`: the hand card, its rotation, its top-left
+    and any mouse colours chosen with ``c``. Queries (``preview``) never change it.
+    """
 
     game: Game
     seed: int | None = None
     deck_number: int = 1
     record_path: Path | None = None
-    cursor: Cursor = field(default_factory=Cursor)
+    cursor: Placement | None = None
     hints: int = 0
     undos: int = 0
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
+    def __post_init__(self) -> None:
+        """The card to place starts centred on the woodland."""
+        if self.cursor is None:
+            self.reset_cursor(centre=True)
+
     # -- starting ----------------------------------------------------------------------------
+
+    @classmethod
+    def deal_up(
+        cls,
+        deal: Deal,
+        seed: int | None = None,
+        deck_number: int = 1,
+        record_path: Path | None = None,
+        moves: Sequence[Placement] = (),
+    ) -> Session:
+        """A game on a deal with these moves made (raises ValueError on an illegal one),
+        the card to place centred on the woodland: every way a session starts."""
+        game = Game(deal, standard_deck())
+        replayed = game.replay(moves)
+        if replayed.refusal is not None:
+            raise ValueError(
+                f"illegal move {replayed.refusal.placement}: {replayed.refusal.reason}"
+            )
+        number = deck_number if deal.recipes is None else 1
+        return cls(game, seed=seed, deck_number=number, record_path=record_path)
 
     @classmethod
     def start(
@@ -80,20 +89,11 @@ class Session:
     ) -> Session:
         """A new game from a seed, a deal code, or (neither given) a fresh random seed."""
         if deal_code is not None:
-            deal = Deal.from_code(deal_code)
-            seed = None
-        else:
-            if seed is None:
-                seed = random_seed()
-            deal = Deal.from_seed(seed, recipes=recipes, deck=deck)
-        session = cls(
-            Game(deal, standard_deck()),
-            seed=seed,
-            deck_number=deck if deal.recipes is None else 1,
-            record_path=record_path,
-        )
-        session.reset_cursor(centre=True)
-        return session
+            return cls.deal_up(Deal.from_code(deal_code), record_path=record_path)
+        if seed is None:
+            seed = random_seed()
+        deal = Deal.from_seed(seed, recipes=recipes, deck=deck)
+        return cls.deal_up(deal, seed, deck, record_path)
 
     @property
     def deal(self) -> Deal:
@@ -119,14 +119,7 @@ class Session:
 
     def same_deal(self) -> Session:
         """A fresh game on the same deal."""
-        session = Session(
-            Game(self.deal, self.game.deck),
-            seed=self.seed,
-            deck_number=self.deck_number,
-            record_path=self.record_path,
-        )
-        session.reset_cursor(centre=True)
-        return session
+        return Session.deal_up(self.deal, self.seed, self.deck_number, self.record_path)
 
     def other_deck(self) -> Session | None:
         """The standard game's other nine cards (R12), or None where there is no other deck."""
@@ -135,19 +128,11 @@ class Session:
         if self.seed is not None:
             number = 2 if self.deck_number == 1 else 1
             deal = Deal.from_seed(self.seed, deck=number)
-            session = Session(
-                Game(deal, self.game.deck),
-                seed=self.seed,
-                deck_number=number,
-                record_path=self.record_path,
-            )
-        else:
-            other = self.deal.other_deck()
-            if other is None:
-                return None
-            session = Session(Game(other, self.game.deck), record_path=self.record_path)
-        session.reset_cursor(centre=True)
-        return session
+            return Session.deal_up(deal, self.seed, number, self.record_path)
+        other = self.deal.other_deck()
+        if other is None:
+            return None
+        return Session.deal_up(other, record_path=self.record_path)
 
     def new_game(self) -> Session:
         """A new game of the same kind on a fresh random seed."""
@@ -158,14 +143,19 @@ class Session:
     @property
     def card_number(self) -> int | None:
         """The number of the hand card being placed, or None when the hand is empty."""
+        return self.cursor.card if self.cursor is not None else None
+
+    @property
+    def selected(self) -> int:
+        """The index in the hand of the card being placed (0 when the hand is empty)."""
         hand = self.game.hand
-        if not hand:
-            return None
-        return hand[min(self.cursor.index, len(hand) - 1)]
+        return hand.index(self.cursor.card) if self.cursor and self.cursor.card in hand else 0
 
     def card_size(self) -> tuple[int, int]:
         """The (width, height) of the card being placed at its rotation."""
-        return (2, 3) if self.cursor.rotation in (Rotation.R0, Rotation.R180) else (3, 2)
+        if self.cursor is None:
+            return 0, 0
+        return self.game.card(self.cursor.card).size(self.cursor.rotation)
 
     def limits(self) -> tuple[int, int, int, int]:
         """The cursor's allowed top-left range: up to one card beyond the woodland's edge."""
@@ -173,156 +163,113 @@ class Session:
         width, height = self.card_size()
         return x0 - width, y0 - height, x1 + 1, y1 + 1
 
-    def _clamp(self) -> None:
+    def _put(self, card: int, rotation: Rotation, x: int, y: int) -> Placement:
+        """Set the cursor, kept within its limits, without mouse colours; returns it."""
+        self.cursor = Placement(card=card, rotation=rotation, x=x, y=y)
         lo_x, lo_y, hi_x, hi_y = self.limits()
-        self.cursor.x = max(lo_x, min(hi_x, self.cursor.x))
-        self.cursor.y = max(lo_y, min(hi_y, self.cursor.y))
+        inside = max(lo_x, min(hi_x, x)), max(lo_y, min(hi_y, y))
+        if inside != (x, y):
+            self.cursor = Placement(card=card, rotation=rotation, x=inside[0], y=inside[1])
+        return self.cursor
 
     def reset_cursor(self, centre: bool = False) -> None:
         """Start a turn with the first hand card: centred on the woodland, or else near
         where the last card went, on the nearest spot where it can legally be placed."""
-        self.cursor.index = 0
-        self.cursor.mouse = {}
-        if centre:
-            self.cursor.rotation = Rotation.R0
+        hand = self.game.hand
+        if not hand:
+            self.cursor = None
+            return
+        before = self.cursor
+        rotation = Rotation.R0 if centre or before is None else before.rotation
+        if centre or before is None:
             x0, y0, x1, y1 = self.game.woodland.bounds()
-            width, height = self.card_size()
-            self.cursor.x = (x0 + x1 + 1 - width) // 2 + 1
-            self.cursor.y = (y0 + y1 + 1 - height) // 2 + 1
+            width, height = self.game.card(hand[0]).size(rotation)
+            x, y = (x0 + x1 + 1 - width) // 2 + 1, (y0 + y1 + 1 - height) // 2 + 1
         else:
+            x, y = before.x, before.y
+        self._put(hand[0], rotation, x, y)
+        if not centre:
             self._nearest_legal()
-        self._clamp()
 
     def _nearest_legal(self) -> None:
         """Move the cursor to the closest legal spot of its card, if it is not on one."""
-        number = self.card_number
-        if number is None or self.game.is_over():
+        here = self.cursor
+        if here is None or self.game.is_over() or self.game.outcome(here).legal:
             return
-        here = self.placement()
-        if here is not None and self.game.outcome(here).legal:
-            return
-        x, y, rotation = self.cursor.x, self.cursor.y, self.cursor.rotation
-        spots = [o.placement for o in self.game.outcomes(number) if not o.placement.mouse]
+        spots = [o.placement for o in self.game.outcomes(here.card) if not o.placement.mouse]
         if not spots:
             return
         best = min(
             spots,
-            key=lambda p: (abs(p.x - x) + abs(p.y - y) + (p.rotation != rotation), p.y, p.x),
+            key=lambda p: (
+                abs(p.x - here.x) + abs(p.y - here.y) + (p.rotation != here.rotation),
+                p.y,
+                p.x,
+            ),
         )
-        self.cursor.x, self.cursor.y, self.cursor.rotation = best.x, best.y, best.rotation
+        self._put(best.card, best.rotation, best.x, best.y)
 
     def move(self, dx: int, dy: int) -> bool:
         """Move the card one area; returns whether it moved (it stops one card past the edge)."""
-        before = (self.cursor.x, self.cursor.y)
-        self.cursor.x += dx
-        self.cursor.y += dy
-        self._clamp()
-        moved = (self.cursor.x, self.cursor.y) != before
-        if moved:
-            self.cursor.mouse = {}
-        return moved
+        here = self.cursor
+        if here is None:
+            return False
+        now = self._put(here.card, here.rotation, here.x + dx, here.y + dy)
+        if (now.x, now.y) == (here.x, here.y):
+            self.cursor = here  # stopped at the edge: the colours chosen still stand
+            return False
+        return True
 
     def rotate(self, clockwise: bool = True) -> None:
         """Turn the card a quarter clockwise or counter-clockwise."""
-        self.cursor.rotation = self.cursor.rotation.turned(clockwise)
-        self.cursor.mouse = {}
-        self._clamp()
+        if self.cursor is not None:
+            here = self.cursor
+            self._put(here.card, here.rotation.turned(clockwise), here.x, here.y)
 
     def choose(self, index: int) -> bool:
         """Take hand card 0 or 1; returns whether that card exists."""
-        if not 0 <= index < len(self.game.hand):
+        hand = self.game.hand
+        if not 0 <= index < len(hand) or self.cursor is None:
             return False
-        if index != self.cursor.index:
-            self.cursor.index = index
-            self.cursor.mouse = {}
+        if hand[index] != self.cursor.card:
+            here = self.cursor
+            self._put(hand[index], here.rotation, here.x, here.y)
         return True
 
     def next_card(self) -> None:
         """Take the other hand card."""
         if self.game.hand:
-            self.choose((self.cursor.index + 1) % len(self.game.hand))
+            self.choose((self.selected + 1) % len(self.game.hand))
 
     def go_to(self, placement: Placement) -> bool:
         """Put the cursor on a placement (a hint, a click); returns whether its card is in hand."""
         if placement.card not in self.game.hand:
             return False
-        self.cursor.index = self.game.hand.index(placement.card)
-        self.cursor.rotation = placement.rotation
-        self.cursor.x, self.cursor.y = placement.x, placement.y
-        self.cursor.mouse = placement.choices()
+        self.cursor = placement
         return True
 
     def placement(self) -> Placement | None:
         """The placement the cursor shows, with the mouse colours chosen so far."""
-        number = self.card_number
-        if number is None:
-            return None
-        placement = Placement(
-            card=number, rotation=self.cursor.rotation, x=self.cursor.x, y=self.cursor.y
-        )
-        return placement.with_mouse(self.cursor.mouse) if self.cursor.mouse else placement
+        return self.cursor
 
     def preview(self) -> Outcome | None:
-        """The engine's outcome for the cursor's placement.
-
-        As in the engine's list of legal placements, when the default mouse colours are
-        refused but another choice of colours is legal, that choice is shown instead.
-        """
-        placement = self.placement()
-        if placement is None:
+        """The engine's outcome for the cursor's placement; where its default mouse colours
+        are refused but a choice of colours is legal, that choice's (R8c). Changes nothing."""
+        if self.cursor is None:
             return None
-        outcome = self.game.outcome(placement)
-        if (
-            not outcome.legal
-            and not placement.mouse
-            and outcome.reason in (Reason.NO_MOUSE_DIE, Reason.EDWOOD_USED)
-        ):
-            for choice in self._colour_choices(placement):
-                trial = self.game.outcome(placement.with_mouse(choice))
-                if trial.legal:
-                    self.cursor.mouse = dict(choice)
-                    return trial
-        return outcome
-
-    def _colour_choices(self, placement: Placement) -> list[dict[Pos, Colour]]:
-        """Every choice of mouse colours on the card's split areas over the woodland."""
-        card = self.game.card(placement.card)
-        splits = [
-            ((placement.x + dx, placement.y + dy), area.colours)
-            for dx, dy, area in card.footprint(placement.rotation)
-            if not area.is_food and (placement.x + dx, placement.y + dy) in self.game.woodland
-        ]
-        choices: list[dict[Pos, Colour]] = []
-        for combo in itertools.product(*(colours for _, colours in splits)):
-            choices.append({pos: colour for (pos, _), colour in zip(splits, combo, strict=True)})
-        return choices
+        return self.game.outcome(self.cursor, choose_mice=True)
 
     def cycle_mouse(self) -> bool:
-        """The `c` key: the next mouse colour on a split area that has a choice (R8c)."""
+        """The `c` key: the next legal choice of mouse colours on the split areas (R8c)."""
         outcome = self.preview()
-        if outcome is None or not outcome.legal or not outcome.mouse_choice_possible:
+        if outcome is None or not outcome.legal:
             return False
-        placement = outcome.placement
-        current = {(e.x, e.y): e.die.colour for e in outcome.effects if e.die is not None}
-        card = self.game.card(placement.card)
-        areas = {
-            (placement.x + dx, placement.y + dy): area
-            for dx, dy, area in card.footprint(placement.rotation)
-        }
-        squares = list(outcome.mouse_choice_possible)
-        options = [areas[pos].colours for pos in squares]
-        combos = list(itertools.product(*options))
-        now = tuple(current.get(pos, opts[0]) for pos, opts in zip(squares, options, strict=True))
-        start = combos.index(now) if now in combos else -1
-        for step in range(1, len(combos) + 1):
-            combo = combos[(start + step) % len(combos)]
-            choice = dict(self.cursor.mouse)
-            choice.update(dict(zip(squares, combo, strict=True)))
-            trial = self.game.outcome(placement.with_mouse(choice))
-            if trial.legal:
-                self.cursor.mouse = choice
-                return True
-        return False
+        options = self.game.mouse_options(outcome.placement)
+        if len(options) < 2:
+            return False
+        now = next((i for i, o in enumerate(options) if o == outcome), -1)
+        self.cursor = options[(now + 1) % len(options)].placement
+        return True
 
     # -- playing ----------------------------------------------------------------------------------
 
@@ -332,8 +279,7 @@ class Session:
         if outcome is None:
             return None
         if outcome.legal:
-            self.game.push(outcome.placement)
-            self.cursor.mouse = {}
+            self.game.push(outcome)
             self.reset_cursor()
             self.persist()
         return outcome
@@ -344,9 +290,7 @@ class Session:
             return None
         placement = self.game.pop()
         self.undos += 1
-        self.go_to(placement)
-        self.cursor.mouse = {}
-        self._clamp()
+        self._put(placement.card, placement.rotation, placement.x, placement.y)
         self.persist()
         return placement
 
@@ -389,15 +333,8 @@ class Session:
             raise ValueError("bad seed in save file")
         if not isinstance(deck, int):
             raise ValueError("bad deck in save file")
-        session = cls(
-            Game(deal, standard_deck()), seed=seed, deck_number=deck, record_path=record_path
-        )
-        for text in data.get("moves", []):
-            outcome = session.game.push(Placement.from_notation(str(text)))
-            if not outcome.legal:
-                raise ValueError(f"illegal move in save file: {text}")
-        session.reset_cursor(centre=True)
-        return session
+        moves = [Placement.from_notation(str(text)) for text in data.get("moves", [])]
+        return cls.deal_up(deal, seed, deck, record_path, moves)
 
 
 def load_saved(record_path: Path | None = None) -> Session | None:

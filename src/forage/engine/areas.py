@@ -13,21 +13,8 @@ class Colour(StrEnum):
     C = "C"
     M = "M"
 
-    @property
-    def bit(self) -> int:
-        """The colour's bit in an area mask."""
-        return COLOUR_BITS[self]
-
-    @property
-    def food(self) -> str:
-        """The food of this colour, for people."""
-        return FOOD_NAMES[self]
-
 
 COLOURS: Final = (Colour.B, Colour.C, Colour.M)
-COLOUR_BITS: Final = {Colour.B: 1, Colour.C: 2, Colour.M: 4}
-FOOD_NAMES: Final = {Colour.B: "blackberry", Colour.C: "chestnut", Colour.M: "mushroom"}
-TERRAIN_NAMES: Final = {Colour.B: "bramble", Colour.C: "fallen leaves", Colour.M: "soil litter"}
 
 
 class Area(StrEnum):
@@ -41,11 +28,6 @@ class Area(StrEnum):
     CM = "CM"
 
     @property
-    def mask(self) -> int:
-        """The area's types as a bit mask (B=1, C=2, M=4)."""
-        return AREA_MASKS[self]
-
-    @property
     def is_food(self) -> bool:
         """Whether the area has food on it (one type) rather than being split."""
         return len(self.value) == 1
@@ -54,16 +36,6 @@ class Area(StrEnum):
     def colours(self) -> tuple[Colour, ...]:
         """The area's types in B, C, M order."""
         return tuple(Colour(letter) for letter in self.value)
-
-
-AREA_MASKS: Final = {
-    Area.B: 1,
-    Area.C: 2,
-    Area.M: 4,
-    Area.BC: 3,
-    Area.BM: 5,
-    Area.CM: 6,
-}
 
 
 class Rotation(IntEnum):
@@ -86,6 +58,10 @@ MOUSE_FACE: Final = -2
 FOOD_FACES: Final = (1, 3, 6, 10, 15)
 BASKET_FACE: Final = 15
 DICE_PER_COLOUR: Final = 5
+SPLIT_DIE_POINTS: Final = -1
+"""What a die standing on a split area costs, beside its face (R15)."""
+EDWOOD_POINTS: Final = -5
+"""What Edwood in the woodland costs (R15)."""
 _NEXT_FACE: Final = {1: 3, 3: 6, 6: 10, 10: 15, 15: 15}
 
 

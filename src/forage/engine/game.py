@@ -4,50 +4,38 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
+from typing import Final, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
-from forage.engine.areas import ROTATIONS, Colour, Rotation
+from forage.engine.areas import ROTATIONS, Rotation
+from forage.engine.board import COLOUR_INDEX, REACH, Position, encode, pack, unpack
 from forage.engine.cards import Card, Deck, Recipe
 from forage.engine.deal import Deal
-from forage.engine.packed import (
-    CardShape,
-    Cells,
+from forage.engine.outcome import (
+    Outcome,
     Resolved,
-    outcome_of,
-    pack_pos,
-    packed_square,
-    placement_at,
-    scan,
-    shape_of,
-    unpack_pos,
+    legal_outcome,
+    mouse_choices,
+    refused,
+    supply_of,
+    woodland_square,
 )
 from forage.engine.placement import Placement
-from forage.engine.resolve import AreaEffect, Outcome, Reason, resolve
-from forage.engine.scoring import WIN_LINE, RecipeResult, Score, rating, score
-from forage.engine.woodland import Pos, Square, Supply, Woodland, square
-
-
-class Position(BaseModel):
-    """The state of a game between turns; immutable, so undo is a pop."""
-
-    model_config = ConfigDict(frozen=True)
-
-    woodland: Woodland
-    supply: Supply = Field(default_factory=Supply)
-    hand: tuple[int, ...]
-    next_draw: int
-    """Index into the deal of the next card to draw."""
-    base: int = 0
-    """The base score (R15), kept up to date move by move."""
-    first_gathered: tuple[Colour, ...] = ()
-    """Colours gathered under R8a by the first card played (R18)."""
-
-
-PackedPosition = tuple[
-    Position, dict[int, int], dict[int, Square], dict[int, tuple[AreaEffect, Colour | None]]
-]
-"""A position with its woodland packed: codes and squares by packed index, and an effect memo."""
+from forage.engine.rules import (
+    CardShape,
+    Reason,
+    Refusal,
+    covers,
+    lay,
+    mouse_variants,
+    resolve,
+    scan,
+    shape_of,
+)
+from forage.engine.scoring import WIN_LINE, RecipeResult, Score, check_recipes, rating, score
+from forage.engine.woodland import Supply, Woodland
 
 
 class GameResult(BaseModel):
@@ -62,6 +50,36 @@ class GameResult(BaseModel):
     recipes: list[RecipeResult]
     target: int | None
     won: bool | None
+
+
+class Replayed(NamedTuple):
+    """How far a list of placements got: how many were made, and the first refusal."""
+
+    applied: int
+    refusal: Outcome | None
+
+
+@lru_cache(maxsize=1024)
+def shape(card: Card) -> CardShape:
+    """A card's shape for the rules' fast path (shared, built once per card)."""
+    return shape_of(card)
+
+
+CACHE_LIMIT: Final = 200_000
+"""Interned placements are forgotten past this many."""
+_PLACEMENTS: dict[tuple[int, int, int], Placement] = {}
+
+
+def placement_at(card: int, rotation: int, spot: int) -> Placement:
+    """The (shared) placement of a card at a rotation index and packed spot, default mice."""
+    key = (card, rotation, spot)
+    found = _PLACEMENTS.get(key)
+    if found is None:
+        if len(_PLACEMENTS) > CACHE_LIMIT:
+            _PLACEMENTS.clear()
+        x, y = unpack(spot)
+        found = _PLACEMENTS[key] = Placement(card=card, rotation=ROTATIONS[rotation], x=x, y=y)
+    return found
 
 
 class Game:
@@ -89,23 +107,36 @@ class Game:
         self.deck = deck
         self.recipes: tuple[Recipe, ...] = tuple(recipe_cards)
         first = deck[deal.cards[0]]
-        start = {
-            (dx, dy): square(area, card=first.number)
-            for dx, dy, area in first.footprint(Rotation.R0)
-        }
+        board = {pack(dx, dy): encode(area) for dx, dy, area in first.footprint(Rotation.R0)}
         self.moves: list[Placement] = []
         self._stack: list[Position] = [
             Position(
-                woodland=Woodland(squares=start),
+                board=board,
+                counts=Supply().counts(),
+                edwood=True,
                 hand=tuple(deal.cards[1:3]),
                 next_draw=min(3, len(deal.cards)),
+                base=0,
+                first=-1,
             )
         ]
         self._stuck: list[bool | None] = [None]
         """Whether each position on the stack is stuck (R13), worked out when first asked."""
-        self._shapes: dict[int, CardShape] = {}
-        self._packed: PackedPosition | None = None
-        """The current position's woodland packed for the hot path (see ``packed``)."""
+        self._woodlands: list[Woodland | None] = [None]
+        """Each position's woodland as models, built when first asked."""
+
+    @classmethod
+    def at(
+        cls,
+        deal: Deal,
+        deck: Deck,
+        position: Position,
+        recipe_book: Mapping[int, Recipe] | None = None,
+    ) -> Game:
+        """A game on a deal set up at a position of one's own (puzzles, tests)."""
+        game = cls(deal, deck, recipe_book)
+        game._stack = [position]
+        return game
 
     # -- state -------------------------------------------------------------------------------
 
@@ -116,18 +147,42 @@ class Game:
 
     @property
     def woodland(self) -> Woodland:
-        """The woodland now."""
-        return self.position.woodland
+        """The woodland now: the top area of every covered square, with its card."""
+        woodland = self._woodlands[-1]
+        if woodland is None:
+            woodland = self._woodlands[-1] = self._woodland_now()
+        return woodland
+
+    def _woodland_now(self) -> Woodland:
+        """The models of the current board, each square with the card it belongs to."""
+        start = self.deck[self.deal.cards[0]]
+        owner = {pack(dx, dy): start.number for dx, dy, _ in start.footprint(Rotation.R0)}
+        for placement in self.moves:
+            turned = shape(self.deck[placement.card]).turns[ROTATIONS.index(placement.rotation)]
+            spot = pack(placement.x, placement.y)
+            for d in turned.offsets:
+                owner[spot + d] = placement.card
+        squares = {
+            unpack(p): woodland_square(code, owner.get(p, 0))
+            for p, code in self.position.board.items()
+        }
+        return Woodland.model_construct(squares=squares)
 
     @property
     def supply(self) -> Supply:
         """The supply now."""
-        return self.position.supply
+        pos = self.position
+        return supply_of(pos.counts, pos.edwood)
 
     @property
     def hand(self) -> tuple[int, ...]:
         """The card numbers in hand, in the order they were drawn."""
         return self.position.hand
+
+    @property
+    def base(self) -> int:
+        """The base score now (R15)."""
+        return self.position.base
 
     @property
     def draw_pile(self) -> int:
@@ -148,47 +203,101 @@ class Game:
         """The card with this number."""
         return self.deck[number]
 
+    def shape(self, number: int) -> CardShape:
+        """The rules' shape of a card of this game."""
+        return shape(self.deck[number])
+
     # -- rules ---------------------------------------------------------------------------------
 
-    def outcome(self, placement: Placement) -> Outcome:
-        """What a placement would do now, or why it is refused (R5-R11); changes nothing."""
-        if self.is_over():
-            return Outcome(placement=placement, reason=Reason.GAME_OVER)
-        if placement.card not in self.position.hand:
-            return Outcome(placement=placement, reason=Reason.NOT_IN_HAND)
-        card = self.deck[placement.card]
-        return resolve(
-            self.position.woodland.squares,
-            self.position.supply,
-            card.footprint(placement.rotation),
-            placement,
-        )
+    def outcome(self, placement: Placement, choose_mice: bool = False) -> Outcome:
+        """What a placement would do now, or why it is refused (R5-R11); changes nothing.
 
-    def push(self, placement: Placement) -> Outcome:
-        """Make a placement if it is legal and draw a card (R12); returns its outcome."""
-        outcome = self.outcome(placement)
-        if not outcome.legal:
-            return outcome
+        With ``choose_mice``, a placement without mouse colours that the defaults make
+        illegal takes the first choice of colours that is legal instead, if there is one
+        (R8c); the outcome's placement then names the colours.
+        """
+        if self.is_over():
+            return refused(placement, Reason.GAME_OVER)
+        if placement.card not in self.position.hand:
+            return refused(placement, Reason.NOT_IN_HAND)
+        if abs(placement.x) > REACH or abs(placement.y) > REACH:
+            return refused(placement, Reason.NO_OVERLAP)
         pos = self.position
-        squares = dict(pos.woodland.squares)
-        squares.update(outcome.squares(placement.card))
-        hand = tuple(n for n in pos.hand if n != placement.card)
-        next_draw = pos.next_draw
-        if next_draw < len(self.deal.cards):
-            hand += (self.deal.cards[next_draw],)
-            next_draw += 1
-        assert outcome.supply is not None
+        turned = self.shape(placement.card).turns[ROTATIONS.index(placement.rotation)]
+        spot = pack(placement.x, placement.y)
+        if not covers(pos.board, spot, turned):
+            return refused(placement, Reason.NO_OVERLAP)
+        unders = tuple(pos.board.get(spot + d, 0) for d in turned.offsets)
+        choice: dict[int, int] = {}
+        cells = {unpack(spot + d): i for i, d in enumerate(turned.offsets)}
+        for extra, m in enumerate(placement.mouse):
+            # A square the card does not cover keeps a key no cell has: refused last (R11).
+            choice[cells.get((m.x, m.y), len(cells) + extra)] = COLOUR_INDEX[m.colour]
+        result = resolve(unders, pos.counts, pos.edwood, turned, choice or None)
+        if isinstance(result, Refusal):
+            if not (choose_mice and result.choice_may_help and not placement.mouse):
+                return refused(placement, result.reason)
+            found = next(mouse_variants(unders, pos.counts, pos.edwood, turned), None)
+            if found is None:
+                return refused(placement, result.reason)
+            result = found
+        return self._legal(placement, Resolved(pos, turned, spot, unders, result))
+
+    @staticmethod
+    def _legal(placement: Placement, resolved: Resolved) -> Outcome:
+        """The outcome of a resolved placement, its placement naming any chosen colours."""
+        if resolved.result.choice and not placement.mouse:
+            placement = placement.model_copy(
+                update={"mouse": mouse_choices(resolved.turned, resolved.spot, resolved.result)}
+            )
+        return legal_outcome(placement, resolved)
+
+    def mouse_options(self, placement: Placement) -> list[Outcome]:
+        """Every legal outcome of a placement over the choices of mouse colours (R8c).
+
+        The defaults come first when they are legal; each outcome names its colours.
+        """
+        bare = placement.model_copy(update={"mouse": ()}) if placement.mouse else placement
+        first = self.outcome(bare, choose_mice=True)
+        if first.resolved is None:
+            return []
+        pos, turned, spot, unders, _ = first.resolved
+        return [
+            self._legal(bare, Resolved(pos, turned, spot, unders, result))
+            for result in mouse_variants(unders, pos.counts, pos.edwood, turned)
+        ]
+
+    def push(self, move: Placement | Outcome) -> Outcome:
+        """Make a placement if it is legal and draw a card (R12); returns its outcome.
+
+        Given an outcome just worked out for this position, it is made as it is, without
+        resolving it again; a placement is made with exactly the mouse colours it names.
+        """
+        if isinstance(move, Outcome):
+            resolved = move.resolved
+            outcome = (
+                move
+                if resolved is not None and resolved.position is self.position
+                else self.outcome(move.placement)
+            )
+        else:
+            outcome = self.outcome(move)
+        resolved = outcome.resolved
+        if resolved is None:
+            return outcome
+        placement = outcome.placement
         self._stack.append(
-            Position(
-                woodland=Woodland.model_construct(squares=squares),
-                supply=outcome.supply,
-                hand=hand,
-                next_draw=next_draw,
-                base=pos.base + outcome.score_change,
-                first_gathered=outcome.gathered if not self.moves else pos.first_gathered,
+            lay(
+                self.position,
+                placement.card,
+                resolved.turned,
+                resolved.spot,
+                resolved.result,
+                self.deal.cards,
             )
         )
         self._stuck.append(None)
+        self._woodlands.append(None)
         self.moves.append(placement)
         return outcome
 
@@ -198,8 +307,7 @@ class Game:
         twin.moves = list(self.moves)
         twin._stack = list(self._stack)
         twin._stuck = list(self._stuck)
-        twin._shapes = dict(self._shapes)
-        twin._packed = None
+        twin._woodlands = list(self._woodlands)
         return twin
 
     def pop(self) -> Placement:
@@ -208,110 +316,29 @@ class Game:
             raise IndexError("no placement to undo")
         self._stack.pop()
         self._stuck.pop()
+        self._woodlands.pop()
         return self.moves.pop()
-
-    def candidate_spots(self, card: Card, rotation: Rotation) -> list[Pos]:
-        """Every top-left position at which the rotated card would cover the woodland."""
-        squares = self.position.woodland.squares
-        spots = {(x - dx, y - dy) for x, y in squares for dx, dy, _ in card.footprint(rotation)}
-        return sorted(spots, key=lambda p: (p[1], p[0]))
 
     def outcomes(self, card_number: int | None = None) -> Iterator[Outcome]:
         """Every legal placement of the hand cards (or one card) with its outcome.
 
-        Placements use the default mouse colours (R8c); where the default is refused but a
-        choice of colours makes the placement legal, the first such choice is used.
+        In the order of the hand, rotation, then y and x of the top-left. Placements use
+        the default mouse colours (R8c); where those are refused but a choice of colours
+        is legal, the first such choice (see :meth:`outcome`).
         """
         if self.is_over():
             return
-        _, _, tops, memo = self._packed_position()
-        for number, rotation, spot, cells, _, result in self._scan(card_number):
-            if isinstance(result, tuple):
-                placement = placement_at(number, rotation, spot)
-                yield outcome_of(placement, spot, cells, tops, result, memo)
-            else:
-                x, y = unpack_pos(spot)
-                placement = Placement(card=number, rotation=ROTATIONS[rotation], x=x, y=y)
-                alternative = self._legal_by_choice(placement)
-                if alternative is not None:
-                    yield alternative
-
-    def _packed_position(self) -> PackedPosition:
-        """The current woodland as packed codes and as squares, by packed square index."""
-        pos = self.position
-        if self._packed is None or self._packed[0] is not pos:
-            board: dict[int, int] = {}
-            tops: dict[int, Square] = {}
-            for (x, y), sq in pos.woodland.squares.items():
-                key = pack_pos(x, y)
-                board[key] = packed_square(sq)
-                tops[key] = sq
-            self._packed = (pos, board, tops, {})
-        return self._packed
-
-    def _scan(
-        self, card_number: int | None = None
-    ) -> Iterator[tuple[int, int, int, Cells, tuple[int, ...], Resolved | int]]:
-        """Resolve every candidate placement on the packed hot path (see ``packed``).
-
-        Yields (card, rotation index, packed spot, cells, codes below, result) for the legal
-        placements and for those a choice of mouse colours might make legal, in the order
-        of hand, rotation, then y and x of the spot.
-        """
         pos = self.position
         numbers = pos.hand if card_number is None else (card_number,)
-        _, board, _, _ = self._packed_position()
-        supply = pos.supply
-        counts = (supply.B, supply.C, supply.M)
-        edwood = supply.edwood
         for number in numbers:
             if number not in pos.hand:
                 continue
-            shape = self._shapes.get(number)
-            if shape is None:
-                shape = self._shapes[number] = shape_of(self.deck[number])
-            for rotation, spot, unders, result in scan(board, counts, edwood, shape):
-                yield number, rotation, spot, shape.cells[rotation], unders, result
-
-    def _legal_by_choice(self, placement: Placement) -> Outcome | None:
-        """A legal outcome reached by choosing split-area mouse colours, if one exists."""
-        card = self.deck[placement.card]
-        footprint = card.footprint(placement.rotation)
-        splits = [
-            (placement.x + dx, placement.y + dy, area)
-            for dx, dy, area in footprint
-            if not area.is_food and (placement.x + dx, placement.y + dy) in self.woodland
-        ]
-        if not splits:
-            return None
-        squares = self.position.woodland.squares
-        supply = self.position.supply
-
-        def search(index: int, chosen: dict[Pos, Colour]) -> Outcome | None:
-            if index == len(splits):
-                if not chosen:
-                    return None
-                trial = resolve(squares, supply, footprint, placement.with_mouse(chosen))
-                return trial if trial.legal else None
-            x, y, area = splits[index]
-            found = search(index + 1, chosen)
-            if found is not None:
-                return found
-            for colour in area.colours:
-                found = search(index + 1, {**chosen, (x, y): colour})
-                if found is not None:
-                    return found
-            return None
-
-        return search(0, {})
-
-    def legal_placements(self, card_number: int | None = None) -> list[Placement]:
-        """Every legal placement of the hand cards (or one card)."""
-        return [o.placement for o in self.outcomes(card_number)]
-
-    def has_legal_placement(self) -> bool:
-        """Whether some hand card can be placed (R13)."""
-        return next(self.outcomes(), None) is not None
+            card_shape = self.shape(number)
+            for rotation, spot, unders, result in scan(
+                pos.board, pos.counts, pos.edwood, card_shape
+            ):
+                resolved = Resolved(pos, card_shape.turns[rotation], spot, unders, result)
+                yield self._legal(placement_at(number, rotation, spot), resolved)
 
     def is_finished(self) -> bool:
         """Whether every card of the deal has been placed (R12)."""
@@ -323,18 +350,12 @@ class Game:
             return False
         stuck = self._stuck[-1]
         if stuck is None:
-            stuck = self._stuck[-1] = not self._any_legal()
+            pos = self.position
+            stuck = self._stuck[-1] = not any(
+                next(scan(pos.board, pos.counts, pos.edwood, self.shape(n), ordered=False), None)
+                for n in pos.hand
+            )
         return stuck
-
-    def _any_legal(self) -> bool:
-        for number, rotation, spot, _, _, result in self._scan():
-            if isinstance(result, tuple):
-                return True
-            x, y = unpack_pos(spot)
-            placement = Placement(card=number, rotation=ROTATIONS[rotation], x=x, y=y)
-            if self._legal_by_choice(placement) is not None:
-                return True
-        return False
 
     def is_over(self) -> bool:
         """Whether the game has ended, finished or stuck."""
@@ -344,12 +365,14 @@ class Game:
 
     def score(self) -> Score:
         """The score breakdown now (R15, R17)."""
-        return self.result().score
+        pos = self.position
+        return score(pos.board, check_recipes(pos.board, self.recipes, pos.first))
 
     def result(self) -> GameResult:
         """The score, recipes and standing of the game now (R15-R19)."""
         pos = self.position
-        breakdown, recipe_results = score(pos.woodland, self.recipes, pos.first_gathered)
+        checks = check_recipes(pos.board, self.recipes, pos.first)
+        breakdown = score(pos.board, checks)
         finished = self.is_over()
         target = sum(r.target for r in self.recipes) if self.recipes else None
         won: bool | None = None
@@ -360,15 +383,18 @@ class Game:
             stuck=self.is_stuck(),
             score=breakdown,
             rating=rating(breakdown.base),
-            recipes=recipe_results,
+            recipes=[
+                RecipeResult(number=r.number, name=r.name, met=c.met, bonus=c.bonus)
+                for r, c in zip(self.recipes, checks, strict=True)
+            ],
             target=target,
             won=won,
         )
 
-    def replay(self, placements: Sequence[Placement]) -> tuple[int, Outcome | None]:
-        """Push placements in order until one is refused; returns (count applied, refusal)."""
+    def replay(self, placements: Sequence[Placement]) -> Replayed:
+        """Push placements in order until one is refused."""
         for index, placement in enumerate(placements):
             outcome = self.push(placement)
             if not outcome.legal:
-                return index, outcome
-        return len(placements), None
+                return Replayed(index, outcome)
+        return Replayed(len(placements), None)

@@ -8,7 +8,6 @@ from typing import Final
 from pydantic import BaseModel, ConfigDict
 
 from forage.engine.areas import Colour, Rotation
-from forage.engine.woodland import Pos
 
 
 class MouseChoice(BaseModel):
@@ -31,20 +30,6 @@ class Placement(BaseModel):
     x: int
     y: int
     mouse: tuple[MouseChoice, ...] = ()
-
-    @property
-    def pos(self) -> Pos:
-        """The top-left square of the rotated card."""
-        return self.x, self.y
-
-    def choices(self) -> dict[Pos, Colour]:
-        """The mouse colours chosen, by square."""
-        return {(m.x, m.y): m.colour for m in self.mouse}
-
-    def with_mouse(self, choices: dict[Pos, Colour]) -> Placement:
-        """The same placement with these mouse colour choices."""
-        mouse = tuple(MouseChoice(x=x, y=y, colour=c) for (x, y), c in sorted(choices.items()))
-        return self.model_copy(update={"mouse": mouse})
 
     def notation(self) -> str:
         """The compact text form, for example ``12r90@1,-1`` or ``3@0,2[0,3=B]``."""

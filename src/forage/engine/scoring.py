@@ -1,15 +1,36 @@
-"""Scoring: the base score, the rating, and recipe conditions and bonuses (R15-R19)."""
+"""Scoring: the base score, the rating, and recipe conditions and bonuses (R15-R19).
+
+All of it reads the board's codes, so the engine and the AI's searches score alike; what a
+square adds to the base score is :attr:`Square.points` (R15), tabled as ``board.POINTS``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Final
+from collections.abc import Sequence
+from typing import Final, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from forage.engine.areas import BASKET_FACE, COLOURS, DICE_PER_COLOUR, Colour
+from forage.engine.areas import (
+    BASKET_FACE,
+    COLOURS,
+    DICE_PER_COLOUR,
+    EDWOOD_POINTS,
+    MOUSE_FACE,
+    SPLIT_DIE_POINTS,
+)
+from forage.engine.board import (
+    COLOUR_INDEX,
+    DIE_COLOUR,
+    DIE_VALUE,
+    IS_EDWOOD,
+    IS_MOUSE,
+    IS_SPLIT,
+    NEIGHBOURS,
+    POINTS,
+    Board,
+)
 from forage.engine.cards import Recipe, RecipeKind
-from forage.engine.woodland import Woodland
 
 WIN_LINE: Final = 35
 """A standard game scoring this much or more is a win, as on Board Game Arena (R16)."""
@@ -43,6 +64,19 @@ class RecipeResult(BaseModel):
     bonus: int
 
 
+class ScoreParts(NamedTuple):
+    """The base score as points that add up to it (R15)."""
+
+    food: int
+    """The faces of the food dice."""
+    mice: int
+    """The mouse dice, at their face each."""
+    split: int
+    """What the dice on split areas cost."""
+    edwood: int
+    """What Edwood costs, if he is in the woodland."""
+
+
 class Score(BaseModel):
     """A score breakdown (R15, R17)."""
 
@@ -56,116 +90,153 @@ class Score(BaseModel):
     bonus: int
     final: int
 
-
-def colour_totals(woodland: Woodland) -> dict[Colour, int]:
-    """Each colour's total: the sum of its dice faces, mice at -2 (R18)."""
-    totals = dict.fromkeys(COLOURS, 0)
-    for _, d in woodland.dice():
-        totals[d.colour] += d.value
-    return totals
-
-
-def _food_dice(woodland: Woodland, colour: Colour) -> list[tuple[int, int]]:
-    return [pos for pos, d in woodland.dice() if d.colour == colour and not d.mouse]
+    @property
+    def parts(self) -> ScoreParts:
+        """The base score as points that add up to it."""
+        return ScoreParts(
+            food=self.dice_total - self.mice * MOUSE_FACE,
+            mice=self.mice * MOUSE_FACE,
+            split=self.split_dice * SPLIT_DIE_POINTS,
+            edwood=EDWOOD_POINTS if self.edwood else 0,
+        )
 
 
-def _has_chain_of_three(woodland: Woodland) -> bool:
-    """Whether three food dice of one colour lie on orthogonally connected areas."""
-    for colour in COLOURS:
-        left = set(_food_dice(woodland, colour))
-        while left:
-            stack = [left.pop()]
-            size = 0
-            while stack:
-                x, y = stack.pop()
-                size += 1
-                for near in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                    if near in left:
-                        left.remove(near)
-                        stack.append(near)
-            if size >= 3:
-                return True
+class Survey(NamedTuple):
+    """What the recipe conditions read off a woodland, per colour in B, C, M order (R18)."""
+
+    totals: tuple[int, int, int]
+    """Each colour's total: the sum of its dice faces, mice at -2."""
+    dice: tuple[int, int, int]
+    """Dice of each colour in the woodland, mice included."""
+    food: tuple[frozenset[int], ...]
+    """The squares of each colour's food dice (dice not showing the mouse face)."""
+    faces: frozenset[tuple[int, int]]
+    """(colour index, face) of every food die."""
+    mice: bool
+    edwood: bool
+
+
+def survey(board: Board) -> Survey:
+    """The facts the recipe conditions ask about a woodland."""
+    totals = [0, 0, 0]
+    dice = [0, 0, 0]
+    food: list[set[int]] = [set(), set(), set()]
+    faces: set[tuple[int, int]] = set()
+    mice = edwood = False
+    for pos, code in board.items():
+        edwood = edwood or IS_EDWOOD[code]
+        colour = DIE_COLOUR[code]
+        if colour < 0:
+            continue
+        totals[colour] += DIE_VALUE[code]
+        dice[colour] += 1
+        if IS_MOUSE[code]:
+            mice = True
+        else:
+            food[colour].add(pos)
+            faces.add((colour, DIE_VALUE[code]))
+    return Survey(
+        (totals[0], totals[1], totals[2]),
+        (dice[0], dice[1], dice[2]),
+        tuple(frozenset(f) for f in food),
+        frozenset(faces),
+        mice,
+        edwood,
+    )
+
+
+def connected_three(squares: frozenset[int]) -> bool:
+    """Whether three of these squares are orthogonally connected (Extra Special, R18)."""
+    for pos in squares:
+        near = [pos + d for d in NEIGHBOURS if pos + d in squares]
+        if len(near) >= 2 or any(
+            n + d in squares and n + d != pos for n in near for d in NEIGHBOURS
+        ):
+            return True
     return False
 
 
-def condition_met(recipe: Recipe, woodland: Woodland, first_gathered: Iterable[Colour]) -> bool:
-    """Whether a recipe's condition holds on this woodland (R18)."""
+def condition_met(recipe: Recipe, facts: Survey, first: int) -> bool:
+    """Whether a recipe's condition holds (R18); ``first`` is the first-turn colour mask."""
     kind = recipe.kind
-    colour = recipe.colour
-    dice = [d for _, d in woodland.dice()]
+    colour = COLOUR_INDEX[recipe.colour] if recipe.colour is not None else -1
     if kind is RecipeKind.EXACT_TEN:
-        return any(d.colour == colour and d.value == 10 for d in dice)
+        return (colour, 10) in facts.faces
     if kind in (RecipeKind.DOUBLE, RecipeKind.HOMEMADE):
         return True
     if kind is RecipeKind.ALL_FIVE:
-        mine = [d for d in dice if d.colour == colour]
-        return len(mine) == DICE_PER_COLOUR and not any(d.mouse for d in mine)
+        return len(facts.food[colour]) == facts.dice[colour] == DICE_PER_COLOUR
     if kind is RecipeKind.ALL_DICE:
-        return len(dice) == DICE_PER_COLOUR * len(COLOURS)
+        return sum(facts.dice) == DICE_PER_COLOUR * len(COLOURS)
     if kind is RecipeKind.BASKET:
-        return any(d.value == BASKET_FACE for d in dice)
+        return any(face == BASKET_FACE for _, face in facts.faces)
     if kind is RecipeKind.FIRST_TURN:
-        return colour in set(first_gathered)
+        return first > 0 and bool(first >> colour & 1)
     if kind is RecipeKind.EXTRA_SPECIAL:
-        return _has_chain_of_three(woodland)
+        return any(connected_three(squares) for squares in facts.food)
     if kind is RecipeKind.AWARD_WINNING:
-        return all(sum(1 for d in dice if d.colour == c and not d.mouse) >= 4 for c in COLOURS)
+        return all(len(squares) >= 4 for squares in facts.food)
     if kind is RecipeKind.MOUSE_FREE:
-        return not any(d.mouse for d in dice) and woodland.edwood_at() is None
+        return not facts.mice and not facts.edwood
     raise ValueError(f"unknown recipe kind {kind}")  # pragma: no cover
 
 
-def evaluate_recipes(
-    recipes: Sequence[Recipe], woodland: Woodland, first_gathered: Iterable[Colour]
-) -> list[RecipeResult]:
+class RecipeCheck(NamedTuple):
+    """A recipe's condition and bonus on one woodland."""
+
+    met: bool
+    bonus: int
+
+
+def check_recipes(board: Board, recipes: Sequence[Recipe], first: int) -> list[RecipeCheck]:
     """Each recipe's result, point bonuses adding and doublings multiplying (R18, R19)."""
-    gathered = tuple(first_gathered)
-    totals = colour_totals(woodland)
-    multiplier = dict.fromkeys(COLOURS, 1)
-    results: list[RecipeResult] = []
+    if not recipes:
+        return []
+    facts = survey(board)
+    totals = facts.totals
+    multiplier = [1, 1, 1]
+    checks = []
     for recipe in recipes:
-        met = condition_met(recipe, woodland, gathered)
+        met = condition_met(recipe, facts, first)
         bonus = 0
         if met and recipe.doubles:
             if recipe.kind is RecipeKind.HOMEMADE:
-                lowest = min(totals.values())
-                target = next(c for c in COLOURS if totals[c] == lowest)
+                target = totals.index(min(totals))  # ties: any, the amount is the same
             else:
                 assert recipe.colour is not None
-                target = recipe.colour
+                target = COLOUR_INDEX[recipe.colour]
             bonus = multiplier[target] * totals[target]
             multiplier[target] *= 2
         elif met and isinstance(recipe.bonus, int):
             bonus = recipe.bonus
-        results.append(RecipeResult(number=recipe.number, name=recipe.name, met=met, bonus=bonus))
-    return results
+        checks.append(RecipeCheck(met, bonus))
+    return checks
 
 
-def score(
-    woodland: Woodland,
-    recipes: Sequence[Recipe] = (),
-    first_gathered: Iterable[Colour] = (),
-) -> tuple[Score, list[RecipeResult]]:
-    """The full score breakdown of a woodland, counted from scratch (R15, R17-R19)."""
+def recipe_bonus(board: Board, recipes: Sequence[Recipe], first: int) -> int:
+    """The recipes' bonus on a woodland (R18, R19)."""
+    return sum(check.bonus for check in check_recipes(board, recipes, first))
+
+
+def score(board: Board, checks: Sequence[RecipeCheck] = ()) -> Score:
+    """The score breakdown of a woodland, counted from scratch, with its recipes' checks
+    (R15, R17)."""
     dice_total = mice = split_dice = 0
-    for sq in woodland.squares.values():
-        if sq.die is not None:
-            dice_total += sq.die.value
-            mice += sq.die.mouse
-            split_dice += not sq.area.is_food
-    edwood = woodland.edwood_at() is not None
-    base = dice_total - split_dice - (5 if edwood else 0)
-    results = evaluate_recipes(recipes, woodland, first_gathered)
-    bonus = sum(r.bonus for r in results)
-    return (
-        Score(
-            dice_total=dice_total,
-            mice=mice,
-            split_dice=split_dice,
-            edwood=edwood,
-            base=base,
-            bonus=bonus,
-            final=base + bonus,
-        ),
-        results,
+    edwood = False
+    for code in board.values():
+        edwood = edwood or IS_EDWOOD[code]
+        if DIE_COLOUR[code] >= 0:
+            dice_total += DIE_VALUE[code]
+            mice += IS_MOUSE[code]
+            split_dice += IS_SPLIT[code]
+    base = sum(POINTS[code] for code in board.values())
+    bonus = sum(check.bonus for check in checks)
+    return Score(
+        dice_total=dice_total,
+        mice=mice,
+        split_dice=split_dice,
+        edwood=edwood,
+        base=base,
+        bonus=bonus,
+        final=base + bonus,
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -10,8 +9,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from forage.engine.areas import (
     COLOURS,
     DICE_PER_COLOUR,
+    EDWOOD_POINTS,
     FOOD_FACES,
     MOUSE_FACE,
+    SPLIT_DIE_POINTS,
     Area,
     Colour,
 )
@@ -67,9 +68,9 @@ class Square(BaseModel):
         if self.die is not None:
             total += self.die.value
             if not self.area.is_food:
-                total -= 1
+                total += SPLIT_DIE_POINTS
         if self.edwood:
-            total -= 5
+            total += EDWOOD_POINTS
         return total
 
 
@@ -99,14 +100,9 @@ class Supply(BaseModel):
         """Dice of this colour left in the supply."""
         return int(getattr(self, colour.value))
 
-    def counts(self) -> list[int]:
-        """Dice left as a list in B, C, M order."""
-        return [self.B, self.C, self.M]
-
-    @classmethod
-    def of(cls, counts: list[int], edwood: bool) -> Supply:
-        """The supply with these counts in B, C, M order."""
-        return cls.model_construct(B=counts[0], C=counts[1], M=counts[2], edwood=edwood)
+    def counts(self) -> tuple[int, int, int]:
+        """Dice left in B, C, M order."""
+        return self.B, self.C, self.M
 
 
 class Woodland(BaseModel):
@@ -141,20 +137,3 @@ class Woodland(BaseModel):
         xs = [x for x, _ in self.squares]
         ys = [y for _, y in self.squares]
         return min(xs), min(ys), max(xs), max(ys)
-
-    def dice(self) -> Iterator[tuple[Pos, Die]]:
-        """Every die in the woodland with its square."""
-        for pos, sq in self.squares.items():
-            if sq.die is not None:
-                yield pos, sq.die
-
-    def edwood_at(self) -> Pos | None:
-        """Where Edwood stands, if he is in the woodland."""
-        for pos, sq in self.squares.items():
-            if sq.edwood:
-                return pos
-        return None
-
-    def base_score(self) -> int:
-        """The base score counted from scratch (R15)."""
-        return sum(sq.points for sq in self.squares.values())

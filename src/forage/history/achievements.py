@@ -68,7 +68,8 @@ class AchievementFile(BaseModel):
 def highest_die(record: str) -> int:
     """The highest food die showing in the woodland at the end of a stored game's record."""
     game, _ = load_game(record)
-    return max((d.value for _, d in game.woodland.dice() if not d.mouse), default=0)
+    faces = (sq.die.value for sq in game.woodland.squares.values() if sq.die is not None)
+    return max(faces, default=0)
 
 
 def _die_at_least(a: Achievement, game: StoredGame, history: Sequence[StoredGame]) -> bool:

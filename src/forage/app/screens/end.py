@@ -11,6 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from forage.app.describe import score_sum
 from forage.app.par_job import ParJob
 from forage.app.recorder import Recorder
 from forage.app.screens.base import ForageModal, too_small_notice
@@ -19,6 +20,7 @@ from forage.app.widgets.history import HistoryPanel, HistoryState
 from forage.app.widgets.keys import KeyBar
 from forage.app.widgets.score import recipes_text
 from forage.carddata import standard_deck
+from forage.engine.scoring import WIN_LINE
 from forage.history.achievements import Achievement
 from forage.history.store import Recorded
 
@@ -33,9 +35,7 @@ def summary_text(session: Session) -> Text:
         text.append("No card in your hand fits anywhere, so the game ends here.\n", "bold #ffb040")
     else:
         text.append("All cards are placed.\n", "bold")
-    mice = "1 mouse" if score.mice == 1 else f"{score.mice} mice"
-    text.append(f"Dice total {score.dice_total}, including {mice} at -2 each\n")
-    text.append(f"Dice on split areas {-score.split_dice} · Edwood {-5 if score.edwood else 0}\n")
+    text.append(f"{score_sum(score)}\n")
     text.append(f"Base score {score.base}\n", "bold")
     if session.is_challenge:
         text.append_text(recipes_text(result, game.recipes, conditions=True))
@@ -48,7 +48,7 @@ def summary_text(session: Session) -> Text:
     if session.is_challenge:
         text.append(f"  Final {score.final} against a target of {result.target}.")
     else:
-        text.append(f"  {score.base} points; 35 or more wins.")
+        text.append(f"  {score.base} points; {WIN_LINE} or more wins.")
     text.append(f"\nDeal code to share: {game.deal.code}")
     return text
 
@@ -106,14 +106,13 @@ class EndScreen(ForageModal):
     def on_mount(self) -> None:
         """Record the game in the history; start working out the deal's par, if asked for."""
         self.record_history()
-        seconds = getattr(self.app, "par_seconds", None)
-        if not seconds or self.session.game.deck != standard_deck():
+        if not getattr(self.app, "show_par", False) or self.session.game.deck != standard_deck():
             self.query_one("#end-par", Static).display = False
             return
         self.query_one("#end-par", Static).update(
-            Text(f"Par for this deal: working it out (up to {seconds:.0f} s)…", "dim")
+            Text("Par for this deal: working it out (a few seconds)…", "dim")
         )
-        self._par_job = ParJob(self.session.deal.code, seconds)
+        self._par_job = ParJob(self.session.deal.code)
         self.run_worker(self._wait_for_par, thread=True, exclusive=True, group="par")
 
     def _wait_for_par(self) -> None:

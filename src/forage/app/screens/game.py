@@ -126,7 +126,7 @@ class GameScreen(ForageScreen):
         )
         self.query_one(HandView).state = HandState(
             cards=tuple(game.card(n) for n in game.hand),
-            selected=session.cursor.index,
+            selected=session.selected,
             turn=game.turn,
             turns=game.turns,
             draw_pile=game.draw_pile,
@@ -159,8 +159,8 @@ class GameScreen(ForageScreen):
     def on_woodland_view_spot_clicked(self, message: WoodlandView.SpotClicked) -> None:
         """A click on the woodland moves the card there (its top-left area)."""
         cursor = self.session.cursor
-        self.session.move(message.x - cursor.x, message.y - cursor.y)
-        self.changed()
+        if cursor is not None and self.session.move(message.x - cursor.x, message.y - cursor.y):
+            self.changed()
 
     # -- actions ---------------------------------------------------------------------------------
 

@@ -13,6 +13,8 @@ from forage.app.describe import BASKET, LEGEND
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.widgets.keys import KeyBar
 from forage.engine import Recipe
+from forage.engine.areas import EDWOOD_POINTS, MOUSE_FACE, SPLIT_DIE_POINTS
+from forage.engine.scoring import WIN_LINE
 
 KEYS: Final = """\
 [b]Keys[/b]   (↑ ↓ scroll this help; escape or ? closes it)
@@ -34,7 +36,7 @@ READING: Final = f"""\
   b╱m         a split area: either of its two types, no food
   b 6   B10   a die and its face: 1, 3, 6, 10, and {BASKET} for 15 (basket);
               on a split area the die's colour is in capitals
-  -2 (red)    a mouse die: only Edwood can cover it
+  {MOUSE_FACE} (red)    a mouse die: only Edwood can cover it
   EDW         Edwood Mouse (purple): his area can never be covered
   │ and underlines mark the edges between cards.
   The card being placed is drawn bright; beside each of its areas:
@@ -43,7 +45,7 @@ READING: Final = f"""\
   how the score changes, or why it is not allowed.
 """
 
-RULES: Final = """\
+RULES: Final = f"""\
 [b]The rules in short[/b]
   Each turn, place one of your two cards so that it covers at least
   one area of the woodland (any rotation), then draw a card.
@@ -53,16 +55,16 @@ RULES: Final = """\
     (1→3→6→10→15); with no die of that colour left, nothing.
   - split area on a matching area: the die below moves up unchanged.
   - no match: the die below (if any) goes back to the supply and a
-    mouse die (-2) of the new area's colour is placed; on a split
+    mouse die ({MOUSE_FACE}) of the new area's colour is placed; on a split
     area you may choose its colour (c). With none of that colour
     left, Edwood Mouse steps in (once per game).
   - An area below with a die counts as the die's colour only.
   - A mouse die can be covered only by an area of its colour, using
     Edwood (once per game).
   Dice sent back by a placement can feed its mice, not its new food.
-[b]Score[/b]  all dice faces added (a mouse is -2), minus 1 for each die
-  on a split area, minus 5 if Edwood is in the woodland.
-  35 or more wins a standard game. In a recipe challenge the two
+[b]Score[/b]  all dice faces added (a mouse is {MOUSE_FACE}), {SPLIT_DIE_POINTS} for each die
+  on a split area, {EDWOOD_POINTS} if Edwood is in the woodland.
+  {WIN_LINE} or more wins a standard game. In a recipe challenge the two
   recipes add bonuses (or double a colour); reach the target, the
   sum of the two recipe numbers, to win.
   If no card in your hand fits anywhere, the game ends at once.

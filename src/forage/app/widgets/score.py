@@ -20,14 +20,15 @@ class ScoreState:
 
 
 def breakdown_text(result: GameResult) -> Text:
-    """The base score and how it is made up."""
+    """The base score and the points that add up to it."""
     score = result.score
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("Score ", "bold")
     text.append(f"{score.base}", "bold #ffff66")
     text.append(f"  {result.rating}\n" if result.finished else "\n")
-    text.append(f" dice {score.dice_total}  mice {score.mice}\n")
-    text.append(f" split {-score.split_dice}  Edwood {'-5' if score.edwood else '0'}")
+    parts = score.parts
+    text.append(f" food {parts.food} · mice {parts.mice}\n")
+    text.append(f" split {parts.split} · Edwood {parts.edwood}")
     return text
 
 

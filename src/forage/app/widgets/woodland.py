@@ -18,6 +18,7 @@ from textual.widget import Widget
 from forage.app.describe import BASKET, TERRAIN, face
 from forage.app.describe import mark as effect_mark
 from forage.engine import Area, AreaEffect, Colour, Die, Effect, Outcome, Square
+from forage.engine.areas import EDWOOD_POINTS
 from forage.engine.woodland import Pos
 
 BG: Final = {Colour.B: "#2f6f2f", Colour.C: "#a85c12", Colour.M: "#62432a"}
@@ -88,8 +89,9 @@ def area_lines(
     letters = [c.value.lower() for c in area.colours]
     split = len(letters) == 2
     if edwood:
-        words = {1: ["EDW"], 2: ["Edw", "mouse"], 3: ["EDWOOD", " mouse", "  -5"]}.get(
-            h, ["EDWOOD", " mouse", "  -5", ""]
+        cost = f"  {EDWOOD_POINTS}"
+        words = {1: ["EDW"], 2: ["Edw", "mouse"], 3: ["EDWOOD", " mouse", cost]}.get(
+            h, ["EDWOOD", " mouse", cost, ""]
         )
         return tuple(((_fit(word, w), EDWOOD_STYLE),) for word in words)
     # the terrain line(s)

@@ -1,0 +1,211 @@
+"""Outcomes: what a placement would do, as models built from the rules' resolution."""
+
+from __future__ import annotations
+
+from typing import Any, Final, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, PrivateAttr
+
+from forage.engine.areas import COLOURS, Area, Colour
+from forage.engine.board import IS_EDWOOD, SQUARES, Position, unpack
+from forage.engine.placement import MouseChoice, Placement
+from forage.engine.rules import REASON_TEXT, Effect, Reason, Resolution, Turned
+from forage.engine.woodland import Die, Square, Supply
+from forage.engine.woodland import square as shared_square
+
+Pos = tuple[int, int]
+
+
+class AreaEffect(BaseModel):
+    """The outcome at one area of a placed card."""
+
+    model_config = ConfigDict(frozen=True)
+
+    x: int
+    y: int
+    area: Area
+    effect: Effect
+    below: Square | None
+    """The area covered, or None on empty table."""
+    die: Die | None
+    """The die on the new area afterwards."""
+    returned: Die | None = None
+    """The die sent back to the supply from the area below, if any."""
+
+
+class Resolved(NamedTuple):
+    """The rules' resolution of an outcome, kept to explain it and to make it."""
+
+    position: Position
+    turned: Turned
+    spot: int
+    unders: tuple[int, ...]
+    result: Resolution
+
+
+class Outcome(BaseModel):
+    """The full result of a placement, worked out before (or without) making it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    placement: Placement
+    reason: Reason | None = None
+    supply: Supply | None = None
+    """The supply afterwards."""
+    score_change: int = 0
+    """How the base score changes (R15)."""
+    gathered: tuple[Colour, ...] = ()
+    """Colours of the dice placed or raised under R8a, for the first-turn recipes (R18)."""
+    mouse_choice_possible: tuple[Pos, ...] = ()
+    """Split areas whose mouse die could take either colour (the ``c`` key)."""
+    _resolved: Resolved | None = PrivateAttr(default=None)
+    _effects: tuple[AreaEffect, ...] | None = PrivateAttr(default=None)
+
+    @property
+    def legal(self) -> bool:
+        """Whether the placement may be made."""
+        return self.reason is None
+
+    @property
+    def message(self) -> str:
+        """The refusal reason in plain words, or an empty string."""
+        return REASON_TEXT[self.reason] if self.reason is not None else ""
+
+    @property
+    def resolved(self) -> Resolved | None:
+        """The rules' resolution behind a legal outcome."""
+        return self._resolved
+
+    @property
+    def effects(self) -> tuple[AreaEffect, ...]:
+        """What happens at each area of the card, in R9's order (empty when refused)."""
+        if self._effects is None:
+            self._effects = effects_of(self._resolved) if self._resolved is not None else ()
+        return self._effects
+
+    @property
+    def uses_edwood(self) -> bool:
+        """Whether the placement puts Edwood in the woodland."""
+        return any(e.effect is Effect.EDWOOD for e in self.effects)
+
+    def __eq__(self, other: object) -> bool:
+        """Outcomes are equal when they say the same."""
+        if not isinstance(other, Outcome):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        """A hash of what the outcome says."""
+        return hash(self._key())
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.placement,
+            self.reason,
+            self.supply,
+            self.score_change,
+            self.gathered,
+            self.mouse_choice_possible,
+            self.effects,
+        )
+
+
+def effects_of(resolved: Resolved) -> tuple[AreaEffect, ...]:
+    """Each area's effect, read from the steps that resolved it (R8)."""
+    _, turned, spot, unders, result = resolved
+    effects = []
+    for cell, table, under, code in zip(
+        turned.cells, turned.tables, unders, result.new, strict=True
+    ):
+        effect = table[under].effect
+        assert isinstance(effect, Effect)
+        below = SQUARES[under] if under else None
+        after = SQUARES[code]
+        assert after is not None
+        if IS_EDWOOD[code]:
+            effect = Effect.EDWOOD
+        elif effect is Effect.PLACED and after.die is None:
+            effect = Effect.NO_DIE_LEFT
+        returned = None
+        if effect in (Effect.MOUSE, Effect.EDWOOD) and below is not None:
+            returned = below.die
+        x, y = unpack(spot + cell.offset)
+        effects.append(
+            AreaEffect(
+                x=x,
+                y=y,
+                area=cell.area,
+                effect=effect,
+                below=below,
+                die=after.die,
+                returned=returned,
+            )
+        )
+    return tuple(effects)
+
+
+# -- building outcomes fast ------------------------------------------------------------------
+
+_GATHERED: Final = tuple(
+    tuple(c for i, c in enumerate(COLOURS) if mask >> i & 1) for mask in range(8)
+)
+_SUPPLIES: dict[tuple[tuple[int, int, int], bool], Supply] = {}
+_OUTCOME_FIELDS: Final = frozenset(
+    {"placement", "reason", "supply", "score_change", "gathered", "mouse_choice_possible"}
+)
+_new = object.__new__
+_set = object.__setattr__
+
+
+def supply_of(counts: tuple[int, int, int], edwood: bool) -> Supply:
+    """The (shared) supply model of these counts."""
+    found = _SUPPLIES.get((counts, edwood))
+    if found is None:
+        found = _SUPPLIES[(counts, edwood)] = Supply(
+            B=counts[0], C=counts[1], M=counts[2], edwood=edwood
+        )
+    return found
+
+
+def refused(placement: Placement, reason: Reason) -> Outcome:
+    """The outcome of a refused placement."""
+    return Outcome(placement=placement, reason=reason)
+
+
+def legal_outcome(placement: Placement, resolved: Resolved) -> Outcome:
+    """The outcome of a legal placement, from its resolution (values already valid)."""
+    result = resolved.result
+    spot, offsets = resolved.spot, resolved.turned.offsets
+    values: dict[str, Any] = {
+        "placement": placement,
+        "reason": None,
+        "supply": supply_of(result.counts, result.edwood),
+        "score_change": result.gain,
+        "gathered": _GATHERED[result.gathered],
+        "mouse_choice_possible": tuple(unpack(spot + offsets[i]) for i in result.choosable)
+        if result.choosable
+        else (),
+    }
+    outcome: Outcome = _new(Outcome)
+    _set(outcome, "__dict__", values)
+    _set(outcome, "__pydantic_fields_set__", set(_OUTCOME_FIELDS))
+    _set(outcome, "__pydantic_extra__", None)
+    _set(outcome, "__pydantic_private__", {"_resolved": resolved, "_effects": None})
+    return outcome
+
+
+def mouse_choices(turned: Turned, spot: int, result: Resolution) -> tuple[MouseChoice, ...]:
+    """The mouse colours a resolution chose, as a placement names them."""
+    return tuple(
+        MouseChoice(x=x, y=y, colour=COLOURS[colour])
+        for (x, y), colour in sorted(
+            (unpack(spot + turned.offsets[i]), colour) for i, colour in result.choice
+        )
+    )
+
+
+def woodland_square(code: int, card: int) -> Square:
+    """The shared square model of a code on a card."""
+    sq = SQUARES[code]
+    assert sq is not None
+    return shared_square(sq.area, sq.die, sq.edwood, card)

@@ -1,0 +1,1 @@
+"""Shared by every test: this folder's helpers (``helpers``, ``reference``) import by name."""
