@@ -103,9 +103,8 @@ def test_bad_player_names_are_refused(name: str) -> None:
 
 
 def test_a_deals_scoreboard_has_every_players_best(store: HistoryStore) -> None:
-    good, poor = played(5), played(5, moves=8)
-    assert good.deal == poor.deal
-    record(store, good, "ann", 1)
+    good = played(5)
+    best = record(store, good, "ann", 1)
     record(store, good, "bob", 2)
     record(store, played(5, moves=3), "cat", 3)  # abandoned: not on the board
     low = played(5)
@@ -115,11 +114,20 @@ def test_a_deals_scoreboard_has_every_players_best(store: HistoryStore) -> None:
     record(store, low, "bob", 0)
     board = store.scoreboard(good.deal.code)
     final = good.result().score.final
-    assert [(line.player, line.best, line.games) for line in board] == sorted(
+    assert low.result().score.final < final
+    assert [(line.player, line.best, line.games) for line in board.lines] == sorted(
         [("ann", final, 1), ("bob", final, 2)], key=lambda t: t[0]
     )
-    first = {line.player: line.best for line in store.scoreboard(good.deal.code, first_only=True)}
-    assert first == {"ann": final, "bob": low.result().score.final}
+    assert board.par is None
+    first = store.scoreboard(good.deal.code, first_only=True)
+    assert {line.player: line.best for line in first.lines} == {
+        "ann": final,
+        "bob": low.result().score.final,
+    }
+    assert [line.player for line in first.lines] == ["ann", "bob"]
+    store.set_par(best.game.id, final + 2, proven=True)
+    assert store.scoreboard(good.deal.code).par == final + 2
+    assert store.scoreboard("1.2.3").lines == ()
 
 
 def test_par_can_be_set_later_and_unlocks_the_par_achievement(store: HistoryStore) -> None:
@@ -133,7 +141,7 @@ def test_par_can_be_set_later_and_unlocks_the_par_achievement(store: HistoryStor
     assert store.games()[0].par == final + 3
     unlocked = store.set_par(done.game.id, final, proven=True)
     assert {a.id for a in unlocked} == {"par-matched", "par-unaided"}
-    assert store.deal_par(game.deal.code) == final
+    assert store.scoreboard(game.deal.code).par == final
     assert store.set_par(done.game.id, final, proven=True) == []  # only once
 
 

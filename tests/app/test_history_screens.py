@@ -141,3 +141,15 @@ async def test_a_damaged_history_is_announced_and_play_goes_on(forage_home: Path
         assert len(told) == 1 and "damaged" in told[0] and "history.sqlite3.damaged-" in told[0]
         assert "ann" not in panel_text(app) and "eve" in panel_text(app)
     assert len(list(forage_home.glob("history.sqlite3.damaged-*"))) == 1
+
+
+@sync
+async def test_pass_and_play_the_end_screen_ranks_everyone_on_the_deal(forage_home: Path) -> None:
+    for name in ("ann", "bob"):
+        app = app_with(Recorder(name), 4)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.pause()
+            await play_out_quickly(pilot, app)
+            text = panel_text(app)
+    final = session_of(app).game.result().score.final
+    assert f"{final:>3}  won  ann" in text and f"{final:>3}  won  bob" in text

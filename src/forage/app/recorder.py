@@ -15,7 +15,7 @@ from forage.app.session import Session
 from forage.history.achievements import Achievement
 from forage.history.daily import daily_deal, share_line
 from forage.history.stats import Statistics
-from forage.history.store import HistoryStore, PlayInfo, Recorded, ScoreLine, now_utc
+from forage.history.store import HistoryStore, PlayInfo, Recorded, Scoreboard, now_utc
 
 
 @dataclass
@@ -95,13 +95,9 @@ class Recorder:
         """Note the par found for a recorded game; the achievements that unlocks."""
         return self.history().set_par(recorded.game.id, par, proven)
 
-    def scoreboard(self, session: Session) -> list[ScoreLine]:
+    def scoreboard(self, session: Session) -> Scoreboard:
         """The deal's scoreboard: everyone's best (for the daily deal, everyone's first)."""
         return self.history().scoreboard(session.deal.code, first_only=self.is_daily(session))
-
-    def deal_par(self, session: Session) -> int | None:
-        """The par of the session's deal, if a stored game on it has one."""
-        return self.history().deal_par(session.deal.code)
 
     def share(self, session: Session, par: int | None = None) -> str | None:
         """The daily share line of the attempt that counts, or None outside the daily deal."""

@@ -1,4 +1,4 @@
-"""Statistics, history and scoreboards as Rich tables and text charts (CLI and screen alike)."""
+"""Statistics and history as Rich tables and text charts (the CLI and the screen alike)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from rich.text import Text
 
 from forage.history.achievements import Achievement
 from forage.history.stats import BUCKET, Statistics
-from forage.history.store import ScoreLine, StoredGame
+from forage.history.store import StoredGame
 
 BLOCKS: Final = "▁▂▃▄▅▆▇█"
 BAR_WIDTH: Final = 30
@@ -135,17 +135,4 @@ def history_table(games: Sequence[StoredGame]) -> Table:
             _shown(game.par),
             f"{game.hints}/{game.undos}",
         )
-    return table
-
-
-def scoreboard_table(lines: Sequence[ScoreLine], par: int | None = None) -> Table:
-    """A deal's scoreboard: each player's best score on it, best first, and the deal's par."""
-    title = "Scoreboard for this deal" + (f" (par {par})" if par is not None else "")
-    table = Table(title=title, title_justify="left")
-    table.add_column("player")
-    table.add_column("best", justify="right")
-    table.add_column("won")
-    table.add_column("games", justify="right")
-    for line in lines:
-        table.add_row(line.player, str(line.best), "yes" if line.won else "no", str(line.games))
     return table

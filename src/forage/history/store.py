@@ -16,7 +16,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -306,6 +306,15 @@ class ScoreLine:
     game_id: int
 
 
+@dataclass(frozen=True)
+class Scoreboard:
+    """A deal's scoreboard: each player's line, best first, and the deal's par when known."""
+
+    deal: str
+    lines: tuple[ScoreLine, ...] = ()
+    par: int | None = None
+
+
 @contextmanager
 def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
     """One write transaction, taken at once so that two writers queue rather than fail."""
@@ -552,23 +561,14 @@ class HistoryStore:
         sql = "SELECT DISTINCT player FROM games ORDER BY player"
         return self._safely([], lambda conn: [str(r[0]) for r in conn.execute(sql)])
 
-    def scoreboard(self, deal: str, first_only: bool = False) -> list[ScoreLine]:
-        """Every player's best finished game on a deal code, best first.
+    def scoreboard(self, deal: str, first_only: bool = False) -> Scoreboard:
+        """Every player's best finished game on a deal code, best first, with the deal's par
+        (the best par noted on any game of the deal).
 
         With ``first_only`` each player's first finished game counts instead of the best
         (as for the daily deal).
         """
-        return self._safely([], lambda conn: _scoreboard(conn, deal, first_only))
-
-    def deal_par(self, deal: str) -> int | None:
-        """The best par known for a deal code, if any game on it has one."""
-        sql = "SELECT MAX(par) FROM games WHERE deal = ?"
-
-        def work(conn: sqlite3.Connection) -> int | None:
-            value = conn.execute(sql, (deal,)).fetchone()[0]
-            return None if value is None else int(value)
-
-        return self._safely(None, work)
+        return self._safely(Scoreboard(deal), lambda conn: _scoreboard(conn, deal, first_only))
 
     def daily_result(self, player: str, day: date, recipes: bool = False) -> StoredGame | None:
         """The player's first finished attempt at a day's deal: the one that counts."""
@@ -639,7 +639,7 @@ def _unlock(conn: sqlite3.Connection, game: StoredGame) -> list[Achievement]:
     return found
 
 
-def _scoreboard(conn: sqlite3.Connection, deal: str, first_only: bool) -> list[ScoreLine]:
+def _scoreboard(conn: sqlite3.Connection, deal: str, first_only: bool) -> Scoreboard:
     sql = "SELECT * FROM games WHERE deal = ? AND status = 'finished' ORDER BY ended, id"
     lines: dict[str, ScoreLine] = {}
     for game in _stored(conn, sql, (deal,)):
@@ -651,7 +651,7 @@ def _scoreboard(conn: sqlite3.Connection, deal: str, first_only: bool) -> list[S
                 game.player, game.final, bool(game.won), seen.games + 1, game.id
             )
         else:
-            lines[game.player] = ScoreLine(
-                seen.player, seen.best, seen.won, seen.games + 1, seen.game_id
-            )
-    return sorted(lines.values(), key=lambda line: (-line.best, line.player))
+            lines[game.player] = replace(seen, games=seen.games + 1)
+    par = conn.execute("SELECT MAX(par) FROM games WHERE deal = ?", (deal,)).fetchone()[0]
+    ranked = sorted(lines.values(), key=lambda line: (-line.best, line.player))
+    return Scoreboard(deal, tuple(ranked), None if par is None else int(par))

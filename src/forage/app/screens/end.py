@@ -162,13 +162,14 @@ class EndScreen(ForageModal):
         self._show_history(recorder, par)
 
     def _show_history(self, recorder: Recorder, par: int | None) -> None:
-        par = par if par is not None else recorder.deal_par(self.session)
+        board = recorder.scoreboard(self.session)
+        par = par if par is not None else board.par
         self._share = recorder.share(self.session, par)
         self.query_one(HistoryPanel).state = HistoryState(
             recorded=self._recorded is not None,
             player=recorder.player,
             achievements=self._unlocked,
-            scoreboard=tuple(recorder.scoreboard(self.session)),
+            scoreboard=board.lines,
             par=par,
             share=self._share,
         )
