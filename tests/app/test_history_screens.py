@@ -151,5 +151,5 @@ async def test_pass_and_play_the_end_screen_ranks_everyone_on_the_deal(forage_ho
             await pilot.pause()
             await play_out_quickly(pilot, app)
             text = panel_text(app)
-    final = session_of(app).game.result().score.final
+            final = session_of(app).game.result().score.final
     assert f"{final:>3}  won  ann" in text and f"{final:>3}  won  bob" in text
