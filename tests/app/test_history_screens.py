@@ -119,6 +119,8 @@ async def test_the_daily_deal_shows_its_share_line(forage_home: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert session_of(app).deal == daily_deal(day)
+        title = str(app.screen.query_one("#title", Static).content)
+        assert "daily deal 2026-12-01 · standard game" in title
         await play_out_quickly(pilot, app)
         text = panel_text(app)
         assert "Forage daily 2026-12-01" in text and daily_deal(day).code not in text

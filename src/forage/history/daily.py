@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from datetime import UTC, date, datetime
+from functools import cache
 
 from forage.engine import Deal
 
@@ -21,6 +22,7 @@ def daily_seed(day: date, recipes: bool = False) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
+@cache
 def daily_deal(day: date, recipes: bool = False) -> Deal:
     """The deal everyone plays on a date: a standard game's deck 1, or a recipe challenge."""
     return Deal.from_seed(daily_seed(day, recipes), recipes=recipes)

@@ -136,7 +136,7 @@ class GameScreen(ForageScreen):
             self.query_one(SupplyView).supply = game.supply
             result = game.result()
             self.query_one(ScorePanel).state = ScoreState(result=result, recipes=game.recipes)
-        title = f"Forage · {session.label()}"
+        title = f"Forage · {self.daily_label() or session.label()}"
         if title != self._title:
             self._title = title
             self.query_one("#title", Static).update(title)
@@ -304,6 +304,14 @@ class GameScreen(ForageScreen):
         if isinstance(recorder, Recorder):
             recorder.abandoned(self.session)
             self.app.call_later(getattr(self.app, "history_notice", lambda: None))
+
+    def daily_label(self) -> str | None:
+        """How the daily deal is named in the title (not by its long seed), else None."""
+        recorder = getattr(self.app, "recorder", None)
+        if isinstance(recorder, Recorder) and recorder.is_daily(self.session):
+            kind = "recipe challenge" if self.session.is_challenge else "standard game"
+            return f"daily deal {recorder.daily} · {kind}"
+        return None
 
     def action_stats(self) -> None:
         """Open the statistics and achievements."""
