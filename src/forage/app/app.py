@@ -50,6 +50,8 @@ class ForageApp(App[int]):
         super().__init__()
         self.show_par = show_par
         self.recorder = recorder
+        if recorder is not None:
+            recorder.tell = self.history_notice
         self.options = (seed, deal_code, recipes, deck, record_path)
         self.offer_resume = offer_resume
         self.record_path = record_path
@@ -82,14 +84,9 @@ class ForageApp(App[int]):
 
         self.push_screen(ConfirmScreen(question), answered)
 
-    def history_notice(self) -> None:
-        """Tell the player, once, if the history file was moved aside or cannot be written.
-
-        The history is opened when first needed (not at start-up, to start quickly).
-        """
-        notice = self.recorder.take_notice() if self.recorder is not None else None
-        if notice:
-            self.notify(notice[0].upper() + notice[1:] + ".", severity="warning", timeout=8)
+    def history_notice(self, message: str) -> None:
+        """Tell the player that the history file was moved aside or cannot be written."""
+        self.notify(message, severity="warning", timeout=8)
 
     def fresh_session(self) -> Session:
         """The game the command line asked for."""

@@ -8,6 +8,7 @@ unfinished (new game, quit).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -27,18 +28,27 @@ class Recorder:
     daily: date | None = None
     """The date of the daily deal being played, if ``forage daily`` started the app."""
     store: HistoryStore | None = None
+    tell: Callable[[str], None] | None = None
+    """Shows the player a one-line message about the history (the app sets it)."""
 
     def __post_init__(self) -> None:
         """Nothing recorded yet."""
         self._recorded: dict[int, tuple[Session, Recorded | None]] = {}
 
     def history(self) -> HistoryStore:
-        """The history store, opened on first use."""
+        """The history store, opened on first use (not at start-up, to start quickly)."""
         if self.store is None:
             self.store = HistoryStore.open()
             if self.player_name is not None:
                 self.store.set_last_player(self.player_name)
         return self.store
+
+    def _told(self) -> None:
+        """Pass on the store's message (file moved aside, history off, an error), once."""
+        store = self.store
+        if store is not None and store.notice and self.tell is not None:
+            notice, store.notice = store.notice, None
+            self.tell(notice[0].upper() + notice[1:] + ".")
 
     @property
     def player(self) -> str:
@@ -46,12 +56,6 @@ class Recorder:
         if self.player_name is None:
             self.player_name = self.history().default_player()
         return self.player_name
-
-    def take_notice(self) -> str | None:
-        """The store's message for the player (file moved aside, history off), once."""
-        store = self.history()
-        notice, store.notice = store.notice, None
-        return notice
 
     def is_daily(self, session: Session) -> bool:
         """Whether a session plays the daily deal this app was started for."""
@@ -82,6 +86,7 @@ class Recorder:
             return None if done is None else replace(done, achievements=[])
         done = self.history().record(session.game, self._info(session))
         self._recorded[key] = (session, done)
+        self._told()
         return done
 
     def abandoned(self, session: Session) -> None:
@@ -90,10 +95,13 @@ class Recorder:
         if id(session) in self._recorded or not game.moves or game.is_over():
             return
         self._recorded[id(session)] = (session, self.history().record(game, self._info(session)))
+        self._told()
 
     def set_par(self, recorded: Recorded, par: int, proven: bool) -> list[Achievement]:
         """Note the par found for a recorded game; the achievements that unlocks."""
-        return self.history().set_par(recorded.game.id, par, proven)
+        found = self.history().set_par(recorded.game.id, par, proven)
+        self._told()
+        return found
 
     def scoreboard(self, session: Session) -> Scoreboard:
         """The deal's scoreboard: everyone's best (for the daily deal, everyone's first)."""
@@ -112,6 +120,7 @@ class Recorder:
     def statistics(self) -> tuple[Statistics | None, dict[str, str]]:
         """The player's statistics (None when history is off) and achievements unlocked."""
         store = self.history()
+        self._told()
         if not store.enabled:
             return None, {}
         return store.statistics(self.player), store.unlocked(self.player)
@@ -120,3 +129,9 @@ class Recorder:
         """Close the history file."""
         if self.store is not None:
             self.store.close()
+
+
+def recorder_of(app: object) -> Recorder | None:
+    """The app's history recorder, or None when the app keeps no history."""
+    recorder = getattr(app, "recorder", None)
+    return recorder if isinstance(recorder, Recorder) else None

@@ -13,7 +13,7 @@ from textual.worker import get_current_worker
 
 from forage.app.describe import score_sum
 from forage.app.par_job import ParJob
-from forage.app.recorder import Recorder
+from forage.app.recorder import Recorder, recorder_of
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.session import Session
 from forage.app.widgets.history import HistoryPanel, HistoryState
@@ -135,27 +135,20 @@ class EndScreen(ForageModal):
 
     # -- the history (forage.app.recorder) ----------------------------------------------------
 
-    @property
-    def recorder(self) -> Recorder | None:
-        """The app's history recorder, when history is on."""
-        recorder = getattr(self.app, "recorder", None)
-        return recorder if isinstance(recorder, Recorder) else None
-
     def record_history(self) -> None:
         """Record the finished game and show what it unlocked and the deal's scoreboard."""
-        recorder = self.recorder
+        recorder = recorder_of(self.app)
         if recorder is None:
             self.query_one(HistoryPanel).display = False
             return
         self._recorded = recorder.finished(self.session)
-        self.app.call_later(getattr(self.app, "history_notice", lambda: None))
         if self._recorded is not None:
             self._unlocked = tuple(self._recorded.achievements)
         self._show_history(recorder, None)
 
     def history_par(self, par: int, proven: bool) -> None:
         """Store the par found and announce any achievement it unlocks."""
-        recorder = self.recorder
+        recorder = recorder_of(self.app)
         if recorder is None or self._recorded is None:
             return
         self._unlocked += tuple(recorder.set_par(self._recorded, par, proven))

@@ -11,7 +11,7 @@ from textual.reactive import var
 from textual.widgets import Static
 
 from forage.app.describe import outcome_lines
-from forage.app.recorder import Recorder
+from forage.app.recorder import recorder_of
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.screens.confirm import ConfirmScreen
 from forage.app.screens.end import EndScreen
@@ -300,23 +300,22 @@ class GameScreen(ForageScreen):
 
     def record_abandoned(self) -> None:
         """Record the game in the history as abandoned if it is being left unfinished."""
-        recorder = getattr(self.app, "recorder", None)
-        if isinstance(recorder, Recorder):
+        recorder = recorder_of(self.app)
+        if recorder is not None:
             recorder.abandoned(self.session)
-            self.app.call_later(getattr(self.app, "history_notice", lambda: None))
 
     def daily_label(self) -> str | None:
         """How the daily deal is named in the title (not by its long seed), else None."""
-        recorder = getattr(self.app, "recorder", None)
-        if isinstance(recorder, Recorder) and recorder.is_daily(self.session):
+        recorder = recorder_of(self.app)
+        if recorder is not None and recorder.is_daily(self.session):
             kind = "recipe challenge" if self.session.is_challenge else "standard game"
             return f"daily deal {recorder.daily} · {kind}"
         return None
 
     def action_stats(self) -> None:
         """Open the statistics and achievements."""
-        recorder = getattr(self.app, "recorder", None)
-        stats, unlocked = recorder.statistics() if isinstance(recorder, Recorder) else (None, {})
+        recorder = recorder_of(self.app)
+        stats, unlocked = recorder.statistics() if recorder is not None else (None, {})
         self.app.push_screen(StatsScreen(stats, unlocked))
 
     def check_end(self) -> None:
