@@ -66,6 +66,9 @@ def _value(scored: Scored) -> float:
     return scored.value
 
 
+_new = tuple.__new__
+"""Builds the named tuples of the hot loop without their Python-level ``__new__``."""
+
 EPSILON: Final = 1e-9
 """Slack for rounding when a bound is compared with a value summed in another order."""
 NO_BOUND: Final = -1e9
@@ -187,7 +190,7 @@ class Simulator:
             value: float = r.gain
             if worth is not None:
                 value += sum(map(values.__getitem__, r.new)) - sum(map(values.__getitem__, unders))
-            found.append(Scored(value, Move(card, rot, spot, r)))
+            found.append(_new(Scored, (value, _new(Move, (card, rot, spot, r)))))
             if n:
                 if len(best) < n:
                     heapq.heappush(best, value)

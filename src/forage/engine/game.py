@@ -229,10 +229,11 @@ class Game:
             return refused(placement, Reason.NO_OVERLAP)
         unders = tuple(pos.board.get(spot + d, 0) for d in turned.offsets)
         choice: dict[int, int] = {}
-        cells = {unpack(spot + d): i for i, d in enumerate(turned.offsets)}
-        for extra, m in enumerate(placement.mouse):
-            # A square the card does not cover keeps a key no cell has: refused last (R11).
-            choice[cells.get((m.x, m.y), len(cells) + extra)] = COLOUR_INDEX[m.colour]
+        if placement.mouse:
+            cells = {unpack(spot + d): i for i, d in enumerate(turned.offsets)}
+            for extra, m in enumerate(placement.mouse):
+                # A square the card does not cover keeps a key no cell has: refused last (R11).
+                choice[cells.get((m.x, m.y), len(cells) + extra)] = COLOUR_INDEX[m.colour]
         result = resolve(unders, pos.counts, pos.edwood, turned, choice or None)
         if isinstance(result, Refusal):
             if not (choose_mice and result.choice_may_help and not placement.mouse):

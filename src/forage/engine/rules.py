@@ -183,14 +183,15 @@ def _step(area: Area, below: Square | None) -> Step:
     lost = below.points if below is not None else 0
     made = covered_square(area, below, effect)
     code = encode(made.area, made.die, made.edwood)
-    returned = -1
-    if effect in (Effect.MOUSE, Effect.EDWOOD) and below is not None and below.die is not None:
-        returned = COLOUR_INDEX[below.die.colour]
-    gathered = 0
-    colour = returned
+    colour = gathered = 0
     if effect in (Effect.RAISED, Effect.PLACED) and made.die is not None:
-        colour = COLOUR_INDEX[made.die.colour] if effect is Effect.PLACED else -1
         gathered = 1 << COLOUR_INDEX[made.die.colour]
+    if effect is Effect.PLACED and made.die is not None:
+        colour = COLOUR_INDEX[made.die.colour]  # drawn from the supply
+    elif effect in (Effect.MOUSE, Effect.EDWOOD) and below is not None and below.die is not None:
+        colour = COLOUR_INDEX[below.die.colour]  # sent back to the supply
+    else:
+        colour = -1
     return Step(int(_NEEDS[effect]), effect, code, made.points - lost, gathered, colour)
 
 
@@ -228,11 +229,8 @@ class Cell(NamedTuple):
     """The code of this area with a mouse die of each colour index (0 where it cannot be)."""
     edwood: int
     """The code of this area with Edwood on it."""
-
-    @property
-    def split(self) -> bool:
-        """Whether the area is a split area."""
-        return len(self.colours) == 2
+    split: bool
+    """Whether the area is a split area."""
 
 
 class Turned(NamedTuple):
@@ -253,7 +251,8 @@ class CardShape(NamedTuple):
 def _cell(dx: int, dy: int, area: Area) -> Cell:
     colours = tuple(COLOUR_INDEX[c] for c in area.colours)
     mice = tuple(encode(area, die(c, MOUSE_FACE)) if c in area.colours else 0 for c in COLOURS)
-    return Cell(dx, dy, step(dx, dy), area, colours, mice, encode(area, edwood=True))
+    edwood = encode(area, edwood=True)
+    return Cell(dx, dy, step(dx, dy), area, colours, mice, edwood, not area.is_food)
 
 
 def shape_of(card: Card) -> CardShape:
@@ -320,10 +319,11 @@ def resolve(
     drawn: list[int] | None = None  # the supply as step 1 draws food dice from it
     back: list[int] | None = None  # dice sent back to the supply (step 2)
     # R9 step 1: the matches, in area order; new food dice come from the supply as it was.
+    append = new.append
     for table, under in zip(turned.tables, unders):  # noqa: B905 (hot loop)
         need, effect, code, change, bit, colour = table[under]
         if need == NOTHING:
-            new.append(code)
+            append(code)
             gain += change
             gathered |= bit
         elif need == FOOD_DIE:
@@ -331,11 +331,11 @@ def resolve(
                 drawn = [counts[0], counts[1], counts[2]]
             if drawn[colour]:
                 drawn[colour] -= 1
-                new.append(code)
+                append(code)
                 gain += change
                 gathered |= bit
             else:
-                new.append(BARE[code])
+                append(BARE[code])
                 gain += change - POINTS[code]
         elif need == REFUSED:
             return _REFUSALS[effect, False]  # type: ignore[index]
@@ -344,7 +344,7 @@ def resolve(
                 pending = []
                 back = [0, 0, 0]
             pending.append(len(new))
-            new.append(code)
+            append(code)
             gain += change
             if colour >= 0:
                 back[colour] += 1  # type: ignore[index]
@@ -365,31 +365,35 @@ def resolve(
     split_seen = False
     used = 0
     for i in pending:
-        cell = cells[i]
-        if new[i] == cell.edwood:  # R8d: covering a mouse die needs Edwood
+        _, _, _, _, colours, mice, edwood_code, split = cells[i]
+        if new[i] == edwood_code:  # R8d: covering a mouse die needs Edwood
             if not edwood:
                 return _REFUSALS[Reason.EDWOOD_USED, split_seen]
             edwood = False
             continue
-        options = [c for c in cell.colours if supply[c]]
-        if cell.split:
+        chosen = choice.get(i) if choice else None
+        if split:
             split_seen = True
+            options = [c for c in colours if supply[c]]
             if len(options) > 1:
                 choosable.append(i)
-        chosen = choice.get(i) if choice else None
+        elif chosen is None:  # a food area: its own colour or nothing
+            colour = colours[0] if supply[colours[0]] else -1
+        else:
+            options = [c for c in colours if supply[c]]
         if chosen is not None:
             used += 1
             if chosen not in options:
                 return _REFUSALS[Reason.BAD_MOUSE_COLOUR, False]
             colour = chosen
-        else:
+        elif split:
             colour = default_mouse_colour(options, supply) if options else -1
         if colour >= 0:
             supply[colour] -= 1
-            new[i] = cell.mice[colour]
+            new[i] = mice[colour]
         elif edwood:  # R10: Edwood stands in for the mouse die the supply cannot give
             edwood = False
-            new[i] = cell.edwood
+            new[i] = edwood_code
         else:
             return _REFUSALS[Reason.NO_MOUSE_DIE, split_seen]
         gain += POINTS[new[i]]
