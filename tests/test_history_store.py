@@ -311,3 +311,16 @@ def test_the_record_column_is_json_that_names_the_seed(store: HistoryStore) -> N
     done = record(store, played(11), seed=11)
     data = json.loads(done.game.record)
     assert data["seed"] == 11 and data["deal"] == list(played(11).deal.cards)
+
+
+def test_a_row_edited_by_hand_is_reported_not_raised(store: HistoryStore) -> None:
+    done = record(store, played(1))
+    assert store._conn is not None
+    store._conn.execute(
+        "UPDATE games SET record = 'not json', seed = 'x' WHERE id = ?", (done.game.id,)
+    )
+    assert store.games() == []
+    assert store.notice is not None and "cannot read" in store.notice
+    store._conn.execute("UPDATE games SET seed = NULL WHERE id = ?", (done.game.id,))
+    (game,) = store.games()
+    assert game.record_json() is None and game.to_json()["record"] is None

@@ -66,8 +66,12 @@ class AchievementFile(BaseModel):
 
 @lru_cache(maxsize=256)
 def highest_die(record: str) -> int:
-    """The highest food die showing in the woodland at the end of a stored game's record."""
-    game, _ = load_game(record)
+    """The highest die showing in the woodland at the end of a stored game's record (0 for a
+    record that no longer reads)."""
+    try:
+        game, _ = load_game(record)
+    except ValueError:
+        return 0
     faces = (sq.die.value for sq in game.woodland.squares.values() if sq.die is not None)
     return max(faces, default=0)
 

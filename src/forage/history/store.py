@@ -181,6 +181,13 @@ class StoredGame:
         """Whether the game ended with every card placed (finished and not stuck)."""
         return self.finished and not self.stuck
 
+    def record_json(self) -> Any:
+        """The game record as JSON data, or None if the stored text is not JSON."""
+        try:
+            return json.loads(self.record)
+        except ValueError:
+            return None
+
     def to_json(self) -> dict[str, Any]:
         """The game as ``forage history --json`` shows it (CONTRACT.md), plus its status."""
         return {
@@ -198,7 +205,7 @@ class StoredGame:
             "hints": self.hints,
             "undos": self.undos,
             "daily": self.daily,
-            "record": json.loads(self.record),
+            "record": self.record_json(),
             "status": self.status,
             "recipes": list(self.recipes),
             "recipes_met": list(self.recipes_met),
@@ -456,6 +463,9 @@ class HistoryStore:
                 return work(conn)
             except (sqlite3.Error, OSError) as exc:
                 self.notice = f"the history could not be used ({_reason(exc)})"
+                return default
+            except (ValueError, TypeError, KeyError) as exc:  # a row edited by hand
+                self.notice = f"the history holds a row it cannot read ({_reason(exc)})"
                 return default
 
     # -- writing --------------------------------------------------------------------------------
