@@ -7,30 +7,21 @@ every rule, so the logic here can be tested without a terminal.
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from platformdirs import user_data_dir
-
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Outcome, Placement, Rotation
+from forage.paths import data_dir
 from forage.record import record_from_game, write_atomic
 
 SAVE_FORMAT: Final = "forage-save/1"
 SAVE_NAME: Final = "current-game.json"
 MAX_SEED: Final = 999_999
-
-
-def data_dir() -> Path:
-    """The folder for the saved game: $FORAGE_HOME, or the platform's user data folder."""
-    home = os.environ.get("FORAGE_HOME")
-    if home:
-        return Path(home)
-    return Path(user_data_dir("forage", appauthor=False))
 
 
 def save_path() -> Path:
@@ -56,6 +47,9 @@ class Session:
     deck_number: int = 1
     record_path: Path | None = None
     cursor: Placement | None = None
+    hints: int = 0
+    undos: int = 0
+    started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     def __post_init__(self) -> None:
         """The card to place starts centred on the woodland."""
@@ -295,6 +289,7 @@ class Session:
         if not self.game.moves:
             return None
         placement = self.game.pop()
+        self.undos += 1
         self._put(placement.card, placement.rotation, placement.x, placement.y)
         self.persist()
         return placement
