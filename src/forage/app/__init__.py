@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 import traceback
+from datetime import date
 from pathlib import Path
 
 from forage import __version__
@@ -21,11 +22,16 @@ def run_game(
     recipes: bool,
     deck: int,
     record_path: Path | None,
+    *,
+    player: str | None = None,
+    daily: date | None = None,
 ) -> int:
     """Play a game in the terminal; returns the exit code (2 for a bad deal code).
 
-    A crash restores the terminal, writes the traceback to a log file in the data folder,
-    points at it in one line on stderr and returns 70 (``EXIT_CRASH``).
+    Every game is recorded in the history under ``player`` (default: the last name used);
+    ``daily`` is the date when the deal is that day's daily deal. A crash restores the
+    terminal, writes the traceback to a log file in the data folder, points at it in one
+    line on stderr and returns 70 (``EXIT_CRASH``).
     """
     if deal_code is not None:
         try:
@@ -38,13 +44,19 @@ def run_game(
         return 2
     from forage.app import saves
     from forage.app.app import ForageApp
+    from forage.app.recorder import Recorder
 
+    recorder = Recorder(player, daily)
     try:
-        app = ForageApp(seed, deal_code, recipes, deck, record_path, show_par=True)
+        app = ForageApp(
+            seed, deal_code, recipes, deck, record_path, show_par=True, recorder=recorder
+        )
         code = app.run()
         crash = app.crash
     except Exception as error:  # outside Textual's own handling: still logged, never shown
         code, crash = None, error
+    finally:
+        recorder.close()
     slot = saves.slot()
     if crash is not None:
         return report_crash(crash)

@@ -9,6 +9,7 @@ from textual.app import App
 from textual.screen import Screen
 
 from forage.app import saves
+from forage.app.recorder import Recorder
 from forage.app.screens.confirm import ConfirmScreen
 from forage.app.screens.game import GameScreen
 from forage.app.session import Session, forget_saved, load_saved
@@ -40,13 +41,18 @@ class ForageApp(App[int]):
         *,
         offer_resume: bool = True,
         show_par: bool = False,
+        recorder: Recorder | None = None,
     ) -> None:
         """An app that will start this game (or offer the saved one first).
 
-        With ``show_par``, the end screen works out the deal's par (in a child process).
+        With ``show_par``, the end screen works out the deal's par (in a child process); with
+        a ``recorder``, every game is recorded in the history.
         """
         super().__init__()
         self.show_par = show_par
+        self.recorder = recorder
+        if recorder is not None:
+            recorder.tell = self.history_notice
         self.options = (seed, deal_code, recipes, deck, record_path)
         self.offer_resume = offer_resume
         self.record_path = record_path
@@ -113,6 +119,10 @@ class ForageApp(App[int]):
         self.crash = error
         super()._handle_exception(error)
         self._exit_renderables.clear()
+
+    def history_notice(self, message: str) -> None:
+        """Tell the player that the history file was moved aside or cannot be written."""
+        self.notify(message, severity="warning", timeout=8)
 
     def fresh_session(self) -> Session:
         """The game the command line asked for."""

@@ -26,9 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Final, TypeVar
 
-from platformdirs import user_data_dir
-
 from forage.engine import Deal
+from forage.paths import data_dir
 from forage.record import deal_from_code, number_problem, os_problem, write_atomic
 
 SAVE_FORMAT: Final = "forage-save/1"
@@ -40,14 +39,6 @@ STALE_SECONDS: Final = 60.0
 """A temporary save file this old is left over from a killed forage."""
 
 T = TypeVar("T")
-
-
-def data_dir() -> Path:
-    """The folder for the saved game: $FORAGE_HOME, or the platform's user data folder."""
-    home = os.environ.get("FORAGE_HOME")
-    if home:
-        return Path(home)
-    return Path(user_data_dir("forage", appauthor=False))
 
 
 def save_path() -> Path:

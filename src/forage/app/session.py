@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -40,6 +41,9 @@ class Session:
     deck_number: int = 1
     record_path: Path | None = None
     cursor: Placement | None = None
+    hints: int = 0
+    undos: int = 0
+    started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     def __post_init__(self) -> None:
         """The card to place starts centred on the woodland."""
@@ -279,6 +283,7 @@ class Session:
         if not self.game.moves:
             return None
         placement = self.game.pop()
+        self.undos += 1
         self._put(placement.card, placement.rotation, placement.x, placement.y)
         self.persist()
         return placement

@@ -24,7 +24,20 @@ from forage.cli.errors import (
     fail,
 )
 
-COMMANDS = ("play", "deal", "replay", "moves", "hint", "bot", "par", "bench")
+COMMANDS = (
+    "play",
+    "deal",
+    "replay",
+    "moves",
+    "hint",
+    "bot",
+    "par",
+    "bench",
+    "stats",
+    "history",
+    "daily",
+    "serve",
+)
 
 
 class Parser(argparse.ArgumentParser):
@@ -73,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--recipes", action="store_true", help="play a recipe challenge")
     play.add_argument("--deck", type=int, choices=(1, 2), default=1, help="deck 1 or 2 of a seed")
     play.add_argument("--record", metavar="FILE", help="write the game record here as you play")
+    play.add_argument("--player", metavar="NAME", help="who is playing (default: the last name)")
 
     deal = sub.add_parser("deal", help="print the deal code of a seed")
     deal.add_argument("--seed", type=_seed, help="the seed (a fresh random one by default)")
@@ -110,7 +124,28 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure the engine's speed")
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.add_argument("--quick", action="store_true", help="a short smoke run")
+    _history_commands(sub)
+
+    serve = sub.add_parser("serve", help="play in a web browser (one game per browser tab)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", default="8000", help="port to listen on (8000)")
     return parser
+
+
+def _history_commands(sub: argparse._SubParsersAction[Parser]) -> None:
+    """The ``stats``, ``history`` and ``daily`` commands (forage.cli.history)."""
+    stats = sub.add_parser("stats", help="a player's statistics and achievements")
+    stats.add_argument("--player", metavar="NAME", help="whose (default: the last name used)")
+    stats.add_argument("--json", action="store_true", help="print JSON")
+    history = sub.add_parser("history", help="stored games, newest first")
+    history.add_argument("--player", metavar="NAME", help="whose (default: the last name used)")
+    history.add_argument("--limit", type=_positive, metavar="N", help="at most N games")
+    history.add_argument("--json", action="store_true", help="print JSON")
+    daily = sub.add_parser("daily", help="play the day's deal, the same for everyone (UTC)")
+    daily.add_argument("--date", metavar="YYYY-MM-DD", help="another day's deal")
+    daily.add_argument("--recipes", action="store_true", help="the day's recipe challenge")
+    daily.add_argument("--code", action="store_true", help="print its deal code and exit")
+    daily.add_argument("--player", metavar="NAME", help="who is playing (default: the last name)")
 
 
 def _normalise(argv: Sequence[str]) -> list[str]:
@@ -161,7 +196,7 @@ def _main(argv: Sequence[str] | None) -> int:
     args = parser.parse_args(_normalise(sys.argv[1:] if argv is None else argv))
     if getattr(args, "recipes", False) and getattr(args, "deck", 1) == 2:
         parser.error("a recipe challenge has no deck 2 (RULINGS R12): drop --deck 2")
-    _load(args.command)
+    _load(playing=args.command == "play" or not getattr(args, "code", True))
     try:
         code = _dispatch(args)
     except BadInput as exc:
@@ -170,7 +205,7 @@ def _main(argv: Sequence[str] | None) -> int:
     return code
 
 
-def _load(command: str) -> None:
+def _load(playing: bool) -> None:
     """Import the slow modules of a command, Ctrl+C ending the process at once meanwhile
     (see :func:`forage.exit_on_interrupt`); then Ctrl+C raises KeyboardInterrupt again."""
     if signal.getsignal(signal.SIGINT) not in (signal.default_int_handler, exit_on_interrupt):
@@ -179,7 +214,7 @@ def _load(command: str) -> None:
     try:
         import forage.record  # pydantic and the engine, for every command
 
-        if command == "play":
+        if playing:  # play, or daily without --code
             import forage.app.app  # noqa: F401 - Textual
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -201,6 +236,18 @@ def _dispatch(args: argparse.Namespace) -> int:
         from forage.cli.play import play_command
 
         return play_command(args)
+    if command == "serve":
+        from forage.cli.serve import serve_command
+
+        return serve_command(args)
+    if command in ("stats", "history", "daily"):
+        from forage.cli import history
+
+        return {
+            "stats": history.stats_command,
+            "history": history.history_command,
+            "daily": history.daily_command,
+        }[command](args)
     from forage.cli import records
 
     if command == "deal":

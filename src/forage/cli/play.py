@@ -13,5 +13,7 @@ def play_command(args: argparse.Namespace) -> int:
         deal_option(args.deal)
     record = writable_file(args.record) if args.record is not None else None
     from forage.app import run_game
+    from forage.cli.history import named_player
 
-    return run_game(args.seed, args.deal, args.recipes, args.deck, record)
+    player = None if args.player is None else named_player(args.player)
+    return run_game(args.seed, args.deal, args.recipes, args.deck, record, player=player)

@@ -12,10 +12,12 @@ from textual.widgets import Static
 
 from forage.app import saves
 from forage.app.describe import outcome_lines
+from forage.app.recorder import recorder_of
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.screens.confirm import ConfirmScreen
 from forage.app.screens.end import EndScreen
 from forage.app.screens.help import HelpScreen
+from forage.app.screens.stats import StatsScreen
 from forage.app.session import Session
 from forage.app.widgets import (
     HandState,
@@ -56,6 +58,7 @@ class GameScreen(ForageScreen):
         Binding("u", "undo", "Undo"),
         Binding("t", "hint", "Hint"),
         Binding("n", "new_game", "New", show=False),
+        Binding("s", "stats", "Statistics", show=False),
     ]
 
     version: var[int] = var(0, init=False)
@@ -141,7 +144,7 @@ class GameScreen(ForageScreen):
             self.query_one(SupplyView).supply = game.supply
             result = game.result()
             self.query_one(ScorePanel).state = ScoreState(result=result, recipes=game.recipes)
-        title = f"Forage · {session.label()}"
+        title = f"Forage · {self.daily_label() or session.label()}"
         if title != self._title:
             self._title = title
             self.query_one("#title", Static).update(title)
@@ -225,6 +228,7 @@ class GameScreen(ForageScreen):
         game = self.session.game
         if game.is_over():
             return
+        self.session.hints += 1
         self.notify("Looking for a good placement…", timeout=1.5)
         key = (self._serial, tuple(game.moves))
         snapshot = self.session.snapshot()
@@ -282,6 +286,7 @@ class GameScreen(ForageScreen):
 
     def action_quit_game(self) -> None:
         """Save the game and leave."""
+        self.record_abandoned()
         self.session.save()
         self.app.exit(0)
 
@@ -289,6 +294,7 @@ class GameScreen(ForageScreen):
 
     def load(self, session: Session) -> None:
         """Play another session on this screen."""
+        self.record_abandoned()
         self.session = session
         self._serial += 1
         self.query_one(ScorePanel).refresh(layout=True)
@@ -297,6 +303,28 @@ class GameScreen(ForageScreen):
             session.persist()
         self.changed()
         self.check_end()
+
+    # -- the history (forage.app.recorder) ----------------------------------------------------
+
+    def record_abandoned(self) -> None:
+        """Record the game in the history as abandoned if it is being left unfinished."""
+        recorder = recorder_of(self.app)
+        if recorder is not None:
+            recorder.abandoned(self.session)
+
+    def daily_label(self) -> str | None:
+        """How the daily deal is named in the title (not by its long seed), else None."""
+        recorder = recorder_of(self.app)
+        if recorder is not None and recorder.is_daily(self.session):
+            kind = "recipe challenge" if self.session.is_challenge else "standard game"
+            return f"daily deal {recorder.daily} · {kind}"
+        return None
+
+    def action_stats(self) -> None:
+        """Open the statistics and achievements."""
+        recorder = recorder_of(self.app)
+        stats, unlocked = recorder.statistics() if recorder is not None else (None, {})
+        self.app.push_screen(StatsScreen(stats, unlocked))
 
     def check_end(self) -> None:
         """Show the end screen once the game is over (finished or stuck)."""

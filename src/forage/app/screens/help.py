@@ -25,6 +25,7 @@ KEYS: Final = """\
   c                 choose the mouse colour on a split area
   u                 undo the last placement (back to the game's start)
   t                 hint: show a suggested placement
+  s                 statistics and achievements
   n                 new game
   q                 quit; the game is saved and offered next time
 """
