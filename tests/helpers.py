@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterable, Mapping
 
 from forage.carddata import standard_deck
@@ -172,3 +174,17 @@ def game_at(
         first=0,
     )
     return Game.at(deal, Deck.of(cards), position)
+
+
+def run_forage(
+    *args: str, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m forage ARGS`` in a fresh process, its output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "forage", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=env,
+    )

@@ -15,24 +15,13 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import run_forage
 
 from forage.cli import main
 from forage.cli.errors import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED
 from forage.engine import Deal
 
 HUGE = "7" * 5000
-
-
-def forage(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """``python -m forage ARGS`` in a fresh process."""
-    return subprocess.run(
-        [sys.executable, "-m", "forage", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env=env,
-    )
 
 
 def one_line_exit_2(done: subprocess.CompletedProcess[str], *words: str) -> str:
@@ -115,9 +104,9 @@ def test_record_with_a_5000_digit_number(tmp_path: Path) -> None:
         + ', "y": 0}]}'
     )
     for command in ("replay", "moves", "hint", "par"):
-        line = one_line_exit_2(forage(command, str(record)), str(record), "more than")
+        line = one_line_exit_2(run_forage(command, str(record)), str(record), "more than")
         assert "set_int_max_str_digits" not in line
-    as_json = forage("replay", str(record), "--json")
+    as_json = run_forage("replay", str(record), "--json")
     assert as_json.returncode == 2
     assert json.loads(as_json.stdout)["error"]["reason"] == "bad-input"
 

@@ -10,6 +10,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from helpers import run_forage
 from history_helpers import GAME_KEYS, STATS_KEYS, played, record
 
 from forage.history.store import DB_NAME, HistoryStore
@@ -17,15 +18,7 @@ from forage.history.store import DB_NAME, HistoryStore
 
 def forage(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """Run ``python -m forage`` with FORAGE_HOME=home."""
-    env = {**os.environ, "FORAGE_HOME": str(home), "COLUMNS": "120"}
-    return subprocess.run(
-        [sys.executable, "-m", "forage", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-        check=False,
-    )
+    return run_forage(*args, env={**os.environ, "FORAGE_HOME": str(home), "COLUMNS": "120"})
 
 
 @pytest.fixture(scope="module")

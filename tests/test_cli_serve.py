@@ -13,20 +13,13 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from helpers import run_forage
 from serving import Served, forage_server, free_port
 
 from forage.cli import main
 from forage.cli.serve import exposed, local_names, page_address, refusal
 
-
-def forage(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "forage", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+forage = run_forage
 
 
 def test_help_names_the_options() -> None:
