@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game
+
+if TYPE_CHECKING:
+    from forage.app.session import Session
 
 __all__ = ["run_game"]
 
@@ -17,8 +21,11 @@ def run_game(
     recipes: bool,
     deck: int,
     record_path: Path | None,
+    *,
+    session: Session | None = None,
 ) -> int:
-    """Play a game in the terminal; returns the exit code (2 for a bad deal code)."""
+    """Play a game in the terminal (``session``: continue that game); returns the exit code
+    (2 for a bad deal code)."""
     if deal_code is not None:
         try:
             Game(Deal.from_code(deal_code), standard_deck())
@@ -30,6 +37,6 @@ def run_game(
         return 2
     from forage.app.app import ForageApp
 
-    app = ForageApp(seed, deal_code, recipes, deck, record_path, show_par=True)
+    app = ForageApp(seed, deal_code, recipes, deck, record_path, show_par=True, session=session)
     code = app.run()
     return code if isinstance(code, int) else 0

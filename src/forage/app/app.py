@@ -39,15 +39,18 @@ class ForageApp(App[int]):
         *,
         offer_resume: bool = True,
         show_par: bool = False,
+        session: Session | None = None,
     ) -> None:
         """An app that will start this game (or offer the saved one first).
 
-        With ``show_par``, the end screen works out the deal's par (in a child process).
+        With ``show_par``, the end screen works out the deal's par (in a child process);
+        with ``session``, it continues that game (``forage play FILE``) and offers no other.
         """
         super().__init__()
         self.show_par = show_par
         self.options = (seed, deal_code, recipes, deck, record_path)
-        self.offer_resume = offer_resume
+        self.offer_resume = offer_resume and session is None
+        self._given = session
         self.record_path = record_path
         self._saved: Session | None = None
 
@@ -80,6 +83,9 @@ class ForageApp(App[int]):
 
     def fresh_session(self) -> Session:
         """The game the command line asked for."""
+        if self._given is not None:
+            given, self._given = self._given, None
+            return given
         seed, deal_code, recipes, deck, record_path = self.options
         return Session.start(seed, deal_code, recipes, deck, record_path)
 

@@ -30,6 +30,8 @@ ARROW: Final = ">" if ASCII else "→"
 """The arrow of a change, ``M3→M6``."""
 CROSS: Final = "x" if ASCII else "✗"
 TICK: Final = "v" if ASCII else "✓"
+PEEK: Final = "|" if ASCII else "┃"
+"""The outline of the card being placed while peeking under it."""
 """The mark of the area that causes a refusal."""
 
 TERRAIN: Final = {Colour.B: "bramble", Colour.C: "leaves", Colour.M: "soil"}

@@ -203,6 +203,14 @@ class GameScreen(ForageScreen):
         if cursor is not None and self.session.move(message.x - cursor.x, message.y - cursor.y):
             self.changed()
 
+    def on_woodland_view_turned(self, message: WoodlandView.Turned) -> None:
+        """The wheel or a right click rotates the card."""
+        self.action_rotate(message.clockwise)
+
+    def on_woodland_view_double_clicked(self, message: WoodlandView.DoubleClicked) -> None:
+        """A double click places the card."""
+        self.action_place()
+
     # -- actions ---------------------------------------------------------------------------------
 
     def action_move(self, dx: int, dy: int) -> None:

@@ -15,7 +15,7 @@ from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 
-from forage.app.describe import ASCII, BASKET, SLASH, TERRAIN, CellPreview, face
+from forage.app.describe import ASCII, BASKET, PEEK, SLASH, TERRAIN, CellPreview, face
 from forage.engine import Area, Colour, Die, Outcome, Square
 from forage.engine.areas import EDWOOD_POINTS
 from forage.engine.woodland import Pos
@@ -433,14 +433,42 @@ class WoodlandView(Widget):
         """The grid as plain text (for tests and debugging)."""
         return "\n".join("".join(seg.text for seg in line) for line in self.grid_lines())
 
+    class Turned(Message):
+        """The player turned the wheel or right-clicked: rotate the card."""
+
+        def __init__(self, clockwise: bool) -> None:
+            """Remember which way."""
+            self.clockwise = clockwise
+            super().__init__()
+
+    class DoubleClicked(Message):
+        """The player double-clicked: place the card."""
+
     def on_click(self, event: events.Click) -> None:
-        """Tell the screen which square was clicked."""
+        """A click moves the card to the square clicked; a right click rotates it, a
+        double click places it."""
+        if event.button == 3:
+            self.post_message(self.Turned(True))
+            return
+        if event.chain >= 2:
+            self.post_message(self.DoubleClicked())
+            return
         if self._origin is None:
             return
         size = self._cell
         column = (event.x - 1) // (size.width + 1)
         row = event.y // size.height
         self.post_message(self.SpotClicked(self._origin[0] + column, self._origin[1] + row))
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        """The wheel turns the card clockwise."""
+        event.stop()
+        self.post_message(self.Turned(True))
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        """The wheel turns the card counter-clockwise."""
+        event.stop()
+        self.post_message(self.Turned(False))
 
 
 def _changed_span(before: list[Segment], after: list[Segment]) -> tuple[int, int]:
@@ -553,7 +581,7 @@ def _separator(
     here, right = (x, y), (x + 1, y)
     if here in card or right in card:
         if state.peek and (here in card) != (right in card):
-            return ("|" if ASCII else "┃", PEEK_MARK)
+            return (PEEK, PEEK_MARK)
         return (" ", NO_STYLE)
     left_sq, right_sq = squares.get(here), squares.get(right)
     if left_sq is not None and right_sq is not None:
