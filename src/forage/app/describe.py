@@ -14,8 +14,8 @@ from forage.engine.woodland import Pos
 def plain_ascii() -> bool:
     """Whether to draw in plain ASCII: FORAGE_ASCII=1, or a locale that is not UTF-8."""
     forced = os.environ.get("FORAGE_ASCII")
-    if forced is not None:
-        return forced not in ("", "0")
+    if forced:
+        return forced != "0"
     locale = os.environ.get("LC_ALL") or os.environ.get("LC_CTYPE") or os.environ.get("LANG")
     return locale is not None and not locale.upper().replace("-", "").endswith("UTF8")
 

@@ -43,8 +43,9 @@ def breakdown_text(result: GameResult, challenge: bool = False) -> Text:
     return text
 
 
-def final_text(result: GameResult, after: GameResult | None = None) -> Text:
-    """The final score (and what the drop shown makes it) against the target."""
+def final_text(result: GameResult, after: GameResult | None = None, width: int = 0) -> Text:
+    """The final score (and what the drop shown makes it) against the target; what is
+    left to go on a line of its own where ``width`` is too narrow for one line."""
     text = Text()
     final = result.score.final
     text.append(f"Final {final}", "bold #ffff66")
@@ -53,7 +54,9 @@ def final_text(result: GameResult, after: GameResult | None = None) -> Text:
     if result.target is not None:
         text.append(f" · target {result.target}", "bold")
         gap = result.target - (after or result).score.final
-        text.append(" · reached" if gap <= 0 else f" · {gap} to go")
+        rest = "reached" if gap <= 0 else f"{gap} to go"
+        fits = not width or text.cell_len + 3 + len(rest) <= width
+        text.append(f" · {rest}" if fits else f"\n ({rest})")
     return text
 
 
@@ -69,7 +72,7 @@ def recipes_text(
     text = Text()
     if not recipes:
         return text
-    text.append_text(final_text(result, after))
+    text.append_text(final_text(result, after, width))
     shown = after.recipes if after is not None else result.recipes
     for recipe, now, then in zip(recipes, result.recipes, shown, strict=True):
         mark = TICK if then.met else CROSS

@@ -125,7 +125,7 @@ def area_lines(
         if die is None:
             rows += [" " * w] * (h - 1)
         else:
-            label = f"{die.colour.value}{face(die.value):>3}"
+            label = f"{die.colour.value}{face(die.value):>2}"
             indent = 0 if w <= 5 else 2
             rows.append(_fit(" " * indent + label, w))
             badge = (1, indent, indent + len(label))
@@ -306,9 +306,10 @@ def _axis_origin(
     if hi - lo + 1 <= span:
         return lo - (span - (hi - lo + 1)) // 2
     w_lo, w_hi = lo + reach, hi - reach
-    origin = previous if previous is not None else (lo + hi + 1 - span) // 2
-    if w_hi - w_lo + 1 <= span:  # the woodland itself fits: keep all of it in view
-        origin = max(min(origin, w_lo), w_hi - span + 1)
+    centred = (lo + hi + 1 - span) // 2
+    origin = centred if previous is None else previous
+    if w_hi - w_lo + 1 <= span and not (origin <= w_lo and w_hi < origin + span):
+        origin = centred  # the woodland fits but has left the view: bring all of it back
     origin = min(origin, card_lo)
     return max(origin, card_hi - span + 1)
 
@@ -336,6 +337,7 @@ class WoodlandView(Widget):
         """A woodland view with no origin yet."""
         super().__init__(id=id, classes=classes)
         self._origin: tuple[int, int] | None = None
+        self._layout_key: tuple[object, ...] = ()
         self._cell = SIZES[-1]
         self._lines: list[list[Segment]] | None = None
         self._strips: dict[int, Strip] = {}
@@ -359,7 +361,11 @@ class WoodlandView(Widget):
             cy1 = max(y for _, y, _ in state.card)
         else:
             cx0, cy0, cx1, cy1 = x0 + REACH, y0 + REACH, x1 - REACH, y1 - REACH
-        prev = self._origin
+        # The view keeps its place only while the woodland, the cell size and the view's
+        # size stay; a new woodland (a drop) or a new size starts it afresh, centred.
+        key = (size, cols, rows, x0, y0, x1, y1)
+        prev = self._origin if key == self._layout_key else None
+        self._layout_key = key
         ox = _axis_origin(x0, x1, cx0, cx1, cols, prev[0] if prev else None)
         oy = _axis_origin(y0, y1, cy0, cy1, rows, prev[1] if prev else None)
         return size, ox, oy
