@@ -8,7 +8,6 @@ from typing import Any
 from textual.app import App
 from textual.screen import Screen
 
-from forage.app.screens.confirm import ConfirmScreen
 from forage.app.screens.game import GameScreen
 from forage.app.session import Session, forget_saved, load_saved
 
@@ -66,6 +65,8 @@ class ForageApp(App[int]):
         saved = self._saved
         if saved is None:
             return
+        from forage.app.screens.confirm import ConfirmScreen
+
         game = saved.game
         question = (
             f"A game in progress was saved: {saved.label()}, turn {game.turn} of "

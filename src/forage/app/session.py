@@ -14,11 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from platformdirs import user_data_dir
-
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Outcome, Placement, Rotation
-from forage.record import record_from_game, write_atomic
 
 SAVE_FORMAT: Final = "forage-save/1"
 SAVE_NAME: Final = "current-game.json"
@@ -30,6 +27,8 @@ def data_dir() -> Path:
     home = os.environ.get("FORAGE_HOME")
     if home:
         return Path(home)
+    from platformdirs import user_data_dir
+
     return Path(user_data_dir("forage", appauthor=False))
 
 
@@ -311,6 +310,8 @@ class Session:
 
     def persist(self) -> None:
         """Save the game (or forget the save once it is over) and write the --record file."""
+        from forage.record import record_from_game, write_atomic
+
         if self.record_path is not None:
             record = record_from_game(self.game, self.seed, self.deck_number)
             write_atomic(self.record_path, record.to_json())
@@ -318,6 +319,8 @@ class Session:
 
     def save(self) -> None:
         """Write the save file atomically; a finished game or an untouched one leaves none."""
+        from forage.record import write_atomic
+
         path = save_path()
         if self.game.is_over() or not self.game.moves:
             path.unlink(missing_ok=True)

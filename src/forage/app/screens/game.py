@@ -12,9 +12,6 @@ from textual.widgets import Static
 
 from forage.app.describe import cell_previews, outcome_lines
 from forage.app.screens.base import ForageScreen, too_small_notice
-from forage.app.screens.confirm import ConfirmScreen
-from forage.app.screens.end import EndScreen
-from forage.app.screens.help import HelpScreen
 from forage.app.session import Session
 from forage.app.widgets import (
     HandState,
@@ -342,10 +339,14 @@ class GameScreen(ForageScreen):
 
     def action_help(self) -> None:
         """Open the keys and rules."""
+        from forage.app.screens.help import HelpScreen
+
         self.app.push_screen(HelpScreen(self.session.game.recipes))
 
     def action_new_game(self) -> None:
         """Start a new game (asking first if this one is under way)."""
+        from forage.app.screens.confirm import ConfirmScreen
+
         game = self.session.game
         if game.moves and not game.is_over():
 
@@ -384,6 +385,8 @@ class GameScreen(ForageScreen):
         """Show the end screen once the game is over (finished or stuck)."""
         if not self.session.game.is_over() or self._ending:
             return
+        from forage.app.screens.end import EndScreen
+
         self._ending = True
         self.app.push_screen(EndScreen(self.session), self._after_end)
 
