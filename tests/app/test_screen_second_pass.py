@@ -190,9 +190,9 @@ async def test_recipe_preview_shows_the_final_score_and_flips_the_tick(
         rendered = panel.render()
         plain = rendered.plain
         assert plain.startswith(f"Final {now.score.final} → {then.score.final}")
-        for name, met in flipped:  # each tick as the drop would leave it
+        for name, met in flipped:  # each tick as it is, and as the drop would leave it
             line = next(x for x in plain.splitlines() if name in x)
-            assert line.lstrip().startswith("✓" if met else "✗")
+            assert line.lstrip().startswith("✗→✓" if met else "✓→✗")
         assert "…" not in plain  # conditions wrap, never cut
 
 
@@ -333,7 +333,10 @@ def test_play_file_refuses_an_illegal_move(tmp_path: Path) -> None:
     )
     done = run_forage("play", str(record))
     assert done.returncode == 1
-    assert len(done.stderr.strip().splitlines()) == 1 and "illegal move" in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"forage: {record}: moves[0] (5@9,9): no-overlap: "
+        "the card must cover at least one area of the woodland"
+    ]
 
 
 def test_ascii_fallback_draws_no_box_glyphs() -> None:

@@ -42,7 +42,9 @@ def continued(path: str, record_path: Path | None) -> Session | int:
         raise BadInput(f"{path}: {exc}") from None
     if game.deck != standard_deck():
         raise BadInput(f"{path}: cards: the game screen plays the built-in deck only")
-    try:
-        return Session.deal_up(game.deal, parsed.seed, parsed.deck or 1, record_path, moves)
-    except ValueError as exc:
-        return fail(f"{path}: {exc}", EXIT_ILLEGAL)
+    replayed = game.replay(moves)
+    if replayed.refusal is not None:
+        from forage.cli.records import refusal_line
+
+        return fail(refusal_line(path, game, replayed.refusal), EXIT_ILLEGAL)
+    return Session.deal_up(game.deal, parsed.seed, parsed.deck or 1, record_path, moves)

@@ -34,8 +34,8 @@ class HandState:
     """A recipe challenge: name each card's recipe too."""
 
 
-BLOCK = 11
-"""Columns of each hand card (a 3-area-wide card and its frame)."""
+BLOCK = 12
+"""Columns of each hand card (a 3-area-wide card, its frame and a gap)."""
 
 
 def mini_card(card: Card, rotation: Rotation = Rotation.R0) -> list[Text]:

@@ -77,13 +77,19 @@ def recipes_text(
     for recipe, now, then in zip(recipes, result.recipes, shown, strict=True):
         mark = TICK if then.met else CROSS
         style = MET_STYLE if then.met else UNMET_STYLE
-        if then.met != now.met:
+        if then.met != now.met:  # the drop shown would change this tick: say so
+            mark = f"{TICK if now.met else CROSS}{ARROW}{mark}"
             style = f"{style} {FLIP_STYLE}"
         text.append("\n")
         text.append(f" {mark} ", style)
-        text.append(f"{recipe.name} ({recipe.bonus_text})")
+        name = f"{recipe.name} ({recipe.bonus_text})"
         if then.met and then.bonus:
-            text.append(f" +{then.bonus}", style)
+            name += f" +{then.bonus}"
+        room = width - len(mark) - 2 if width else 0
+        lines = textwrap.wrap(name, room) if room > 8 else [name]
+        text.append(lines[0])
+        for line in lines[1:]:
+            text.append(f"\n{' ' * (len(mark) + 2)}{line}")
         if conditions:
             lines = textwrap.wrap(recipe.condition, width - 3) if width > 3 else [recipe.condition]
             for line in lines:

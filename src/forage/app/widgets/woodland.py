@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
@@ -20,13 +21,28 @@ from forage.engine import Area, Colour, Die, Outcome, Square
 from forage.engine.areas import EDWOOD_POINTS
 from forage.engine.woodland import Pos
 
-BG: Final = {Colour.B: "#2f6f2f", Colour.C: "#a85c12", Colour.M: "#62432a"}
-"""Terrain colours in the woodland: green bramble, orange fallen leaves, brown soil."""
-BG_CARD: Final = {Colour.B: "#62c462", Colour.C: "#f4a640", Colour.M: "#b08458"}
-"""Brighter terrain colours for the card being placed."""
+PALETTES: Final = {
+    "standard": (
+        {Colour.B: "#2f6f2f", Colour.C: "#a85c12", Colour.M: "#62432a"},
+        {Colour.B: "#62c462", Colour.C: "#f4a640", Colour.M: "#b08458"},
+        "#c41616",
+    ),
+    # Okabe and Ito's colours, told apart with any common colour-vision deficiency:
+    # sky blue, orange, reddish purple; a mouse in black.
+    "colour-blind": (
+        {Colour.B: "#1f5f8f", Colour.C: "#9a6200", Colour.M: "#7a3f66"},
+        {Colour.B: "#56b4e9", Colour.C: "#e69f00", Colour.M: "#cc79a7"},
+        "#000000",
+    ),
+}
+"""Terrain colours in the woodland and on the card being placed, and the mouse's colour."""
+THEME: Final = os.environ.get("FORAGE_THEME", "standard")
+"""The palette chosen with FORAGE_THEME (``standard`` or ``colour-blind``)."""
+BG, BG_CARD, MOUSE_RED = PALETTES.get(THEME, PALETTES["standard"])
+"""Green bramble, orange fallen leaves, brown soil (or the colour-blind palette)."""
 TEXT: Final = "#f2f2f2"
 TEXT_CARD: Final = "#000000"
-MOUSE_FACE_STYLE: Final = Style.parse("bold #ffffff on #c41616")
+MOUSE_FACE_STYLE: Final = Style.parse(f"bold #ffffff on {MOUSE_RED}")
 """The face of a mouse die (its colour letter keeps its die's colour)."""
 EDWOOD_STYLE: Final = Style.parse("bold #ffffff on #7b2fbf")
 EMPTY_STYLE: Final = Style.parse("#4a4a4a")
