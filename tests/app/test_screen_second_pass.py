@@ -11,7 +11,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from app_helpers import drive_to, game_screen, greedy, play_out_quickly, session_of, sync
+from app_helpers import (
+    drive_to,
+    game_screen,
+    greedy,
+    place_greedy,
+    play_out_quickly,
+    session_of,
+    sync,
+)
 from textual.widgets import Static
 
 from forage.app.app import ForageApp
@@ -21,7 +29,7 @@ from forage.app.widgets import HandView, ScorePanel, StatusBar, WoodlandView
 from forage.app.widgets.hand import mini_card
 from forage.carddata import standard_deck
 from forage.cli.play import continued
-from forage.engine import Deal, Game, Placement, Reason, Rotation
+from forage.engine import Deal, Effect, Game, Placement, Reason, Rotation
 from forage.record import record_from_game
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
@@ -79,13 +87,10 @@ async def test_each_covered_area_shows_what_the_drop_does_there(size: tuple[int,
         await drive_to(pilot, app, outcome.placement)
         await pilot.pause()
         text = app.screen.query_one(WoodlandView).plain_text()
-        for effect in outcome.effects:
-            if effect.die is not None and not effect.die.mouse and effect.below is None:
-                continue
-            if effect.effect.value == "placed":
-                assert f"+{effect.die.colour.value}1" in text  # type: ignore[union-attr]
-        placed = [e for e in outcome.effects if e.effect.value == "placed"]
+        placed = [e for e in outcome.effects if e.effect is Effect.PLACED]
         assert placed, "the greedy first drop of seed 1 places a die"
+        for effect in placed:  # each new die is named in its area: +B1, +C1, +M1
+            assert f"+{effect.area.value}1" in text
 
 
 @sync
@@ -113,10 +118,7 @@ async def test_the_next_card_starts_beside_the_woodland(size: tuple[int, int]) -
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         session = session_of(app)
-        first = greedy(session)
-        await drive_to(pilot, app, first.placement)
-        await pilot.press("enter")
-        await pilot.pause()
+        first = await place_greedy(pilot, app)
         assert len(session.game.moves) == 1
         cursor = session.cursor
         assert cursor is not None
@@ -139,9 +141,7 @@ async def test_redo_makes_the_undone_placement_again_and_a_new_one_clears_it() -
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         session = session_of(app)
-        await drive_to(pilot, app, greedy(session).placement)
-        await pilot.press("enter")
-        await pilot.pause()
+        await place_greedy(pilot, app)
         made = list(session.game.moves)
         base = session.game.base
         await pilot.press("u")
@@ -292,9 +292,7 @@ def test_continue_a_record_and_write_onward(tmp_path: Path) -> None:
         app = ForageApp(session=session, record_path=onward)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            await drive_to(pilot, app, greedy(session).placement)
-            await pilot.press("enter")
-            await pilot.pause()
+            await place_greedy(pilot, app)
 
     import asyncio
 
@@ -370,3 +368,21 @@ async def test_no_color_keeps_the_meaning_in_letters(monkeypatch: pytest.MonkeyP
         await pilot.pause()
         text = app.screen.query_one(WoodlandView).plain_text()
         assert "✗" in text and "M-2" in text and "b╱m" in text
+
+
+def test_colour_blind_palette_is_chosen_by_forage_theme() -> None:
+    code = "from forage.app.widgets.woodland import BG, BG_CARD; print(sorted(BG.values()))"
+    shown = {}
+    for theme in ("standard", "colour-blind"):
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "FORAGE_THEME": theme},
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        shown[theme] = done.stdout
+    assert shown["standard"] != shown["colour-blind"]
+    assert "#56b4e9" not in shown["colour-blind"]  # the woodland keeps the darker shades
+    assert "#1f5f8f" in shown["colour-blind"]  # Okabe and Ito's blue for bramble
