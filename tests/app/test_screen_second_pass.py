@@ -209,7 +209,7 @@ async def test_escape_closes_the_end_summary_and_enter_brings_it_back(
         assert isinstance(app.screen, EndScreen)
         summary = str(app.screen.query_one("#end-summary", Static).content)
         assert summary.index("Final") < summary.index("Base score")
-        assert "Your woodland:" in summary
+        assert "Your woodland (base score" in summary
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
@@ -386,3 +386,53 @@ def test_colour_blind_palette_is_chosen_by_forage_theme() -> None:
     assert shown["standard"] != shown["colour-blind"]
     assert "#56b4e9" not in shown["colour-blind"]  # the woodland keeps the darker shades
     assert "#1f5f8f" in shown["colour-blind"]  # Okabe and Ito's blue for bramble
+
+
+@sync
+async def test_mouse_right_click_and_wheel_rotate_and_double_click_places() -> None:
+    app = ForageApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        assert session.cursor is not None and session.cursor.rotation is Rotation.R0
+        await pilot.click(WoodlandView, offset=(2, 1), button=3)
+        assert session.cursor.rotation is Rotation.R90
+        view = app.screen.query_one(WoodlandView)
+        view.post_message(WoodlandView.Turned(False))  # what the wheel sends, turning back
+        await pilot.pause()
+        assert session.cursor.rotation is Rotation.R0
+        best = greedy(session).placement
+        session.go_to(best)
+        game_screen(app).changed()
+        await pilot.pause()
+        size, ox, oy = view.layout_for(view.size.width, view.size.height)
+        spot = (1 + (best.x - ox) * (size.width + 1), (best.y - oy) * size.height)
+        await pilot.click(WoodlandView, offset=spot, times=2)
+        await pilot.pause()
+        assert session.game.moves == [best]
+
+
+def test_ascii_fallback_on_the_game_screen() -> None:
+    script = (
+        "import asyncio\n"
+        "from forage.app.app import ForageApp\n"
+        "from forage.app.widgets import HandView, WoodlandView\n"
+        "async def main():\n"
+        "    app = ForageApp(seed=1, offer_resume=False)\n"
+        "    async with app.run_test(size=(80, 24)) as pilot:\n"
+        "        await pilot.pause()\n"
+        "        await pilot.press('left', 'left', 'left')\n"
+        "        print(app.screen.query_one(WoodlandView).plain_text())\n"
+        "        print(app.screen.query_one(HandView).render().plain)\n"
+        "asyncio.run(main())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "FORAGE_ASCII": "1"},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "b/m" in done.stdout  # seed 1's start card has a split area
+    assert not set("╱⊔✗→┃") & set(done.stdout)

@@ -36,7 +36,7 @@ def summary_text(session: Session) -> Text:
         text.append("\n")
     text.append(f"Base score {score.base}", "bold")
     text.append(f"  ({score_sum(score)})\n")
-    text.append("Your woodland: ")
+    text.append(f"Your woodland (base score {score.base}): ")
     text.append(f"{result.rating}\n", "bold italic #ffff66")
     if result.won:
         text.append("You win!", "bold #80ff80")
