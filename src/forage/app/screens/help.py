@@ -57,6 +57,8 @@ READING: Final = f"""\
   The lines under the woodland say what the placement will do and how
   the score changes, or why it is not allowed; the last line what the
   last drop did, a hint, or the answer to a key.
+  Looks: NO_COLOR=1 (no colours), FORAGE_THEME=colour-blind (blue,
+  orange, purple), FORAGE_ASCII=1 (plain ASCII), set before starting.
 """
 
 RULES: Final = f"""\
