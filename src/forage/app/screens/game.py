@@ -25,7 +25,7 @@ from forage.app.widgets import (
     WoodlandState,
     WoodlandView,
 )
-from forage.engine import Area, Game, Placement, Square
+from forage.engine import Area, Game, GameResult, Placement, Square
 from forage.engine.woodland import Pos
 
 if TYPE_CHECKING:
@@ -69,6 +69,8 @@ class GameScreen(ForageScreen):
         self._game_key: tuple[int, tuple[Placement, ...]] | None = None
         self._squares: dict[Pos, Square] = {}
         self._peek = False
+        self._result: GameResult | None = None
+        """The standing of the game as it is, worked out once per position."""
         self._message = ""
         """A one-off answer to the last key, shown once on the status bar's last line."""
         self._last = ""
@@ -126,7 +128,6 @@ class GameScreen(ForageScreen):
             squares=self._squares,
             card=card_cells,
             outcome=outcome,
-            choices=outcome.mouse_choice_possible if outcome is not None else (),
             previews=cell_previews(outcome, over, self._squares) if outcome else {},
             peek=self._peek,
         )
@@ -143,10 +144,13 @@ class GameScreen(ForageScreen):
         after = None
         if session.is_challenge and outcome is not None and outcome.legal:
             after = game.result_after(outcome)
-        if game_key != self._game_key or session.is_challenge:
+        moved_on = game_key != self._game_key
+        if moved_on:
             self._game_key = game_key
+            self._result = game.result()
             self.query_one(SupplyView).supply = game.supply
-            result = game.result()
+        result = self._result or game.result()
+        if moved_on or session.is_challenge:
             self.query_one(ScorePanel).state = ScoreState(
                 result=result, recipes=game.recipes, after=after
             )
@@ -165,7 +169,7 @@ class GameScreen(ForageScreen):
         else:
             final = None
             if after is not None:
-                final = (game.result().score.final, after.score.final)
+                final = (result.score.final, after.score.final)
             headline, details = outcome_lines(outcome, game.position.base, final)
             if self._peek:
                 headline = "Peeking under the card: p shows the card again."

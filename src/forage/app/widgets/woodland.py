@@ -76,8 +76,7 @@ class WoodlandState:
     card: tuple[tuple[int, int, Area], ...] = ()
     """The card being placed as (x, y, area) in woodland coordinates."""
     outcome: Outcome | None = None
-    choices: tuple[Pos, ...] = ()
-    """Split areas where `c` changes the mouse colour."""
+    """The engine's outcome of the card where it is shown."""
     previews: dict[Pos, CellPreview] = field(default_factory=dict)
     """What each area of the card covers and what the drop does there."""
     peek: bool = False
