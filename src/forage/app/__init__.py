@@ -5,9 +5,13 @@ from __future__ import annotations
 import sys
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game
+
+if TYPE_CHECKING:
+    from forage.app.session import Session
 
 __all__ = ["run_game"]
 
@@ -21,11 +25,13 @@ def run_game(
     *,
     player: str | None = None,
     daily: date | None = None,
+    session: Session | None = None,
 ) -> int:
     """Play a game in the terminal; returns the exit code (2 for a bad deal code).
 
     Every game is recorded in the history under ``player`` (default: the last name used);
-    ``daily`` is the date when the deal is that day's daily deal.
+    ``daily`` is the date when the deal is that day's daily deal; ``session`` is a game to
+    continue (``forage play FILE``).
     """
     if deal_code is not None:
         try:
@@ -40,7 +46,16 @@ def run_game(
     from forage.app.recorder import Recorder
 
     recorder = Recorder(player, daily)
-    app = ForageApp(seed, deal_code, recipes, deck, record_path, show_par=True, recorder=recorder)
+    app = ForageApp(
+        seed,
+        deal_code,
+        recipes,
+        deck,
+        record_path,
+        show_par=True,
+        recorder=recorder,
+        session=session,
+    )
     try:
         code = app.run()
     finally:
