@@ -100,10 +100,6 @@ def recipes_text(
 class ScorePanel(Widget):
     """The score breakdown and, in a recipe challenge, the final score, target and recipes."""
 
-    DEFAULT_CSS = """
-    ScorePanel { height: auto; }
-    """
-
     state: reactive[ScoreState] = reactive(ScoreState, always_update=True)
 
     def render(self) -> Text:
