@@ -42,7 +42,7 @@ def test_argument_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> Non
         (["bot", "--games", "0"], "at least 1"),
         (["deal", "--seed", "x"], "not a whole number"),
         (["replay"], "FILE"),
-        (["frobnicate"], "frobnicate"),
+        (["replay", "a.json", "b.json"], "unrecognized arguments"),
         (["deal", "--recipes", "--deck", "2"], "deck 2"),
     ):
         with pytest.raises(SystemExit) as exc:

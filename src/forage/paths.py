@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from platformdirs import user_data_dir
-
 
 def data_dir() -> Path:
     """The folder for a player's data: $FORAGE_HOME, or the platform's user data folder."""
     home = os.environ.get("FORAGE_HOME")
     if home:
         return Path(home)
+    from platformdirs import user_data_dir  # only when needed: it costs start-up time
+
     return Path(user_data_dir("forage", appauthor=False))

@@ -7,11 +7,15 @@ import time
 import traceback
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forage import __version__
 from forage.carddata import standard_deck
 from forage.cli.errors import EXIT_CRASH
 from forage.engine import Deal, Game
+
+if TYPE_CHECKING:
+    from forage.app.session import Session
 
 __all__ = ["run_game"]
 
@@ -25,13 +29,15 @@ def run_game(
     *,
     player: str | None = None,
     daily: date | None = None,
+    session: Session | None = None,
 ) -> int:
     """Play a game in the terminal; returns the exit code (2 for a bad deal code).
 
     Every game is recorded in the history under ``player`` (default: the last name used);
-    ``daily`` is the date when the deal is that day's daily deal. A crash restores the
-    terminal, writes the traceback to a log file in the data folder, points at it in one
-    line on stderr and returns 70 (``EXIT_CRASH``).
+    ``daily`` is the date when the deal is that day's daily deal; ``session`` is a game to
+    continue (``forage play FILE``). A crash restores the terminal, writes the traceback
+    to a log file in the data folder, points at it in one line on stderr and returns 70
+    (``EXIT_CRASH``).
     """
     if deal_code is not None:
         try:
@@ -49,7 +55,14 @@ def run_game(
     recorder = Recorder(player, daily)
     try:
         app = ForageApp(
-            seed, deal_code, recipes, deck, record_path, show_par=True, recorder=recorder
+            seed,
+            deal_code,
+            recipes,
+            deck,
+            record_path,
+            show_par=True,
+            recorder=recorder,
+            session=session,
         )
         code = app.run()
         crash = app.crash

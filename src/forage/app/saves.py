@@ -28,7 +28,6 @@ from typing import IO, Any, Final, TypeVar
 
 from forage.engine import Deal
 from forage.paths import data_dir
-from forage.record import deal_from_code, number_problem, os_problem, write_atomic
 
 SAVE_FORMAT: Final = "forage-save/1"
 SAVE_NAME: Final = "current-game.json"
@@ -66,6 +65,8 @@ def _whole(value: object) -> bool:
 
 def parse_save(data: object) -> SaveData:
     """The fields of a save file's JSON; raises UnreadableSave naming the first bad one."""
+    from forage.record import deal_from_code
+
     if not isinstance(data, dict):
         raise UnreadableSave("not a forage save file")
     found = data.get("format")
@@ -175,6 +176,8 @@ class SaveSlot:
 
     def acquire(self) -> bool:
         """Hold the lock on this folder's save; False if another forage has it or it failed."""
+        from forage.record import os_problem
+
         if self._lock is not None:
             return True
         if self.taken:
@@ -214,6 +217,8 @@ class SaveSlot:
         A save that cannot be read or built (``build`` raising ValueError) is moved aside,
         kept with the date in its name, and the player is told; it is never deleted.
         """
+        from forage.record import number_problem, os_problem
+
         if not self.acquire() and self.taken:
             return None
         try:
@@ -249,6 +254,8 @@ class SaveSlot:
 
         If it cannot be renamed it stays where it is and this process never writes over it.
         """
+        from forage.record import os_problem
+
         stamp = _stamp()
         target = self.folder / f"current-game.unreadable-{stamp}.json"
         number = 1
@@ -277,6 +284,8 @@ class SaveSlot:
 
         A failure is told once and tried again on the next call.
         """
+        from forage.record import os_problem, write_atomic
+
         if not self.saving or not self.acquire():
             return False
         try:
@@ -292,6 +301,8 @@ class SaveSlot:
 
     def write_record(self, path: Path, text: str) -> bool:
         """Write the ``--record`` file; a failure is told once, like the save's."""
+        from forage.record import os_problem, write_atomic
+
         try:
             write_atomic(path, text)
         except OSError as exc:
@@ -315,6 +326,8 @@ def slot() -> SaveSlot:
 
 def write_crash_log(text: str) -> Path:
     """Write a crash's traceback to ``crash-<date>.log`` in the data folder (else a temp one)."""
+    from forage.record import write_atomic
+
     name = f"crash-{_stamp()}.log"
     for folder in (data_dir(), Path(tempfile.gettempdir())):
         try:

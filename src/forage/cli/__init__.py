@@ -87,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--deck", type=int, choices=(1, 2), default=1, help="deck 1 or 2 of a seed")
     play.add_argument("--record", metavar="FILE", help="write the game record here as you play")
     play.add_argument("--player", metavar="NAME", help="who is playing (default: the last name)")
+    play.add_argument("file", metavar="FILE", nargs="?", help="continue the game of this record")
 
     deal = sub.add_parser("deal", help="print the deal code of a seed")
     deal.add_argument("--seed", type=_seed, help="the seed (a fresh random one by default)")

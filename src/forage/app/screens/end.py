@@ -35,11 +35,12 @@ def summary_text(session: Session) -> Text:
         text.append("No card in your hand fits anywhere, so the game ends here.\n", "bold #ffb040")
     else:
         text.append("All cards are placed.\n", "bold")
-    text.append(f"{score_sum(score)}\n")
-    text.append(f"Base score {score.base}\n", "bold")
     if session.is_challenge:
         text.append_text(recipes_text(result, game.recipes, conditions=True))
         text.append("\n")
+    text.append(f"Base score {score.base}", "bold")
+    text.append(f"  ({score_sum(score)})\n")
+    text.append(f"Your woodland (base score {score.base}): ")
     text.append(f"{result.rating}\n", "bold italic #ffff66")
     if result.won:
         text.append("You win!", "bold #80ff80")
@@ -66,12 +67,15 @@ def choices_text(has_other: bool) -> Text:
     text.append("u", "bold reverse")
     text.append(" undo   ")
     text.append("q", "bold reverse")
-    text.append(" quit")
+    text.append(" quit   ")
+    text.append("esc", "bold reverse")
+    text.append(" see the woodland")
     return text
 
 
 class EndScreen(ForageModal):
-    """The result of the game; dismisses with again, other, new, undo or quit."""
+    """The result of the game; dismisses with again, other, new, undo, quit, or look (escape:
+    the finished woodland, from which enter brings this summary back)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "choose('again')", "Same deal"),
@@ -80,6 +84,7 @@ class EndScreen(ForageModal):
         Binding("u", "choose('undo')", "Undo"),
         Binding("q", "choose('quit')", "Quit"),
         Binding("y", "copy_share", "Copy share line", show=False),
+        Binding("escape", "choose('look')", "Woodland"),
     ]
 
     def __init__(self, session: Session) -> None:

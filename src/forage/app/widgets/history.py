@@ -51,10 +51,6 @@ def history_text(state: HistoryState) -> Text:
 class HistoryPanel(Widget):
     """What the history says about the game just finished."""
 
-    DEFAULT_CSS = """
-    HistoryPanel { height: auto; }
-    """
-
     state: reactive[HistoryState] = reactive(HistoryState, always_update=True)
 
     def render(self) -> Text:
