@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from forage import __version__
 from forage.cli.errors import BadInput, fail
 
-COMMANDS = ("play", "deal", "replay", "moves", "hint", "bot", "par", "bench")
+COMMANDS = ("play", "deal", "replay", "moves", "hint", "bot", "par", "bench", "review")
 
 
 def _seed(text: str) -> int:
@@ -81,6 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
     par.add_argument("--deck", type=int, choices=(1, 2), default=1, help="with --seed: deck")
     par.add_argument("--json", action="store_true", help="print JSON")
 
+    review = sub.add_parser("review", help="move-by-move review of a game record")
+    review.add_argument("file", metavar="FILE")
+    review.add_argument("--json", action="store_true", help="print JSON instead of the screen")
+
     bench = sub.add_parser("bench", help="measure the engine's speed")
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.add_argument("--quick", action="store_true", help="a short smoke run")
@@ -126,6 +130,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return records.replay_command(args)
     if command == "moves":
         return records.moves_command(args)
+    if command == "review":
+        from forage.cli.review import review_command
+
+        return review_command(args)
     from forage.cli import tools
 
     return tools.run(args)
