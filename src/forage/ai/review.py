@@ -18,6 +18,7 @@ method and its figures.
 from __future__ import annotations
 
 import math
+import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -303,7 +304,10 @@ def review(
         for task in _tasks(len(moves)):
             finished(task, _run(start, moves, task, settings))
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        # Fresh interpreters: forking a process that runs threads (a screen, a progress bar)
+        # can copy a lock held by one of them.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             futures: dict[Future[Any], int] = {
                 pool.submit(_run, start, moves, task, settings): task for task in _tasks(len(moves))
             }
