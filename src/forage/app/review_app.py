@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.app import App
 
+from forage.ai.review import WORKERS, Settings
 from forage.app.screens.review import ReviewScreen
 from forage.engine import Game
 
@@ -17,17 +18,22 @@ class ReviewApp(App[int]):
     HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (60, "-normal"), (110, "-wide")]  # noqa: RUF012
     VERTICAL_BREAKPOINTS = [(0, "-too-short"), (20, "-normal-height")]  # noqa: RUF012
 
-    def __init__(self, game: Game) -> None:
-        """An app reviewing the moves this game has made."""
+    def __init__(
+        self, game: Game, settings: Settings | None = None, workers: int = WORKERS
+    ) -> None:
+        """An app reviewing the moves this game has made (``settings`` and ``workers`` as
+        :func:`forage.ai.review.review` takes them)."""
         super().__init__()
         self.game = game
+        self.settings = settings
+        self.processes = workers
 
     def on_mount(self) -> None:
         """Open the review of the game."""
         start = self.game.copy()
         while start.moves:
             start.pop()
-        self.push_screen(ReviewScreen(start, self.game.moves))
+        self.push_screen(ReviewScreen(start, self.game.moves, self.settings, self.processes))
 
 
 def run_review_app(game: Game) -> None:
