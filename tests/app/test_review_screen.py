@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from app_helpers import sync
+from helpers import play_hints
 from textual.widgets import Sparkline, Static
 
-from forage.ai.hint import hint
 from forage.ai.par import QUICK
 from forage.ai.review import Settings
 from forage.app.review_app import ReviewApp
@@ -19,13 +19,7 @@ SMALL = Settings(samples=6, candidates=2, par_effort=QUICK)
 
 def hint_game() -> Game:
     """A four-card deal of the built-in deck, with a poor first move, then hints."""
-    game = Game(Deal(cards=(5, 12, 3, 1)), standard_deck())
-    game.push(min(game.outcomes(), key=lambda o: o.score_change))
-    while not game.is_over():
-        found = hint(game)
-        assert found is not None
-        game.push(found.placement)
-    return game
+    return play_hints(Game(Deal(cards=(5, 12, 3, 1)), standard_deck()), poor=0)
 
 
 def text_of(screen: ReviewScreen, selector: str) -> str:

@@ -8,18 +8,15 @@ import json
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from forage.cli.errors import EXIT_ILLEGAL, EXIT_OK, fail
-from forage.cli.records import load_record, refusal_line
+from forage.cli.errors import EXIT_OK
+from forage.cli.tools import game_of
 
 
 def review_command(args: argparse.Namespace) -> int:
     """Review a record's moves: JSON (CONTRACT.md) or the review screen."""
-    loaded = load_record(args.file, as_json=False)
-    if isinstance(loaded, int):
-        return loaded
-    game, refusal = loaded
-    if refusal is not None:
-        return fail(refusal_line(args.file, game, refusal), EXIT_ILLEGAL)
+    game = game_of(args)
+    if isinstance(game, int):
+        return game
     if not args.json:
         from forage.app.review_app import run_review_app
 
