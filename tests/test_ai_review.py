@@ -22,6 +22,7 @@ from forage.ai.review import (
     review,
     review_game,
     review_move,
+    start_of,
 )
 from forage.ai.sim import simulator_for, state_of
 from forage.carddata import standard_deck
@@ -177,19 +178,9 @@ def test_the_experts_own_game_has_no_blunder() -> None:
     sim = simulator_for(game)
     for move in bot_play(sim, deal, "expert", state_of(game), deck.numbers).moves:
         game.push(sim.placement(move))
-    found = review(
-        game_at_start(game), game.moves, Settings(samples=8, par_effort=QUICK), workers=2
-    )
+    found = review(start_of(game), game.moves, Settings(samples=8, par_effort=QUICK), workers=2)
     check_review(found, game)
     assert all(m.label in ("best", "good", "inaccuracy") for m in found.moves)
-
-
-def game_at_start(game: Game) -> Game:
-    """The game before its first move."""
-    start = game.copy()
-    while start.moves:
-        start.pop()
-    return start
 
 
 # -- the command line ----------------------------------------------------------------------------

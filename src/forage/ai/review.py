@@ -324,10 +324,15 @@ def review_game(
     progress: ProgressFn | None = None,
 ) -> Review:
     """The review of the moves a game has made (as replayed from a record)."""
+    return review(start_of(game), game.moves, settings, workers, progress)
+
+
+def start_of(game: Game) -> Game:
+    """A copy of a game at its first position, before any of its moves."""
     start = game.copy()
     while start.moves:
         start.pop()
-    return review(start, game.moves, settings, workers, progress)
+    return start
 
 
 def _run(start: Game, moves: Sequence[Placement], task: int, settings: Settings) -> Any:

@@ -30,10 +30,7 @@ class ReviewApp(App[int]):
 
     def on_mount(self) -> None:
         """Open the review of the game."""
-        start = self.game.copy()
-        while start.moves:
-            start.pop()
-        self.push_screen(ReviewScreen(start, self.game.moves, self.settings, self.processes))
+        self.push_screen(ReviewScreen.of_game(self.game, self.settings, self.processes))
 
 
 def run_review_app(game: Game) -> None:

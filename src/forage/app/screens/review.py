@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import ProgressBar, Sparkline, Static
 
-from forage.ai.review import WORKERS, MoveReview, Review, Settings, review
+from forage.ai.review import WORKERS, MoveReview, Review, Settings, review, start_of
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.widgets import KeyBar, WoodlandState, WoodlandView
 from forage.engine import Area, Game, Placement
@@ -95,6 +95,13 @@ class ReviewScreen(ForageScreen):
         self.result: Review | None = None
         self._positions = _games(start, self.placements)
         self._par_positions: list[Game] = []
+
+    @classmethod
+    def of_game(
+        cls, game: Game, settings: Settings | None = None, workers: int = WORKERS
+    ) -> ReviewScreen:
+        """A review of the moves a game has made (as replayed from a record, or just played)."""
+        return cls(start_of(game), game.moves, settings, workers)
 
     def compose(self) -> ComposeResult:
         """Title, woodland, the verdict, the chart of expected scores, progress, keys."""
