@@ -122,6 +122,20 @@ def test_a_placement_that_returns_the_last_dice_is_a_blunder() -> None:
     assert entry.loss == max(final_after(game, o) for o in outcomes) - final_after(game, worst)
 
 
+def test_spending_edwood_early_on_a_mouse_is_a_blunder() -> None:
+    # No brown or green dice left to give: a mismatch needs Edwood, once a game (R10).
+    game = game_at(dice_row("Bm", "B10", "C6"), ["C B C B C B", "B C B C B C"], supply=(0, 0, 3))
+    values = {o.placement: two_step_value(game, o) for o in game.outcomes()}
+    spends = [o for o in game.outcomes() if o.resolved is not None and not o.resolved.result.edwood]
+    early = min(spends, key=lambda o: values[o.placement])
+    entry = review_move(game, [early.placement], 0, SMALL)
+    assert entry.expected_best == max(values.values())
+    assert entry.loss == max(values.values()) - values[early.placement] >= 8
+    assert entry.label == "blunder"
+    kept = game.outcome(entry.best).resolved
+    assert kept is not None and kept.result.edwood  # the best move keeps Edwood
+
+
 # -- whole games ---------------------------------------------------------------------------------
 
 

@@ -27,7 +27,7 @@ from typing import Any, Final, NamedTuple
 
 from forage.ai.bots import Expert, expert_ranking, unseen_cards
 from forage.ai.par import FULL, Effort, par
-from forage.ai.sim import Move, Simulator, State, simulator_for, state_of
+from forage.ai.sim import Move, Scored, Simulator, State, simulator_for, state_of
 from forage.engine import ROTATIONS, Game, Placement
 from forage.engine.deal import SplitMix64
 from forage.record import placement_json, record_from_game
@@ -178,7 +178,7 @@ def rollout_move(sim: Simulator, state: State, remaining: int, expert: Expert) -
         finals = [sim.final(sim.apply(state, m, ())) for m in moves]
         return moves[finals.index(max(finals))] if moves else None
     worth = expert.worth(remaining)
-    found: list[Any] = []
+    found: list[Scored] = []
     for card in dict.fromkeys(state.hand):
         found = sim.best_scored(
             state.board, state.counts, state.edwood, card, worth, 1, found, ordered=True
