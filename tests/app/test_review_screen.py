@@ -68,3 +68,15 @@ async def test_stepping_through_the_moves_and_par() -> None:
         assert placement is not None and placement.placement == found.par.placements[0]
         await pilot.press("p")
         assert not screen.on_par and "Your game" in text_of(screen, "#review-title")
+
+
+@sync
+async def test_q_closes_the_review_while_it_is_still_analysing() -> None:
+    game = hint_game()
+    app = ReviewApp(game, Settings(samples=6, candidates=2, par_effort=QUICK), workers=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await pilot.press("q")
+        await pilot.pause()
+    assert screen.result is None  # closed before the analysis was shown

@@ -286,7 +286,8 @@ def review(
     """The review of a game: ``start`` its first position, ``placements`` its (legal) moves.
 
     With ``workers`` above 1 the moves are reviewed in that many processes; the result is
-    the same with any number. ``progress`` is told (done, total) after each task.
+    the same with any number. ``progress`` is told (done, total) after each task; an
+    exception it raises stops the review, dropping the tasks not yet started.
     """
     settings = settings or Settings()
     moves = list(placements)
@@ -307,12 +308,16 @@ def review(
         # Fresh interpreters: forking a process that runs threads (a screen, a progress bar)
         # can copy a lock held by one of them.
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        try:
             futures: dict[Future[Any], int] = {
                 pool.submit(_run, start, moves, task, settings): task for task in _tasks(len(moves))
             }
             for future in as_completed(futures):
                 finished(futures[future], future.result())
+        finally:
+            # Normally every task is done; when stopped, the rest need not wait for them.
+            pool.shutdown(wait=False, cancel_futures=True)
     par_found: ParLine = results.pop(-1)
     return Review(start, [results[i] for i in range(len(moves))], par_found)
 

@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import ProgressBar, Sparkline, Static
+from textual.worker import get_current_worker
 
 from forage.ai.review import WORKERS, MoveReview, Review, Settings, review, start_of
 from forage.app.screens.base import ForageScreen, too_small_notice
@@ -28,6 +29,10 @@ LABEL_STYLE: dict[str, str] = {
     "mistake": "bold #ffb040",
     "blunder": "bold #ff6060",
 }
+
+
+class StopReview(Exception):
+    """The screen closed while its review was running."""
 
 
 def placement_words(placement: Placement) -> str:
@@ -122,10 +127,17 @@ class ReviewScreen(ForageScreen):
     def _analyse(self) -> None:
         """Worker thread: the review, reporting progress to the screen."""
 
+        worker = get_current_worker()
+
         def progress(done: int, total: int) -> None:
+            if worker.is_cancelled:  # the screen is closing: stop, dropping the rest
+                raise StopReview
             self.app.call_from_thread(self._progress, done, total)
 
-        found = review(self.start, self.placements, self.settings, self.processes, progress)
+        try:
+            found = review(self.start, self.placements, self.settings, self.processes, progress)
+        except StopReview:
+            return
         self.app.call_from_thread(self._done, found)
 
     def _progress(self, done: int, total: int) -> None:
