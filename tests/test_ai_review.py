@@ -186,7 +186,7 @@ def test_a_poor_move_in_a_game_of_hints_gets_the_largest_loss() -> None:
 def test_the_experts_own_game_has_no_mistake() -> None:
     # The rollouts are played by a cheaper policy than the expert's, so the review can rate
     # an expert's move below another candidate (docs/review.md: once by 4.97 points in a
-    # game of hints on seed 2100); on seed 2001 by less than an inaccuracy's 4 points.
+    # game of hints on seed 2100); on seed 2001 by less than a mistake's 4 points.
     deck = standard_deck()
     deal = Deal.from_seed(2001)
     game = Game(deal, deck)
