@@ -45,12 +45,33 @@ def test_installed_wheel_finds_the_card_data(wheel: Path, tmp_path: Path) -> Non
         "assert pathlib.Path(c.__file__).is_relative_to(sys.argv[1]), c.__file__;"
         "print(len(c.standard_deck()))"
     )
+    assert run_installed(code, tmp_path) == "18"
+
+
+def run_installed(code: str, folder: Path) -> str:
+    """What Python code prints when run with only the unpacked wheel in ``folder`` to import."""
     done = subprocess.run(
-        [sys.executable, "-c", code, str(tmp_path)],
-        cwd=tmp_path,
-        env={"PYTHONPATH": str(tmp_path), "PATH": ""},
+        [sys.executable, "-c", code, str(folder)],
+        cwd=folder,
+        env={"PYTHONPATH": str(folder), "PATH": ""},
         capture_output=True,
         text=True,
         check=True,
     )
-    assert done.stdout.strip() == "18"
+    return done.stdout.strip()
+
+
+def test_wheel_ships_the_achievements(wheel: Path, tmp_path: Path) -> None:
+    """achievements.json travels in the wheel and an installed forage reads it from there."""
+    from forage.history.achievements import all_achievements, parse_achievements
+
+    with zipfile.ZipFile(wheel) as archive:
+        text = archive.read("forage/_data/achievements.json").decode("utf-8")
+        archive.extractall(tmp_path)
+    assert tuple(parse_achievements(text)) == all_achievements()
+    code = (
+        "import forage.history.achievements as a, pathlib, sys;"
+        "assert pathlib.Path(a.__file__).is_relative_to(sys.argv[1]), a.__file__;"
+        "print(len(a.all_achievements()))"
+    )
+    assert run_installed(code, tmp_path) == str(len(all_achievements()))

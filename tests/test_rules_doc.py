@@ -18,9 +18,9 @@ def test_rules_doc_names_only_tests_that_exist() -> None:
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     named = set(re.findall(r"`(test_\w+)`", text))
     defined: dict[str, set[str]] = {}
-    for path in (ROOT / "tests").glob("test_*.py"):
+    for path in (ROOT / "tests").rglob("test_*.py"):
         source = path.read_text(encoding="utf-8")
-        defined[path.name] = set(re.findall(r"^def (test_\w+)", source, re.MULTILINE))
+        defined[path.name] = set(re.findall(r"^(?:async )?def (test_\w+)", source, re.MULTILINE))
     everything = set().union(*defined.values())
     assert named, "the doc names tests"
     assert named <= everything, sorted(named - everything)

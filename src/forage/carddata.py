@@ -22,12 +22,13 @@ class CardFile(BaseModel):
     cards: list[dict[str, Any]]
 
 
-def _data_text() -> str:
-    """The text of cards.json from the installed package or, in a checkout, from data/."""
-    packaged = resources.files("forage").joinpath("_data/cards.json")
+def data_text(name: str) -> str:
+    """The text of a data file (``cards.json``...) from the installed package or, in a
+    checkout, from data/."""
+    packaged = resources.files("forage").joinpath(f"_data/{name}")
     if packaged.is_file():
         return packaged.read_text(encoding="utf-8")
-    checkout = Path(__file__).resolve().parents[2] / "data" / "cards.json"
+    checkout = Path(__file__).resolve().parents[2] / "data" / name
     return checkout.read_text(encoding="utf-8")
 
 
@@ -46,4 +47,4 @@ def parse_card_file(text: str) -> Deck:
 @cache
 def standard_deck() -> Deck:
     """The 18 cards of the game, with their recipes."""
-    return parse_card_file(_data_text())
+    return parse_card_file(data_text("cards.json"))

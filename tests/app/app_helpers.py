@@ -61,6 +61,15 @@ def greedy(session: Session) -> Outcome:
     return max(outcomes, key=lambda o: (o.score_change, -o.placement.y, -o.placement.x))
 
 
+async def place_greedy(pilot: Pilot[int], app: ForageApp) -> Outcome:
+    """Drive the card to the greedy placement and place it by keys; returns its outcome."""
+    outcome = greedy(session_of(app))
+    await drive_to(pilot, app, outcome.placement)
+    await pilot.press("enter")
+    await pilot.pause()
+    return outcome
+
+
 async def play_out(pilot: Pilot[int], app: ForageApp) -> None:
     """Play the game to its end by key presses alone, greedily."""
     session = session_of(app)

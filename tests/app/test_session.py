@@ -116,9 +116,12 @@ def test_faces_and_preview_words() -> None:
 
 
 def test_view_follows_the_card_beyond_a_small_view() -> None:
-    assert _axis_origin(0, 20, 18, 19, 10, previous=0) == 11
-    assert _axis_origin(0, 20, 0, 1, 10, previous=11) == -1
+    assert _axis_origin(0, 20, 18, 19, 10, previous=0) == 10  # just enough to show the card
+    assert _axis_origin(0, 20, 0, 1, 10, previous=11) == 0
+    assert _axis_origin(0, 20, 5, 6, 10, previous=3) == 3  # the card in view: no scrolling
     assert _axis_origin(0, 5, 2, 3, 10, previous=None) == -2  # all fits: centred
+    # the woodland (0..5) fits but a stale view has lost it: centred again
+    assert _axis_origin(-3, 8, 2, 3, 10, previous=-10) == -2
 
 
 def test_grid_reads_without_colour() -> None:

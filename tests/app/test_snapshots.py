@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from app_helpers import choice_spot, drive_to, greedy, play_out_quickly, session_of
+from app_helpers import choice_spot, drive_to, game_screen, greedy, play_out_quickly, session_of
 from textual.pilot import Pilot
 
 from forage.app.app import ForageApp
+from forage.app.session import Session
+from forage.engine import Deal, Placement
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 Snap = Callable[..., bool]
@@ -66,3 +68,116 @@ def test_end_screen_of_a_recipe_challenge(snap_compare: Snap, size: tuple[int, i
 
 def test_too_small_terminal(snap_compare: Snap) -> None:
     assert snap_compare(ForageApp(seed=1), terminal_size=(40, 12))
+
+
+# -- the second pass (issue 10) ------------------------------------------------------------
+
+
+def continued_app(seed: int, notations: list[str], recipes: bool = False) -> ForageApp:
+    """An app continuing a seed's game after these moves (as `forage play FILE` does)."""
+    deal = Deal.from_seed(seed, recipes=recipes)
+    made = [Placement.from_notation(n) for n in notations]
+    return ForageApp(session=Session.deal_up(deal, seed, 1, None, made), offer_resume=False)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_refused_preview_marks_its_cause(snap_compare: Snap, size: tuple[int, int]) -> None:
+    app = continued_app(1, ["5r90@-1,0"])
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        await drive_to(pilot, app, Placement.from_notation("8@1,-2"))
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_recipe_preview(snap_compare: Snap, size: tuple[int, int]) -> None:
+    app = continued_app(1, ["14r90@-1,1", "7@-1,1", "12@-1,0", "9r90@-2,0"], recipes=True)
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        await drive_to(pilot, app, Placement.from_notation("13@0,1"))
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_end_summary_closed(snap_compare: Snap, size: tuple[int, int]) -> None:
+    app = ForageApp(seed=5, recipes=True)
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        await play_out_quickly(pilot, app)
+        await pilot.pause()
+        await pilot.press("escape")
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_hand_card_rotated(snap_compare: Snap, size: tuple[int, int]) -> None:
+    assert snap_compare(ForageApp(seed=5, recipes=True), terminal_size=size, press=["r"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_hint_in_the_status_line(snap_compare: Snap, size: tuple[int, int]) -> None:
+    app = ForageApp(seed=3)
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        best = greedy(session_of(app))
+        game_screen(app).show_hint(best.placement, best.score_change, 12.0)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_next_card_beside_the_woodland(snap_compare: Snap, size: tuple[int, int]) -> None:
+    app = ForageApp(seed=3)
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        await drive_to(pilot, app, greedy(session_of(app)).placement)
+        await pilot.press("enter")
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_redo(snap_compare: Snap, size: tuple[int, int]) -> None:
+    app = ForageApp(seed=3)
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        await drive_to(pilot, app, greedy(session_of(app)).placement)
+        await pilot.press("enter", "u", "ctrl+r")
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_peek_under_the_card(snap_compare: Snap, size: tuple[int, int]) -> None:
+    app = continued_app(1, ["5r90@-1,0"])
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        await drive_to(pilot, app, Placement.from_notation("8@1,-2"))
+        await pilot.press("p")
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_no_color(
+    snap_compare: Snap, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = continued_app(1, ["5r90@-1,0"])
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        await drive_to(pilot, app, Placement.from_notation("8@1,-2"))
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from rich.segment import Segment
 from rich.style import Style
 
+from forage.app.describe import cell_previews
 from forage.app.session import Session
 from forage.app.widgets.woodland import (
     SIZES,
@@ -32,7 +33,9 @@ def _state(session: Session, squares: dict[Pos, Square]) -> WoodlandState:
         (placement.x + dx, placement.y + dy, area)
         for dx, dy, area in card.footprint(placement.rotation)
     )
-    return WoodlandState(squares=squares, card=cells, outcome=outcome)
+    over = {(x, y): area for x, y, area in cells}
+    previews = cell_previews(outcome, over, squares)
+    return WoodlandState(squares=squares, card=cells, outcome=outcome, previews=previews)
 
 
 @settings(max_examples=30, deadline=None)

@@ -31,8 +31,8 @@ class Effort(NamedTuple):
     """Whether the expert bot's line is tried too."""
 
 
-FULL: Final = Effort(exact_nodes=150_000, beams=(8, 24, 72, 216))
-"""Par's effort everywhere: about 7 s on a full deal on the reference machine."""
+FULL: Final = Effort(exact_nodes=1_500, beams=(24, 300))
+"""Par's effort everywhere: a few seconds on a full deal here (docs/performance.md)."""
 QUICK: Final = Effort(exact_nodes=2_000, beams=(4,), expert=False)
 """A small effort for smoke tests and quick benchmarks (a different, weaker par)."""
 EXACT_PLACEMENTS: Final = 3

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import sys
+from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game
+
+if TYPE_CHECKING:
+    from forage.app.session import Session
 
 __all__ = ["run_game"]
 
@@ -17,8 +22,17 @@ def run_game(
     recipes: bool,
     deck: int,
     record_path: Path | None,
+    *,
+    player: str | None = None,
+    daily: date | None = None,
+    session: Session | None = None,
 ) -> int:
-    """Play a game in the terminal; returns the exit code (2 for a bad deal code)."""
+    """Play a game in the terminal; returns the exit code (2 for a bad deal code).
+
+    Every game is recorded in the history under ``player`` (default: the last name used);
+    ``daily`` is the date when the deal is that day's daily deal; ``session`` is a game to
+    continue (``forage play FILE``).
+    """
     if deal_code is not None:
         try:
             Game(Deal.from_code(deal_code), standard_deck())
@@ -29,7 +43,21 @@ def run_game(
         print(f"forage: --deck: must be 1 or 2, not {deck}", file=sys.stderr)
         return 2
     from forage.app.app import ForageApp
+    from forage.app.recorder import Recorder
 
-    app = ForageApp(seed, deal_code, recipes, deck, record_path, show_par=True)
-    code = app.run()
+    recorder = Recorder(player, daily)
+    app = ForageApp(
+        seed,
+        deal_code,
+        recipes,
+        deck,
+        record_path,
+        show_par=True,
+        recorder=recorder,
+        session=session,
+    )
+    try:
+        code = app.run()
+    finally:
+        recorder.close()
     return code if isinstance(code, int) else 0

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.screen import Screen
 
-from forage.app.screens.confirm import ConfirmScreen
 from forage.app.screens.game import GameScreen
 from forage.app.session import Session, forget_saved, load_saved
+
+if TYPE_CHECKING:
+    from forage.app.recorder import Recorder
 
 
 class ForageApp(App[int]):
@@ -39,15 +41,23 @@ class ForageApp(App[int]):
         *,
         offer_resume: bool = True,
         show_par: bool = False,
+        recorder: Recorder | None = None,
+        session: Session | None = None,
     ) -> None:
         """An app that will start this game (or offer the saved one first).
 
-        With ``show_par``, the end screen works out the deal's par (in a child process).
+        With ``show_par``, the end screen works out the deal's par (in a child process); with
+        a ``recorder``, every game is recorded in the history; with ``session``, it continues
+        that game (``forage play FILE``) and offers no other.
         """
         super().__init__()
         self.show_par = show_par
+        self.recorder = recorder
+        if recorder is not None:
+            recorder.tell = self.history_notice
         self.options = (seed, deal_code, recipes, deck, record_path)
-        self.offer_resume = offer_resume
+        self.offer_resume = offer_resume and session is None
+        self._given = session
         self.record_path = record_path
         self._saved: Session | None = None
 
@@ -63,6 +73,8 @@ class ForageApp(App[int]):
         saved = self._saved
         if saved is None:
             return
+        from forage.app.screens.confirm import ConfirmScreen
+
         game = saved.game
         question = (
             f"A game in progress was saved: {saved.label()}, turn {game.turn} of "
@@ -78,8 +90,15 @@ class ForageApp(App[int]):
 
         self.push_screen(ConfirmScreen(question), answered)
 
+    def history_notice(self, message: str) -> None:
+        """Tell the player that the history file was moved aside or cannot be written."""
+        self.notify(message, severity="warning", timeout=8)
+
     def fresh_session(self) -> Session:
         """The game the command line asked for."""
+        if self._given is not None:
+            given, self._given = self._given, None
+            return given
         seed, deal_code, recipes, deck, record_path = self.options
         return Session.start(seed, deal_code, recipes, deck, record_path)
 

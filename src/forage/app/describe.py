@@ -2,40 +2,51 @@
 
 from __future__ import annotations
 
-from typing import Final
+import os
+from collections.abc import Mapping
+from typing import Final, NamedTuple
 
-from forage.engine import AreaEffect, Colour, Die, Effect, Outcome, Score
+from forage.engine import Area, AreaEffect, Colour, Die, Effect, Outcome, Reason, Score, Square
 from forage.engine.areas import BASKET_FACE, EDWOOD_POINTS, MOUSE_FACE
+from forage.engine.woodland import Pos
 
-BASKET: Final = "⊔"
+
+def plain_ascii() -> bool:
+    """Whether to draw in plain ASCII: FORAGE_ASCII=1, or a locale that is not UTF-8."""
+    forced = os.environ.get("FORAGE_ASCII")
+    if forced:
+        return forced != "0"
+    locale = os.environ.get("LC_ALL") or os.environ.get("LC_CTYPE") or os.environ.get("LANG")
+    return locale is not None and not locale.upper().replace("-", "").endswith("UTF8")
+
+
+ASCII: Final = plain_ascii()
+"""Drawing in plain ASCII, decided once at start-up."""
+BASKET: Final = "U" if ASCII else "⊔"
 """The basket glyph shown for a die's 15 face."""
+SLASH: Final = "/" if ASCII else "╱"
+"""The line between the two types of a split area."""
+ARROW: Final = ">" if ASCII else "→"
+"""The arrow of a change, ``M3→M6``."""
+CROSS: Final = "x" if ASCII else "✗"
+TICK: Final = "v" if ASCII else "✓"
+PEEK: Final = "|" if ASCII else "┃"
+"""The outline of the card being placed while peeking under it."""
+"""The mark of the area that causes a refusal."""
 
 TERRAIN: Final = {Colour.B: "bramble", Colour.C: "leaves", Colour.M: "soil"}
 
-MARK: Final = {
-    Effect.NEW: " ",
-    Effect.PLACED: "+",
-    Effect.RAISED: "↑",
-    Effect.MOVED: "»",
-    Effect.NOTHING: " ",
-    Effect.NO_DIE_LEFT: "∅",
-    Effect.MOUSE: "!",
-    Effect.EDWOOD: "E",
-}
-"""The one-character mark of each effect, drawn beside the area on the card being placed."""
-
-LEGEND: Final = (
-    "+ new die  ↑ raised  » carried  ! mouse  ↩ mouse, die back\n  E Edwood  ∅ no die left"
-)
-RETURN_MARK: Final = "↩"
-"""The mark of an area whose die goes back to the supply (a mouse or Edwood replaces it)."""
-
-
-def mark(effect: AreaEffect) -> str:
-    """The one-character mark of what an area of the placed card will do."""
-    if effect.returned is not None and effect.effect is Effect.MOUSE:
-        return RETURN_MARK
-    return MARK[effect.effect]
+LEGEND: Final = f"""\
++C1         a new die (C, showing 1) is placed
+M3{ARROW}M6       the die below moves up and goes up a step ({ARROW}10, {ARROW}{BASKET})
+=B3         a split area: the die below moves up unchanged
++M-2        a mouse die moves in; B3{ARROW}M-2: the die below goes back first
++Edwood     Edwood Mouse moves in; M-2{ARROW}E: he covers a mouse
+no C        no die of that colour is left: nothing is placed
+on soil     what the area covers (on M3: a die; none: empty table)
+{CROSS} mouse     this area is why the card cannot go here
+            (the other reasons: {CROSS} Edwood, {CROSS} no die, {CROSS} colour)"""
+"""What the words drawn in the card being placed mean."""
 
 
 def face(value: int) -> str:
@@ -82,12 +93,26 @@ def score_sum(score: Score) -> str:
     )
 
 
-def outcome_lines(outcome: Outcome, base: int) -> tuple[str, str]:
-    """The preview of a placement as (headline, details) for the status bar."""
+def outcome_lines(
+    outcome: Outcome, base: int, final: tuple[int, int] | None = None
+) -> tuple[str, str]:
+    """The preview of a placement as (headline, details) for the status bar; ``final`` is
+    the final score now and after it, in a recipe challenge."""
     if not outcome.legal:
-        return f"✗ Can't place here: {outcome.message}.", "Move (arrows) or rotate (r) the card."
+        where = " (the red area)" if outcome.cause is not None else ""
+        return (
+            f"{CROSS} Can't place here{where}: {outcome.message}.",
+            "Move (arrows) or rotate (r) the card; p peeks under it.",
+        )
     change = outcome.score_change
-    headline = f"✓ Enter places it: score {base} → {base + change} ({change:+d})."
+    if final is not None:
+        now, after = final
+        headline = (
+            f"{TICK} Enter places it: final {now} {ARROW} {after} ({after - now:+d}; "
+            f"base {change:+d})."
+        )
+    else:
+        headline = f"{TICK} Enter places it: score {base} {ARROW} {base + change} ({change:+d})."
     phrases = [p for p in (effect_phrase(e) for e in outcome.effects) if p]
     empty = sum(1 for e in outcome.effects if e.effect is Effect.NEW)
     if empty:
@@ -96,3 +121,110 @@ def outcome_lines(outcome: Outcome, base: int) -> tuple[str, str]:
     if outcome.mouse_choice_possible:
         details += " · c: mouse colour"
     return headline, details
+
+
+class CellPreview(NamedTuple):
+    """What one area of the card being placed covers and what the drop does there."""
+
+    change: str
+    """What happens, e.g. ``M3→M6``, ``+C1``, ``B3→M-2`` (a mouse moves in and the die
+    goes back); on a refusal, the cause's mark."""
+    short: str
+    """The same in at most five characters."""
+    below: str
+    """What lies below: ``on soil``, ``on M3``; empty on empty table."""
+    short_below: str
+    """The same in at most five characters."""
+    word: str
+    """One more word where there is room: mouse, basket, Edwood."""
+    cause: bool
+    """Whether this area causes the refusal."""
+    die: Die | None
+    """The die on the area afterwards (None on a refusal)."""
+
+
+CAUSE_WORD: Final = {
+    Reason.COVERS_EDWOOD: "Edwood",
+    Reason.COVERS_MOUSE: "mouse",
+    Reason.EDWOOD_USED: "mouse",
+    Reason.NO_MOUSE_DIE: "no die",
+    Reason.BAD_MOUSE_COLOUR: "colour",
+}
+"""The word beside the cross on the area that causes a refusal."""
+
+
+def area_letters(area: Area) -> str:
+    """An area's type(s) in lower case: ``b``, ``c╱m``."""
+    return SLASH.join(c.value.lower() for c in area.colours)
+
+
+def area_name(area: Area) -> str:
+    """An area's type as a word where it is one type: ``bramble``, else ``b╱m``."""
+    colours = area.colours
+    return TERRAIN[colours[0]] if len(colours) == 1 else area_letters(area)
+
+
+def _below(square: Square | None) -> tuple[str, str]:
+    """What lies below an area, long and short."""
+    if square is None:
+        return "", ""
+    if square.edwood:
+        return "on Edwood", "on E"
+    if square.die is not None:
+        text = "on " + die_text(square.die)
+        return text, text
+    return "on " + area_name(square.area), "on " + "".join(
+        c.value.lower() for c in square.area.colours
+    )
+
+
+def _change(effect: AreaEffect) -> tuple[str, str, str]:
+    """What the drop does at one area: long, short (five characters), and a word."""
+    kind, after, before, back = effect.effect, effect.die, effect.below, effect.returned
+    if kind is Effect.PLACED and after is not None:
+        return "+" + die_text(after), "+" + die_text(after), ""
+    if kind is Effect.RAISED and after is not None and before is not None and before.die:
+        was, now = die_text(before.die), die_text(after)
+        short = f"{was}{ARROW}{face(after.value)}"
+        return f"{was}{ARROW}{now}", short, "basket" if after.value == BASKET_FACE else ""
+    if kind is Effect.MOVED and after is not None:
+        return f"={die_text(after)}", f"={die_text(after)}", "kept"
+    if kind is Effect.NO_DIE_LEFT:
+        return f"no {effect.area.value}", f"no {effect.area.value}", "none left"
+    if kind is Effect.MOUSE and after is not None:
+        mouse = die_text(after)
+        if back is not None:
+            return f"{die_text(back)}{ARROW}{mouse}", "+" + mouse, "mouse"
+        return "+" + mouse, "+" + mouse, "mouse"
+    if kind is Effect.EDWOOD:
+        if back is not None:
+            return f"{die_text(back)}{ARROW}E", "+E", "Edwood"
+        return "+Edwood", "+E", "Edwood"
+    return "", "", ""
+
+
+def cell_previews(
+    outcome: Outcome, card: Mapping[Pos, Area], squares: Mapping[Pos, Square]
+) -> dict[Pos, CellPreview]:
+    """Each area of the card being placed: what it covers and what the drop does there."""
+    out: dict[Pos, CellPreview] = {}
+    if outcome.legal:
+        for effect in outcome.effects:
+            long, short, word = _change(effect)
+            if (effect.x, effect.y) in outcome.mouse_choice_possible:
+                word = "c: colour"
+            below, short_below = _below(effect.below)
+            out[effect.x, effect.y] = CellPreview(
+                long, short, below, short_below, word, False, effect.die
+            )
+        return out
+    for pos in card:
+        below, short_below = _below(squares.get(pos))
+        cause = pos == outcome.cause
+        change = short = ""
+        if cause and outcome.reason is not None:
+            change = f"{CROSS} {CAUSE_WORD.get(outcome.reason, '')}"
+            square = squares.get(pos)
+            short = CROSS + (below[3:] if square is not None and len(below) <= 7 else "")
+        out[pos] = CellPreview(change, short, below, short_below, "", cause, None)
+    return out

@@ -7,30 +7,20 @@ every rule, so the logic here can be tested without a terminal.
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from platformdirs import user_data_dir
-
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Outcome, Placement, Rotation
-from forage.record import record_from_game, write_atomic
+from forage.paths import data_dir
 
 SAVE_FORMAT: Final = "forage-save/1"
 SAVE_NAME: Final = "current-game.json"
 MAX_SEED: Final = 999_999
-
-
-def data_dir() -> Path:
-    """The folder for the saved game: $FORAGE_HOME, or the platform's user data folder."""
-    home = os.environ.get("FORAGE_HOME")
-    if home:
-        return Path(home)
-    return Path(user_data_dir("forage", appauthor=False))
 
 
 def save_path() -> Path:
@@ -56,6 +46,11 @@ class Session:
     deck_number: int = 1
     record_path: Path | None = None
     cursor: Placement | None = None
+    hints: int = 0
+    undos: int = 0
+    started: datetime = field(default_factory=lambda: datetime.now(UTC))
+    redo_stack: list[Placement] = field(default_factory=list)
+    """Placements undone, the last undone last; a new placement clears it."""
 
     def __post_init__(self) -> None:
         """The card to place starts centred on the woodland."""
@@ -179,41 +174,22 @@ class Session:
         return self.cursor
 
     def reset_cursor(self, centre: bool = False) -> None:
-        """Start a turn with the first hand card: centred on the woodland, or else near
-        where the last card went, on the nearest spot where it can legally be placed."""
+        """Start a turn with the first hand card: centred on the woodland, or else beside
+        it, to the right, level with where the last card went (so the woodland just built
+        stays in sight and enter there is refused until the card is moved)."""
         hand = self.game.hand
         if not hand:
             self.cursor = None
             return
         before = self.cursor
         rotation = Rotation.R0 if centre or before is None else before.rotation
+        x0, y0, x1, y1 = self.game.woodland.bounds()
+        width, height = self.game.card(hand[0]).size(rotation)
         if centre or before is None:
-            x0, y0, x1, y1 = self.game.woodland.bounds()
-            width, height = self.game.card(hand[0]).size(rotation)
             x, y = (x0 + x1 + 1 - width) // 2 + 1, (y0 + y1 + 1 - height) // 2 + 1
         else:
-            x, y = before.x, before.y
+            x, y = x1 + 1, max(y0, min(before.y, y1 + 1 - height))
         self._put(hand[0], rotation, x, y)
-        if not centre:
-            self._nearest_legal()
-
-    def _nearest_legal(self) -> None:
-        """Move the cursor to the closest legal spot of its card, if it is not on one."""
-        here = self.cursor
-        if here is None or self.game.is_over() or self.game.outcome(here).legal:
-            return
-        spots = [o.placement for o in self.game.outcomes(here.card) if not o.placement.mouse]
-        if not spots:
-            return
-        best = min(
-            spots,
-            key=lambda p: (
-                abs(p.x - here.x) + abs(p.y - here.y) + (p.rotation != here.rotation),
-                p.y,
-                p.x,
-            ),
-        )
-        self._put(best.card, best.rotation, best.x, best.y)
 
     def move(self, dx: int, dy: int) -> bool:
         """Move the card one area; returns whether it moved (it stops one card past the edge)."""
@@ -286,6 +262,7 @@ class Session:
             return None
         if outcome.legal:
             self.game.push(outcome)
+            self.redo_stack.clear()
             self.reset_cursor()
             self.persist()
         return outcome
@@ -295,9 +272,24 @@ class Session:
         if not self.game.moves:
             return None
         placement = self.game.pop()
+        self.undos += 1
+        self.redo_stack.append(placement)
         self._put(placement.card, placement.rotation, placement.x, placement.y)
         self.persist()
         return placement
+
+    def redo(self) -> Outcome | None:
+        """Make again the placement last undone (None when there is none to redo)."""
+        if not self.redo_stack:
+            return None
+        outcome = self.game.push(self.redo_stack.pop())
+        if not outcome.legal:  # cannot happen: the game is where the undo left it
+            self.redo_stack.clear()
+            return None
+        self.cursor = outcome.placement
+        self.reset_cursor()
+        self.persist()
+        return outcome
 
     # -- saving ---------------------------------------------------------------------------------
 
@@ -313,6 +305,8 @@ class Session:
 
     def persist(self) -> None:
         """Save the game (or forget the save once it is over) and write the --record file."""
+        from forage.record import record_from_game, write_atomic
+
         if self.record_path is not None:
             record = record_from_game(self.game, self.seed, self.deck_number)
             write_atomic(self.record_path, record.to_json())
@@ -320,6 +314,8 @@ class Session:
 
     def save(self) -> None:
         """Write the save file atomically; a finished game or an untouched one leaves none."""
+        from forage.record import write_atomic
+
         path = save_path()
         if self.game.is_over() or not self.game.moves:
             path.unlink(missing_ok=True)

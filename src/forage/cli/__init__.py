@@ -12,7 +12,21 @@ from collections.abc import Sequence
 from forage import __version__
 from forage.cli.errors import BadInput, fail
 
-COMMANDS = ("play", "deal", "replay", "moves", "hint", "bot", "par", "bench", "review")
+COMMANDS = (
+    "play",
+    "deal",
+    "replay",
+    "moves",
+    "hint",
+    "bot",
+    "par",
+    "bench",
+    "stats",
+    "history",
+    "daily",
+    "serve",
+    "review",
+)
 
 
 def _seed(text: str) -> int:
@@ -47,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--recipes", action="store_true", help="play a recipe challenge")
     play.add_argument("--deck", type=int, choices=(1, 2), default=1, help="deck 1 or 2 of a seed")
     play.add_argument("--record", metavar="FILE", help="write the game record here as you play")
+    play.add_argument("--player", metavar="NAME", help="who is playing (default: the last name)")
+    play.add_argument("file", metavar="FILE", nargs="?", help="continue the game of this record")
 
     deal = sub.add_parser("deal", help="print the deal code of a seed")
     deal.add_argument("--seed", type=_seed, help="the seed (a fresh random one by default)")
@@ -88,7 +104,28 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure the engine's speed")
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.add_argument("--quick", action="store_true", help="a short smoke run")
+    _history_commands(sub)
+
+    serve = sub.add_parser("serve", help="play in a web browser (one game per browser tab)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", default="8000", help="port to listen on (8000)")
     return parser
+
+
+def _history_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``stats``, ``history`` and ``daily`` commands (forage.cli.history)."""
+    stats = sub.add_parser("stats", help="a player's statistics and achievements")
+    stats.add_argument("--player", metavar="NAME", help="whose (default: the last name used)")
+    stats.add_argument("--json", action="store_true", help="print JSON")
+    history = sub.add_parser("history", help="stored games, newest first")
+    history.add_argument("--player", metavar="NAME", help="whose (default: the last name used)")
+    history.add_argument("--limit", type=_positive, metavar="N", help="at most N games")
+    history.add_argument("--json", action="store_true", help="print JSON")
+    daily = sub.add_parser("daily", help="play the day's deal, the same for everyone (UTC)")
+    daily.add_argument("--date", metavar="YYYY-MM-DD", help="another day's deal")
+    daily.add_argument("--recipes", action="store_true", help="the day's recipe challenge")
+    daily.add_argument("--code", action="store_true", help="print its deal code and exit")
+    daily.add_argument("--player", metavar="NAME", help="who is playing (default: the last name)")
 
 
 def _normalise(argv: Sequence[str]) -> list[str]:
@@ -122,6 +159,18 @@ def _dispatch(args: argparse.Namespace) -> int:
         from forage.cli.play import play_command
 
         return play_command(args)
+    if command == "serve":
+        from forage.cli.serve import serve_command
+
+        return serve_command(args)
+    if command in ("stats", "history", "daily"):
+        from forage.cli import history
+
+        return {
+            "stats": history.stats_command,
+            "history": history.history_command,
+            "daily": history.daily_command,
+        }[command](args)
     from forage.cli import records
 
     if command == "deal":

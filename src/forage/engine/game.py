@@ -229,17 +229,19 @@ class Game:
             return refused(placement, Reason.NO_OVERLAP)
         unders = tuple(pos.board.get(spot + d, 0) for d in turned.offsets)
         choice: dict[int, int] = {}
-        cells = {unpack(spot + d): i for i, d in enumerate(turned.offsets)}
-        for extra, m in enumerate(placement.mouse):
-            # A square the card does not cover keeps a key no cell has: refused last (R11).
-            choice[cells.get((m.x, m.y), len(cells) + extra)] = COLOUR_INDEX[m.colour]
+        if placement.mouse:
+            cells = {unpack(spot + d): i for i, d in enumerate(turned.offsets)}
+            for extra, m in enumerate(placement.mouse):
+                # A square the card does not cover keeps a key no cell has: refused last (R11).
+                choice[cells.get((m.x, m.y), len(cells) + extra)] = COLOUR_INDEX[m.colour]
         result = resolve(unders, pos.counts, pos.edwood, turned, choice or None)
         if isinstance(result, Refusal):
+            cause = unpack(spot + turned.offsets[result.cell]) if result.cell >= 0 else None
             if not (choose_mice and result.choice_may_help and not placement.mouse):
-                return refused(placement, result.reason)
+                return refused(placement, result.reason, cause)
             found = next(mouse_variants(unders, pos.counts, pos.edwood, turned), None)
             if found is None:
-                return refused(placement, result.reason)
+                return refused(placement, result.reason, cause)
             result = found
         return self._legal(placement, Resolved(pos, turned, spot, unders, result))
 
@@ -390,6 +392,14 @@ class Game:
             target=target,
             won=won,
         )
+
+    def result_after(self, outcome: Outcome) -> GameResult:
+        """The score, recipes and standing the game would have after a legal outcome of this
+        position (R15-R19), worked out on a copy: the game does not change."""
+        twin = self.copy()
+        if not twin.push(outcome).legal:
+            raise ValueError(f"not a legal placement: {outcome.placement}")
+        return twin.result()
 
     def replay(self, placements: Sequence[Placement]) -> Replayed:
         """Push placements in order until one is refused."""

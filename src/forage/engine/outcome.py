@@ -58,6 +58,8 @@ class Outcome(BaseModel):
     """Colours of the dice placed or raised under R8a, for the first-turn recipes (R18)."""
     mouse_choice_possible: tuple[Pos, ...] = ()
     """Split areas whose mouse die could take either colour (the ``c`` key)."""
+    cause: Pos | None = None
+    """The square (x, y) of the card's area that causes a refusal, where one area does."""
     _resolved: Resolved | None = PrivateAttr(default=None)
     _effects: tuple[AreaEffect, ...] | None = PrivateAttr(default=None)
 
@@ -106,6 +108,7 @@ class Outcome(BaseModel):
             self.score_change,
             self.gathered,
             self.mouse_choice_possible,
+            self.cause,
             self.effects,
         )
 
@@ -151,7 +154,7 @@ _GATHERED: Final = tuple(
 )
 _SUPPLIES: dict[tuple[tuple[int, int, int], bool], Supply] = {}
 _OUTCOME_FIELDS: Final = frozenset(
-    {"placement", "reason", "supply", "score_change", "gathered", "mouse_choice_possible"}
+    {"placement", "reason", "supply", "score_change", "gathered", "mouse_choice_possible", "cause"}
 )
 _new = object.__new__
 _set = object.__setattr__
@@ -167,9 +170,9 @@ def supply_of(counts: tuple[int, int, int], edwood: bool) -> Supply:
     return found
 
 
-def refused(placement: Placement, reason: Reason) -> Outcome:
-    """The outcome of a refused placement."""
-    return Outcome(placement=placement, reason=reason)
+def refused(placement: Placement, reason: Reason, cause: Pos | None = None) -> Outcome:
+    """The outcome of a refused placement, with the square that causes it if one does."""
+    return Outcome(placement=placement, reason=reason, cause=cause)
 
 
 def legal_outcome(placement: Placement, resolved: Resolved) -> Outcome:
@@ -185,6 +188,7 @@ def legal_outcome(placement: Placement, resolved: Resolved) -> Outcome:
         "mouse_choice_possible": tuple(unpack(spot + offsets[i]) for i in result.choosable)
         if result.choosable
         else (),
+        "cause": None,
     }
     outcome: Outcome = _new(Outcome)
     _set(outcome, "__dict__", values)

@@ -183,14 +183,15 @@ def _step(area: Area, below: Square | None) -> Step:
     lost = below.points if below is not None else 0
     made = covered_square(area, below, effect)
     code = encode(made.area, made.die, made.edwood)
-    returned = -1
-    if effect in (Effect.MOUSE, Effect.EDWOOD) and below is not None and below.die is not None:
-        returned = COLOUR_INDEX[below.die.colour]
-    gathered = 0
-    colour = returned
+    colour = gathered = 0
     if effect in (Effect.RAISED, Effect.PLACED) and made.die is not None:
-        colour = COLOUR_INDEX[made.die.colour] if effect is Effect.PLACED else -1
         gathered = 1 << COLOUR_INDEX[made.die.colour]
+    if effect is Effect.PLACED and made.die is not None:
+        colour = COLOUR_INDEX[made.die.colour]  # drawn from the supply
+    elif effect in (Effect.MOUSE, Effect.EDWOOD) and below is not None and below.die is not None:
+        colour = COLOUR_INDEX[below.die.colour]  # sent back to the supply
+    else:
+        colour = -1
     return Step(int(_NEEDS[effect]), effect, code, made.points - lost, gathered, colour)
 
 
@@ -288,13 +289,21 @@ class Resolution(NamedTuple):
 
 
 class Refusal(NamedTuple):
-    """Why a placement is refused, and whether another choice of mouse colours might help."""
+    """Why a placement is refused, whether another choice of mouse colours might help, and
+    the index of the card's cell that causes it (-1 when no one cell does)."""
 
     reason: Reason
     choice_may_help: bool
+    cell: int = -1
 
 
-_REFUSALS: Final = {(r, helps): Refusal(r, helps) for r in Reason for helps in (False, True)}
+_REFUSALS: Final = {
+    (r, helps, cell): Refusal(r, helps, cell)
+    for r in Reason
+    for helps in (False, True)
+    for cell in range(-1, 6)
+}
+"""Every refusal, built once: the hot path only looks one up."""
 _new_resolution = tuple.__new__
 
 
@@ -337,7 +346,7 @@ def resolve(
                 append(BARE[code])
                 gain += change - POINTS[code]
         elif need == REFUSED:
-            return _REFUSALS[effect, False]  # type: ignore[index]
+            return _REFUSALS[effect, False, len(new)]  # type: ignore[index]
         else:
             if pending is None:
                 pending = []
@@ -349,7 +358,7 @@ def resolve(
                 back[colour] += 1  # type: ignore[index]
     if pending is None:
         if choice:
-            return _REFUSALS[Reason.BAD_MOUSE_COLOUR, False]
+            return _REFUSALS[Reason.BAD_MOUSE_COLOUR, False, -1]
         after = counts if drawn is None else (drawn[0], drawn[1], drawn[2])
         return _new_resolution(Resolution, (gain, tuple(new), after, edwood, gathered, (), ()))
     # R9 step 2: every displaced die goes back to the supply.
@@ -367,7 +376,7 @@ def resolve(
         _, _, _, _, colours, mice, edwood_code, split = cells[i]
         if new[i] == edwood_code:  # R8d: covering a mouse die needs Edwood
             if not edwood:
-                return _REFUSALS[Reason.EDWOOD_USED, split_seen]
+                return _REFUSALS[Reason.EDWOOD_USED, split_seen, i]
             edwood = False
             continue
         chosen = choice.get(i) if choice else None
@@ -383,7 +392,7 @@ def resolve(
         if chosen is not None:
             used += 1
             if chosen not in options:
-                return _REFUSALS[Reason.BAD_MOUSE_COLOUR, False]
+                return _REFUSALS[Reason.BAD_MOUSE_COLOUR, False, i]
             colour = chosen
         elif split:
             colour = default_mouse_colour(options, supply) if options else -1
@@ -394,10 +403,10 @@ def resolve(
             edwood = False
             new[i] = edwood_code
         else:
-            return _REFUSALS[Reason.NO_MOUSE_DIE, split_seen]
+            return _REFUSALS[Reason.NO_MOUSE_DIE, split_seen, i]
         gain += POINTS[new[i]]
     if choice and used != len(choice):
-        return _REFUSALS[Reason.BAD_MOUSE_COLOUR, False]
+        return _REFUSALS[Reason.BAD_MOUSE_COLOUR, False, -1]
     return _new_resolution(
         Resolution,
         (

@@ -13,12 +13,16 @@ from textual.worker import get_current_worker
 
 from forage.app.describe import score_sum
 from forage.app.par_job import ParJob
+from forage.app.recorder import Recorder, recorder_of
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.session import Session
+from forage.app.widgets.history import HistoryPanel, HistoryState
 from forage.app.widgets.keys import KeyBar
 from forage.app.widgets.score import recipes_text
 from forage.carddata import standard_deck
 from forage.engine.scoring import WIN_LINE
+from forage.history.achievements import Achievement
+from forage.history.store import Recorded
 
 
 def summary_text(session: Session) -> Text:
@@ -31,11 +35,12 @@ def summary_text(session: Session) -> Text:
         text.append("No card in your hand fits anywhere, so the game ends here.\n", "bold #ffb040")
     else:
         text.append("All cards are placed.\n", "bold")
-    text.append(f"{score_sum(score)}\n")
-    text.append(f"Base score {score.base}\n", "bold")
     if session.is_challenge:
         text.append_text(recipes_text(result, game.recipes, conditions=True))
         text.append("\n")
+    text.append(f"Base score {score.base}", "bold")
+    text.append(f"  ({score_sum(score)})\n")
+    text.append(f"Your woodland (base score {score.base}): ")
     text.append(f"{result.rating}\n", "bold italic #ffff66")
     if result.won:
         text.append("You win!", "bold #80ff80")
@@ -62,12 +67,15 @@ def choices_text(has_other: bool) -> Text:
     text.append("u", "bold reverse")
     text.append(" undo   ")
     text.append("q", "bold reverse")
-    text.append(" quit")
+    text.append(" quit   ")
+    text.append("esc", "bold reverse")
+    text.append(" see the woodland")
     return text
 
 
 class EndScreen(ForageModal):
-    """The result of the game; dismisses with again, other, new, undo or quit."""
+    """The result of the game; dismisses with again, other, new, undo, quit, or look (escape:
+    the finished woodland, from which enter brings this summary back)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "choose('again')", "Same deal"),
@@ -75,6 +83,8 @@ class EndScreen(ForageModal):
         Binding("n", "choose('new')", "New game"),
         Binding("u", "choose('undo')", "Undo"),
         Binding("q", "choose('quit')", "Quit"),
+        Binding("y", "copy_share", "Copy share line", show=False),
+        Binding("escape", "choose('look')", "Woodland"),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -82,6 +92,9 @@ class EndScreen(ForageModal):
         super().__init__()
         self.session = session
         self.has_other = session.other_deck() is not None
+        self._recorded: Recorded | None = None
+        self._unlocked: tuple[Achievement, ...] = ()
+        self._share: str | None = None
 
     def compose(self) -> ComposeResult:
         """The summary and the choices."""
@@ -91,11 +104,13 @@ class EndScreen(ForageModal):
             with VerticalScroll():
                 yield Static(summary_text(self.session), id="end-summary")
                 yield Static("", id="end-par")
+                yield HistoryPanel(id="end-history")
             yield Static(choices_text(self.has_other), id="end-choices")
         yield KeyBar()
 
     def on_mount(self) -> None:
-        """Start working out the deal's par, if the app asks for it."""
+        """Record the game in the history; start working out the deal's par, if asked for."""
+        self.record_history()
         if not getattr(self.app, "show_par", False) or self.session.game.deck != standard_deck():
             self.query_one("#end-par", Static).display = False
             return
@@ -121,6 +136,47 @@ class EndScreen(ForageModal):
         text.append(f"Par for this deal: {par}", "bold")
         text.append(f" ({how}, knowing the draw order); you scored {mine}.")
         self.query_one("#end-par", Static).update(text)
+        self.history_par(par, proven)
+
+    # -- the history (forage.app.recorder) ----------------------------------------------------
+
+    def record_history(self) -> None:
+        """Record the finished game and show what it unlocked and the deal's scoreboard."""
+        recorder = recorder_of(self.app)
+        if recorder is None:
+            self.query_one(HistoryPanel).display = False
+            return
+        self._recorded = recorder.finished(self.session)
+        if self._recorded is not None:
+            self._unlocked = tuple(self._recorded.achievements)
+        self._show_history(recorder, None)
+
+    def history_par(self, par: int, proven: bool) -> None:
+        """Store the par found and announce any achievement it unlocks."""
+        recorder = recorder_of(self.app)
+        if recorder is None or self._recorded is None:
+            return
+        self._unlocked += tuple(recorder.set_par(self._recorded, par, proven))
+        self._show_history(recorder, par)
+
+    def _show_history(self, recorder: Recorder, par: int | None) -> None:
+        board = recorder.scoreboard(self.session)
+        par = par if par is not None else board.par
+        self._share = recorder.share(self.session, par)
+        self.query_one(HistoryPanel).state = HistoryState(
+            recorded=self._recorded is not None,
+            player=recorder.player,
+            achievements=self._unlocked,
+            scoreboard=board.lines,
+            par=par,
+            share=self._share,
+        )
+
+    def action_copy_share(self) -> None:
+        """Put the daily share line on the clipboard (OSC 52)."""
+        if self._share:
+            self.app.copy_to_clipboard(self._share)
+            self.notify("Share line copied.", timeout=2)
 
     def on_unmount(self) -> None:
         """Stop the par search when the end screen closes."""

@@ -10,11 +10,9 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.widgets import Static
 
-from forage.app.describe import outcome_lines
+from forage.app.describe import cell_previews, outcome_lines
+from forage.app.recorder import recorder_of
 from forage.app.screens.base import ForageScreen, too_small_notice
-from forage.app.screens.confirm import ConfirmScreen
-from forage.app.screens.end import EndScreen
-from forage.app.screens.help import HelpScreen
 from forage.app.session import Session
 from forage.app.widgets import (
     HandState,
@@ -28,7 +26,7 @@ from forage.app.widgets import (
     WoodlandState,
     WoodlandView,
 )
-from forage.engine import Area, Game, Placement, Square
+from forage.engine import Area, Game, GameResult, Placement, Square
 from forage.engine.woodland import Pos
 
 if TYPE_CHECKING:
@@ -53,8 +51,11 @@ class GameScreen(ForageScreen):
         Binding("q", "quit_game", "Quit"),
         Binding("c", "mouse_colour", "Mouse colour"),
         Binding("u", "undo", "Undo"),
+        Binding("ctrl+r", "redo", "Redo", show=False),
         Binding("t", "hint", "Hint"),
+        Binding("p", "peek", "Peek under", show=False),
         Binding("n", "new_game", "New", show=False),
+        Binding("s", "stats", "Statistics", show=False),
     ]
 
     version: var[int] = var(0, init=False)
@@ -69,6 +70,15 @@ class GameScreen(ForageScreen):
         self._serial = 0
         self._game_key: tuple[int, tuple[Placement, ...]] | None = None
         self._squares: dict[Pos, Square] = {}
+        self._peek = False
+        self._result: GameResult | None = None
+        """The standing of the game as it is, worked out once per position."""
+        self._message = ""
+        """A one-off answer to the last key, shown once on the status bar's last line."""
+        self._last = ""
+        """What the last drop (or undo, redo) did."""
+        self._hint: tuple[tuple[int, tuple[Placement, ...]], str] | None = None
+        """The hint in words, for the game as it stood when it was worked out."""
 
     def compose(self) -> ComposeResult:
         """Title, woodland and side panel, status bar, footer."""
@@ -115,11 +125,13 @@ class GameScreen(ForageScreen):
         game_key = (self._serial, tuple(game.moves))
         if game_key != self._game_key:
             self._squares = dict(game.woodland.squares)
+        over = {(x, y): area for x, y, area in card_cells}
         self.query_one(WoodlandView).state = WoodlandState(
             squares=self._squares,
             card=card_cells,
             outcome=outcome,
-            choices=outcome.mouse_choice_possible if outcome is not None else (),
+            previews=cell_previews(outcome, over, self._squares) if outcome else {},
+            peek=self._peek,
         )
         self.query_one(HandView).state = HandState(
             cards=tuple(game.card(n) for n in game.hand),
@@ -127,24 +139,59 @@ class GameScreen(ForageScreen):
             turn=game.turn,
             turns=game.turns,
             draw_pile=game.draw_pile,
+            rotation=placement.rotation if placement is not None else None,
+            challenge=session.is_challenge,
         )
-        if game_key != self._game_key:
+        # In a recipe challenge the engine works out the standing after the drop shown.
+        after = None
+        if session.is_challenge and outcome is not None and outcome.legal:
+            after = game.result_after(outcome)
+        moved_on = game_key != self._game_key
+        if moved_on:
             self._game_key = game_key
+            self._result = game.result()
             self.query_one(SupplyView).supply = game.supply
-            result = game.result()
-            self.query_one(ScorePanel).state = ScoreState(result=result, recipes=game.recipes)
-        title = f"Forage · {session.label()}"
+        result = self._result or game.result()
+        if moved_on or session.is_challenge:
+            self.query_one(ScorePanel).state = ScoreState(
+                result=result, recipes=game.recipes, after=after
+            )
+        title = f"Forage · {self.daily_label() or session.label()}"
         if title != self._title:
             self._title = title
             self.query_one("#title", Static).update(title)
+        note = self._message or self._hint_text() or self._last
+        self._message = ""
         if outcome is None:
             status = StatusState(
-                "The game is over.", "u undoes the last placement; n starts a new game."
+                "The game is over.",
+                "enter shows the summary again; u undoes the last placement; n new game.",
+                note=note,
             )
         else:
-            headline, details = outcome_lines(outcome, game.position.base)
-            status = StatusState(headline, details, outcome.legal)
+            final = None
+            if after is not None:
+                final = (result.score.final, after.score.final)
+            headline, details = outcome_lines(outcome, game.position.base, final)
+            if self._peek:
+                headline = "Peeking under the card: p shows the card again."
+            status = StatusState(headline, details, outcome.legal, note)
         self.query_one(StatusBar).state = status
+
+    def say(self, text: str) -> None:
+        """Answer a key on the status bar's last line (instead of a notification)."""
+        self._message = text
+        self.changed()
+
+    def _hint_text(self) -> str:
+        """The hint in words while it is for the game as it stands, else nothing."""
+        if self._hint is None:
+            return ""
+        key, text = self._hint
+        if key != (self._serial, tuple(self.session.game.moves)):
+            self._hint = None
+            return ""
+        return text
 
     # -- messages up ---------------------------------------------------------------------------
 
@@ -159,18 +206,33 @@ class GameScreen(ForageScreen):
         if cursor is not None and self.session.move(message.x - cursor.x, message.y - cursor.y):
             self.changed()
 
+    def on_woodland_view_turned(self, message: WoodlandView.Turned) -> None:
+        """The wheel or a right click rotates the card."""
+        self.action_rotate(message.clockwise)
+
+    def on_woodland_view_double_clicked(self, message: WoodlandView.DoubleClicked) -> None:
+        """A double click places the card."""
+        self.action_place()
+
     # -- actions ---------------------------------------------------------------------------------
 
     def action_move(self, dx: int, dy: int) -> None:
         """Move the card being placed one area."""
+        self._peek = False
         if self.session.move(dx, dy):
             self.changed()
         else:
-            self.notify("The card can go only one card beyond the woodland.", timeout=2)
+            self.say("The card can go only one card beyond the woodland.")
 
     def action_rotate(self, clockwise: bool) -> None:
         """Turn the card a quarter."""
+        self._peek = False
         self.session.rotate(clockwise)
+        self.changed()
+
+    def action_peek(self) -> None:
+        """Show what lies under the card being placed (again: show the card)."""
+        self._peek = not self._peek
         self.changed()
 
     def action_next_card(self) -> None:
@@ -188,36 +250,63 @@ class GameScreen(ForageScreen):
         if self.session.cycle_mouse():
             self.changed()
         else:
-            self.notify("No mouse colour to choose here.", timeout=2)
+            self.say("No mouse colour to choose here.")
 
     def action_place(self) -> None:
         """Place the card; an illegal spot is refused with its reason."""
         if self.session.game.is_over():
             self.check_end()
             return
+        before = self._final()
         outcome = self.session.place()
         if outcome is None:
             return
         if not outcome.legal:
-            self.notify(f"Can't place here: {outcome.message}.", severity="error", timeout=3)
-            self.changed()
+            self.say(f"Not placed: {outcome.message}.")
             return
-        self.changed()
+        self._dropped("Placed", outcome.placement.card, before)
         self.check_end()
+
+    def _final(self) -> int:
+        """The score that decides the game: final in a recipe challenge, else base."""
+        game = self.session.game
+        return game.result().score.final if self.session.is_challenge else game.base
+
+    def _dropped(self, verb: str, card: int, before: int) -> None:
+        """Note what the last drop (or undo, redo) did to the score."""
+        self._peek = False
+        self._hint = None
+        gain = self._final() - before
+        what = "final" if self.session.is_challenge else "score"
+        self._last = f"{verb} card {card}: {gain:+d} ({what} now {self._final()})."
+        self.changed()
 
     def action_undo(self) -> None:
         """Take back the last placement."""
-        if self.session.undo() is None:
-            self.notify("Nothing to undo: this is the start of the game.", timeout=2)
+        before = self._final()
+        placement = self.session.undo()
+        if placement is None:
+            self.say("Nothing to undo: this is the start of the game.")
             return
-        self.changed()
+        self._dropped("Took back", placement.card, before)
+
+    def action_redo(self) -> None:
+        """Make again the placement last undone."""
+        before = self._final()
+        outcome = self.session.redo()
+        if outcome is None:
+            self.say("Nothing to redo.")
+            return
+        self._dropped("Placed again", outcome.placement.card, before)
+        self.check_end()
 
     def action_hint(self) -> None:
         """Work out a suggested placement in the background, then show it."""
         game = self.session.game
         if game.is_over():
             return
-        self.notify("Looking for a good placement…", timeout=1.5)
+        self.session.hints += 1
+        self.say("Hint: looking for a good placement…")
         key = (self._serial, tuple(game.moves))
         snapshot = self.session.snapshot()
         self.run_worker(
@@ -239,26 +328,32 @@ class GameScreen(ForageScreen):
         if key != (self._serial, tuple(self.session.game.moves)):
             return
         if found is None:
-            self.notify("No placement to suggest.", timeout=2)
+            self.say("No placement to suggest.")
             return
         self.show_hint(found.placement, found.gain, found.expected)
 
     def show_hint(self, placement: Placement, gain: int = 0, expected: float = 0.0) -> None:
         """Move the card being placed to a suggested placement; enter then places it."""
         if self.session.go_to(placement):
-            self.changed()
-            self.notify(
-                f"Hint: card #{placement.card} here, {gain:+d} now, about {expected:.0f} "
-                "expected after the next turn. Enter places it.",
-                timeout=5,
+            self._peek = False
+            more = expected - (self.session.game.base + gain)
+            text = (
+                f"Hint: card {placement.card} here, {gain:+d} now; about {more:.0f} more "
+                "expected next turn. Enter places it."
             )
+            self._hint = ((self._serial, tuple(self.session.game.moves)), text)
+            self.changed()
 
     def action_help(self) -> None:
         """Open the keys and rules."""
+        from forage.app.screens.help import HelpScreen
+
         self.app.push_screen(HelpScreen(self.session.game.recipes))
 
     def action_new_game(self) -> None:
         """Start a new game (asking first if this one is under way)."""
+        from forage.app.screens.confirm import ConfirmScreen
+
         game = self.session.game
         if game.moves and not game.is_over():
 
@@ -274,6 +369,7 @@ class GameScreen(ForageScreen):
 
     def action_quit_game(self) -> None:
         """Save the game and leave."""
+        self.record_abandoned()
         self.session.save()
         self.app.exit(0)
 
@@ -281,8 +377,12 @@ class GameScreen(ForageScreen):
 
     def load(self, session: Session) -> None:
         """Play another session on this screen."""
+        self.record_abandoned()
         self.session = session
         self._serial += 1
+        self._last = ""
+        self._hint = None
+        self._peek = False
         self.query_one(ScorePanel).refresh(layout=True)
         session.save()
         if session.record_path is not None:
@@ -290,10 +390,36 @@ class GameScreen(ForageScreen):
         self.changed()
         self.check_end()
 
+    # -- the history (forage.app.recorder) ----------------------------------------------------
+
+    def record_abandoned(self) -> None:
+        """Record the game in the history as abandoned if it is being left unfinished."""
+        recorder = recorder_of(self.app)
+        if recorder is not None:
+            recorder.abandoned(self.session)
+
+    def daily_label(self) -> str | None:
+        """How the daily deal is named in the title (not by its long seed), else None."""
+        recorder = recorder_of(self.app)
+        if recorder is not None and recorder.is_daily(self.session):
+            kind = "recipe challenge" if self.session.is_challenge else "standard game"
+            return f"daily deal {recorder.daily} · {kind}"
+        return None
+
+    def action_stats(self) -> None:
+        """Open the statistics and achievements."""
+        recorder = recorder_of(self.app)
+        stats, unlocked = recorder.statistics() if recorder is not None else (None, {})
+        from forage.app.screens.stats import StatsScreen
+
+        self.app.push_screen(StatsScreen(stats, unlocked))
+
     def check_end(self) -> None:
         """Show the end screen once the game is over (finished or stuck)."""
         if not self.session.game.is_over() or self._ending:
             return
+        from forage.app.screens.end import EndScreen
+
         self._ending = True
         self.app.push_screen(EndScreen(self.session), self._after_end)
 
@@ -310,5 +436,7 @@ class GameScreen(ForageScreen):
             self.load(session.new_game())
         elif choice == "undo":
             self.action_undo()
+        elif choice == "look":
+            self.say("The finished woodland: enter shows the summary again.")
         elif choice == "quit":
             self.app.exit(0)

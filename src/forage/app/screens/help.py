@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import ClassVar, Final
 
 from textual.app import ComposeResult
@@ -9,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
-from forage.app.describe import BASKET, LEGEND
+from forage.app.describe import BASKET, CROSS, LEGEND, PEEK, SLASH, TICK
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.widgets.keys import KeyBar
 from forage.engine import Recipe
@@ -23,25 +24,42 @@ KEYS: Final = """\
   tab, 1, 2         choose the hand card
   enter, space      place the card where it is shown
   c                 choose the mouse colour on a split area
-  u                 undo the last placement (back to the game's start)
-  t                 hint: show a suggested placement
+  p                 peek under the card (again: show the card)
+  u / ctrl+r        undo the last placement / redo it
+  t                 hint: show a suggested placement (on the line below)
+  s                 statistics and achievements
   n                 new game
   q                 quit; the game is saved and offered next time
+[b]Mouse[/b]
+  click the woodland    move the card there (its top-left area)
+  wheel, right click    rotate the card
+  double click          place the card there
+  click a hand card     choose it
 """
 
 READING: Final = f"""\
 [b]Reading the woodland[/b]
   b c m       bramble (green), fallen leaves (orange), soil (brown)
-  b╱m         a split area: either of its two types, no food
-  b 6   B10   a die and its face: 1, 3, 6, 10, and {BASKET} for 15 (basket);
-              on a split area the die's colour is in capitals
-  {MOUSE_FACE} (red)    a mouse die: only Edwood can cover it
+  b{SLASH}m         a split area: either of its two types, no food
+  B 6  B10    a die, its colour in capitals and its face: 1, 3, 6, 10,
+              and {BASKET} for 15 (basket), on a badge of its colour
+  M{MOUSE_FACE} (red)   a mouse die: only Edwood can cover it; its letter keeps
+              its die's colour
   EDW         Edwood Mouse (purple): his area can never be covered
   │ and underlines mark the edges between cards.
-  The card being placed is drawn bright; beside each of its areas:
-  {LEGEND}
-  The line under the woodland says what the placement will do and
-  how the score changes, or why it is not allowed.
+[b]The card being placed[/b] is drawn bright; each of its areas shows its
+  type, what the drop does there (highlighted) and what it covers:
+{textwrap.indent(LEGEND, "  ")}
+  c: colour   (largest size) c changes this mouse's colour
+  {PEEK}           the card's outline while peeking under it (p)
+  {TICK} / {CROSS}       on the lines below and beside recipes: allowed or met /
+              refused or not met; a reversed tick the drop would change
+  At the smallest size only what the drop does shows; p peeks under.
+  The lines under the woodland say what the placement will do and how
+  the score changes, or why it is not allowed; the last line what the
+  last drop did, a hint, or the answer to a key.
+  Looks: NO_COLOR=1 (no colours), FORAGE_THEME=colour-blind (blue,
+  orange, purple), FORAGE_ASCII=1 (plain ASCII), set before starting.
 """
 
 RULES: Final = f"""\

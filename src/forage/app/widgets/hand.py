@@ -11,8 +11,9 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from forage.app.describe import SLASH
 from forage.app.widgets.woodland import BG
-from forage.engine import Card
+from forage.engine import Card, Rotation
 
 MINI_WIDTH = 3
 """Characters per area in the small hand cards."""
@@ -27,22 +28,32 @@ class HandState:
     turn: int = 1
     turns: int = 8
     draw_pile: int = 0
+    rotation: Rotation | None = None
+    """The rotation the selected card will be placed with."""
+    challenge: bool = False
+    """A recipe challenge: name each card's recipe too."""
 
 
-def mini_card(card: Card) -> list[Text]:
-    """A card upright as three lines of two small areas (letters on their colours)."""
+BLOCK = 12
+"""Columns of each hand card (a 3-area-wide card, its frame and a gap)."""
+
+
+def mini_card(card: Card, rotation: Rotation = Rotation.R0) -> list[Text]:
+    """A card at a rotation as lines of small areas (letters on their colours)."""
+    width, height = card.size(rotation)
+    grid = {(dx, dy): area for dx, dy, area in card.footprint(rotation)}
     lines: list[Text] = []
-    for row in range(3):
+    for row in range(height):
         line = Text()
-        for column in range(2):
-            area = card.areas[row * 2 + column]
+        for column in range(width):
+            area = grid[column, row]
             colours = area.colours
             if len(colours) == 1:
                 line.append(f" {colours[0].value.lower()} ", Style(bgcolor=BG[colours[0]]))
             else:
                 a, b = colours
                 line.append(a.value.lower(), Style(bgcolor=BG[a]))
-                line.append("╱", Style(color=BG[b], bgcolor=BG[a]))
+                line.append(SLASH, Style(color=BG[b], bgcolor=BG[a]))
                 line.append(b.value.lower(), Style(bgcolor=BG[b]))
         lines.append(line)
     return lines
@@ -52,7 +63,7 @@ class HandView(Widget):
     """The two hand cards; clicking one chooses it."""
 
     DEFAULT_CSS = """
-    HandView { height: 5; }
+    HandView { height: auto; }
     """
 
     state: reactive[HandState] = reactive(HandState)
@@ -75,25 +86,34 @@ class HandView(Widget):
         if not st.cards:
             text.append("Hand empty")
             return text
-        minis = [mini_card(card) for card in st.cards]
+        minis = [
+            mini_card(card, st.rotation if i == st.selected and st.rotation else Rotation.R0)
+            for i, card in enumerate(st.cards)
+        ]
         labels = Text()
         for index, card in enumerate(st.cards):
             chosen = index == st.selected
-            label = f"{'▶' if chosen else ' '}{index + 1}:#{card.number:<2}"
-            labels.append(label.ljust(8), "bold reverse" if chosen else "")
-            labels.append("  ")
+            label = f"{'▶' if chosen else ' '}{index + 1} card {card.number}"
+            labels.append(label.ljust(BLOCK - 1), "bold reverse" if chosen else "")
+            labels.append(" ")
         text.append_text(labels)
         for row in range(3):
             text.append("\n")
             for index, mini in enumerate(minis):
-                text.append(" " if index != st.selected else "▐", "bold")
-                text.append_text(mini[row])
-                text.append(" " if index != st.selected else "▌", "bold")
-                text.append("  ")
+                frame = index == st.selected and row < len(mini)
+                text.append("▐" if frame else " ", "bold")
+                part = mini[row] if row < len(mini) else Text("")
+                text.append_text(part)
+                text.append("▌" if frame else " ", "bold")
+                text.append(" " * (BLOCK - 2 - part.cell_len))
+        if st.challenge:
+            for index, card in enumerate(st.cards):
+                if card.recipe is not None:
+                    text.append(f"\n {index + 1}: {card.recipe.name}", "italic")
         return text
 
     def on_click(self, event: events.Click) -> None:
         """Choose the card under the pointer."""
-        index = event.x // 10
+        index = event.x // BLOCK
         if 0 <= index < len(self.state.cards):
             self.post_message(self.Chosen(index))

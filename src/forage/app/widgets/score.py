@@ -1,78 +1,117 @@
-"""The score: the base score with its breakdown; recipes, target and final score."""
+"""The score: in a recipe challenge the final score and target first, then the recipes
+(their ticks as the drop shown would leave them), then the base score and its points."""
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from forage.app.describe import ARROW, CROSS, TICK
 from forage.engine import GameResult, Recipe
+
+MET_STYLE = "bold #80ff80"
+UNMET_STYLE = "#ff8080"
+FLIP_STYLE = "bold reverse"
+"""A tick the drop shown would change."""
 
 
 @dataclass(frozen=True, eq=False)
 class ScoreState:
-    """What the score panel shows."""
+    """What the score panel shows; ``after`` is the standing after the drop shown."""
 
     result: GameResult | None = None
     recipes: tuple[Recipe, ...] = ()
+    after: GameResult | None = None
 
 
-def breakdown_text(result: GameResult) -> Text:
-    """The base score and the points that add up to it."""
+def breakdown_text(result: GameResult, challenge: bool = False) -> Text:
+    """The base score and the points that add up to it; its rating, the woodland's."""
     score = result.score
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append("Score ", "bold")
+    text.append("Base score " if challenge else "Score ", "bold")
     text.append(f"{score.base}", "bold #ffff66")
-    text.append(f"  {result.rating}\n" if result.finished else "\n")
+    text.append("\n")
     parts = score.parts
     text.append(f" food {parts.food} · mice {parts.mice}\n")
     text.append(f" split {parts.split} · Edwood {parts.edwood}")
+    if result.finished:
+        text.append(f"\n Woodland: {result.rating}", "italic")
     return text
 
 
-def recipes_text(result: GameResult, recipes: tuple[Recipe, ...], conditions: bool) -> Text:
-    """Each recipe with its condition, bonus and whether it is met; target and final score."""
-    text = Text(no_wrap=True, overflow="ellipsis")
+def final_text(result: GameResult, after: GameResult | None = None, width: int = 0) -> Text:
+    """The final score (and what the drop shown makes it) against the target; what is
+    left to go on a line of its own where ``width`` is too narrow for one line."""
+    text = Text()
+    final = result.score.final
+    text.append(f"Final {final}", "bold #ffff66")
+    if after is not None and after.score.final != final:
+        text.append(f" {ARROW} {after.score.final}", "bold reverse")
+    if result.target is not None:
+        text.append(f" · target {result.target}", "bold")
+        gap = result.target - (after or result).score.final
+        rest = "reached" if gap <= 0 else f"{gap} to go"
+        fits = not width or text.cell_len + 3 + len(rest) <= width
+        text.append(f" · {rest}" if fits else f"\n ({rest})")
+    return text
+
+
+def recipes_text(
+    result: GameResult,
+    recipes: tuple[Recipe, ...],
+    conditions: bool,
+    after: GameResult | None = None,
+    width: int = 0,
+) -> Text:
+    """The final score and target, then each recipe with its condition (wrapped to
+    ``width`` when given), bonus and tick; ticks the drop shown would flip are marked."""
+    text = Text()
     if not recipes:
         return text
-    text.append(f"Recipes · target {result.target}", "bold")
-    for recipe, res in zip(recipes, result.recipes, strict=True):
-        mark = "✓" if res.met else "✗"
-        style = "bold #80ff80" if res.met else "#ff8080"
+    text.append_text(final_text(result, after, width))
+    shown = after.recipes if after is not None else result.recipes
+    for recipe, now, then in zip(recipes, result.recipes, shown, strict=True):
+        mark = TICK if then.met else CROSS
+        style = MET_STYLE if then.met else UNMET_STYLE
+        if then.met != now.met:  # the drop shown would change this tick: say so
+            mark = f"{TICK if now.met else CROSS}{ARROW}{mark}"
+            style = f"{style} {FLIP_STYLE}"
         text.append("\n")
         text.append(f" {mark} ", style)
-        text.append(f"{recipe.name} ({recipe.bonus_text})")
-        if res.met and res.bonus:
-            text.append(f" +{res.bonus}", style)
+        name = f"{recipe.name} ({recipe.bonus_text})"
+        if then.met and then.bonus:
+            name += f" +{then.bonus}"
+        room = width - len(mark) - 2 if width else 0
+        lines = textwrap.wrap(name, room) if room > 8 else [name]
+        text.append(lines[0])
+        for line in lines[1:]:
+            text.append(f"\n{' ' * (len(mark) + 2)}{line}")
         if conditions:
-            text.append(f"\n   {recipe.condition}", "italic")
-    score = result.score
-    text.append("\n")
-    text.append(f"Final {score.final}", "bold")
-    if result.target is not None:
-        gap = result.target - score.final
-        text.append(" · target reached" if gap <= 0 else f" · {gap} to go")
+            lines = textwrap.wrap(recipe.condition, width - 3) if width > 3 else [recipe.condition]
+            for line in lines:
+                text.append(f"\n   {line}", "italic")
     return text
 
 
 class ScorePanel(Widget):
-    """The score breakdown and, in a recipe challenge, the recipes and target."""
-
-    DEFAULT_CSS = """
-    ScorePanel { height: auto; }
-    """
+    """The score breakdown and, in a recipe challenge, the final score, target and recipes."""
 
     state: reactive[ScoreState] = reactive(ScoreState, always_update=True)
 
     def render(self) -> Text:
-        """Breakdown, then recipes when there are any."""
+        """Recipes first in a challenge (final score, target), then the base breakdown."""
         result = self.state.result
         if result is None:
             return Text("")
-        text = breakdown_text(result)
-        if self.state.recipes:
-            text.append("\n")
-            text.append_text(recipes_text(result, self.state.recipes, conditions=True))
+        recipes = self.state.recipes
+        if not recipes:
+            return breakdown_text(result)
+        width = self.size.width or 28
+        text = recipes_text(result, recipes, True, self.state.after, width)
+        text.append("\n")
+        text.append_text(breakdown_text(result, challenge=True))
         return text

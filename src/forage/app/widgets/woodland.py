@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
@@ -15,23 +16,42 @@ from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 
-from forage.app.describe import BASKET, TERRAIN, face
-from forage.app.describe import mark as effect_mark
-from forage.engine import Area, AreaEffect, Colour, Die, Effect, Outcome, Square
+from forage.app.describe import ASCII, BASKET, PEEK, SLASH, TERRAIN, CellPreview, face
+from forage.engine import Area, Colour, Die, Outcome, Square
 from forage.engine.areas import EDWOOD_POINTS
 from forage.engine.woodland import Pos
 
-BG: Final = {Colour.B: "#2f6f2f", Colour.C: "#a85c12", Colour.M: "#62432a"}
-"""Terrain colours in the woodland: green bramble, orange fallen leaves, brown soil."""
-BG_CARD: Final = {Colour.B: "#62c462", Colour.C: "#f4a640", Colour.M: "#b08458"}
-"""Brighter terrain colours for the card being placed."""
+PALETTES: Final = {
+    "standard": (
+        {Colour.B: "#2f6f2f", Colour.C: "#a85c12", Colour.M: "#62432a"},
+        {Colour.B: "#62c462", Colour.C: "#f4a640", Colour.M: "#b08458"},
+        "#c41616",
+    ),
+    # Okabe and Ito's colours, told apart with any common colour-vision deficiency:
+    # sky blue, orange, reddish purple; a mouse in black.
+    "colour-blind": (
+        {Colour.B: "#1f5f8f", Colour.C: "#9a6200", Colour.M: "#7a3f66"},
+        {Colour.B: "#56b4e9", Colour.C: "#e69f00", Colour.M: "#cc79a7"},
+        "#000000",
+    ),
+}
+"""Terrain colours in the woodland and on the card being placed, and the mouse's colour."""
+THEME: Final = os.environ.get("FORAGE_THEME", "standard")
+"""The palette chosen with FORAGE_THEME (``standard`` or ``colour-blind``)."""
+BG, BG_CARD, MOUSE_RED = PALETTES.get(THEME, PALETTES["standard"])
+"""Green bramble, orange fallen leaves, brown soil (or the colour-blind palette)."""
 TEXT: Final = "#f2f2f2"
 TEXT_CARD: Final = "#000000"
-MOUSE_STYLE: Final = Style.parse("bold #ffffff on #c41616")
+MOUSE_FACE_STYLE: Final = Style.parse(f"bold #ffffff on {MOUSE_RED}")
+"""The face of a mouse die (its colour letter keeps its die's colour)."""
 EDWOOD_STYLE: Final = Style.parse("bold #ffffff on #7b2fbf")
 EMPTY_STYLE: Final = Style.parse("#4a4a4a")
-ILLEGAL_MARK: Final = Style.parse("bold #ff2a2a on #000000")
-LIVE_MARK: Final = Style.parse("bold #ffff00 on #000000")
+CAUSE_STYLE: Final = Style.parse("bold #ffffff on #c41616")
+"""The area of the card that causes a refusal."""
+CHANGE_STYLE: Final = Style.parse("bold #000000 on #ffff66")
+"""A die the drop changes, on the card being placed."""
+PEEK_MARK: Final = Style.parse("bold #ffff00")
+"""The outline of the card while peeking under it."""
 UNDERLINE: Final = Style(underline=True)
 NO_STYLE: Final = Style()
 
@@ -56,8 +76,11 @@ class WoodlandState:
     card: tuple[tuple[int, int, Area], ...] = ()
     """The card being placed as (x, y, area) in woodland coordinates."""
     outcome: Outcome | None = None
-    choices: tuple[Pos, ...] = ()
-    """Split areas where `c` changes the mouse colour."""
+    """The engine's outcome of the card where it is shown."""
+    previews: dict[Pos, CellPreview] = field(default_factory=dict)
+    """What each area of the card covers and what the drop does there."""
+    peek: bool = False
+    """Show the woodland under the card, the card only outlined."""
 
 
 Chunk = tuple[str, Style]
@@ -88,6 +111,7 @@ def area_lines(
     fg = TEXT_CARD if on_card else TEXT
     letters = [c.value.lower() for c in area.colours]
     split = len(letters) == 2
+    slash = SLASH
     if edwood:
         cost = f"  {EDWOOD_POINTS}"
         words = {1: ["EDW"], 2: ["Edw", "mouse"], 3: ["EDWOOD", " mouse", cost]}.get(
@@ -95,34 +119,65 @@ def area_lines(
         )
         return tuple(((_fit(word, w), EDWOOD_STYLE),) for word in words)
     # the terrain line(s)
+    badge = (-1, 0, 0)  # (row, first column, last column + 1) of the die's label
     if h == 1:
         if die is None:
-            text = f"{letters[0]}╱{letters[1]}" if split else f"{letters[0]}  "
+            text = f"{letters[0]}{slash}{letters[1]}" if split else f"{letters[0]}  "
         else:
-            value = face(die.value)
-            text = f"{die.colour.value if split else letters[0]}{value:>2}"
+            text = f"{die.colour.value}{face(die.value):>2}"
+            badge = (0, 0, 3)
         rows = [text]
     else:
         if split:
-            top = f"{letters[0]}╱{letters[1]}" if w <= 5 else f"{letters[0]}  ╱  {letters[1]}"
+            top = (
+                f"{letters[0]}{slash}{letters[1]}"
+                if w <= 5
+                else f"{letters[0]}  {slash}  {letters[1]}"
+            )
         else:
             top = letters[0] if w <= 5 else TERRAIN[area.colours[0]]
         rows = [_fit(top, w)]
         if die is None:
             rows += [" " * w] * (h - 1)
         else:
-            label = f"{die.colour.value}{face(die.value):>3}"
-            rows.append(_fit(label if w <= 5 else "  " + label, w))
+            label = f"{die.colour.value}{face(die.value):>2}"
+            indent = 0 if w <= 5 else 2
+            rows.append(_fit(" " * indent + label, w))
+            badge = (1, indent, indent + len(label))
             if h >= 3:
                 extra = "mouse" if die.mouse else ("basket" if die.value == 15 else "")
                 rows.append(_fit("  " + extra if extra else "", w))
             rows += [" " * w] * (h - len(rows))
+    return _paint(rows, area, die, badge, palette, fg, on_card, no_color)
+
+
+def _paint(
+    rows: list[str],
+    area: Area,
+    die: Die | None,
+    badge: tuple[int, int, int],
+    palette: dict[Colour, str],
+    fg: str,
+    on_card: bool,
+    no_color: bool,
+    highlight: int = -1,
+) -> tuple[tuple[Chunk, ...], ...]:
+    """Rows of text on the area's colours; the die's label as a badge of its colour (a
+    mouse's face on red); row ``highlight`` marks a change the drop makes."""
+    w = len(rows[0]) if rows else 0
+    row_b, start_b, end_b = badge
     lines: list[tuple[Chunk, ...]] = []
-    for text in rows:
+    for row, text in enumerate(rows):
         line: list[Chunk] = []
+        stripped = len(text.rstrip())
         for column, char in enumerate(_fit(text, w)):
-            if die is not None and die.mouse:
-                style = MOUSE_STYLE
+            if die is not None and row == row_b and start_b <= column < end_b:
+                if die.mouse and column > start_b:
+                    style = MOUSE_FACE_STYLE
+                else:
+                    style = Style(color="#000000", bgcolor=BG_CARD[die.colour], bold=True)
+            elif row == highlight and column < max(stripped, 1):
+                style = CHANGE_STYLE
             else:
                 bg = _split_bg(area, column, w, palette)
                 bold = die is not None or on_card
@@ -133,6 +188,40 @@ def area_lines(
             line.append((char, style))
         lines.append(tuple(line))
     return tuple(lines)
+
+
+def card_lines(
+    area: Area, preview: CellPreview | None, size: CellSize, no_color: bool = False
+) -> tuple[tuple[Chunk, ...], ...]:
+    """The lines of one area of the card being placed: its type, what the drop does there
+    and what it covers (the cause of a refusal in red)."""
+    w, h = size.width, size.height
+    letters = "".join(c.value.lower() for c in area.colours)
+    name = letters if len(letters) == 1 else SLASH.join(letters)
+    if w > 5 and len(area.colours) == 1:
+        name = TERRAIN[area.colours[0]]
+    elif w > 5:
+        name = f"{letters[0]}  {SLASH}  {letters[1]}"
+    p = preview if preview is not None else CellPreview("", "", "", "", "", False, None)
+
+    def pick(long: str, short: str) -> str:
+        return long if len(long) <= w else short[:w]
+
+    if h == 1:
+        rows = [p.short if 0 < len(p.short) <= w else name]
+    elif h == 2:
+        rows = [name, p.short or p.short_below]
+    elif h == 3:
+        rows = [name, pick(p.change, p.short), pick(p.below, p.short_below)]
+    else:
+        rows = [name, pick(p.change, p.short), p.word, pick(p.below, p.short_below)]
+        rows += [""] * (h - len(rows))
+    rows = [_fit(r, w) for r in rows]
+    if p.cause:
+        return tuple(tuple((ch, CAUSE_STYLE) for ch in row) for row in rows)
+    changed = 0 if h == 1 else 1
+    highlight = changed if (p.change or p.short) and rows[changed].strip() else -1
+    return _paint(rows, area, None, (-1, 0, 0), BG_CARD, TEXT_CARD, True, no_color, highlight)
 
 
 @lru_cache(maxsize=4096)
@@ -157,6 +246,17 @@ def _area_segments(
         segments = [Segment(ch, base + (st + UNDERLINE if last else st)) for ch, st in line]
         out.append(tuple(Segment.simplify(segments)))
     return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def _card_segments(
+    area: Area, preview: CellPreview | None, size: CellSize, no_color: bool, base: Style
+) -> tuple[tuple[Segment, ...], ...]:
+    """An area of the card being placed as segments over ``base``."""
+    lines = card_lines(area, preview, size, no_color)
+    return tuple(
+        tuple(Segment.simplify([Segment(ch, base + st) for ch, st in line])) for line in lines
+    )
 
 
 @lru_cache(maxsize=8)
@@ -185,38 +285,48 @@ def _bounds(state: WoodlandState) -> tuple[int, int, int, int]:
 
 
 def choose_size(state: WoodlandState, width: int, height: int) -> CellSize:
-    """The largest cell size at which the woodland (with a margin) fits, else the compact one.
+    """The largest cell size at which the woodland and a card's reach around it fit (a
+    card that covers the woodland reaches two areas beyond it), else the largest at which
+    the woodland and one area around it fit, else the woodland alone, else the compact one.
 
     The size depends on the woodland only, so it changes when a card is placed, never
     while the card being placed moves.
     """
     x0, y0, x1, y1 = _bounds(state)
-    for size in SIZES:
-        cols = (width - 1) // (size.width + 1)
-        rows = height // size.height
-        if x1 - x0 + 3 <= cols and y1 - y0 + 3 <= rows:
-            return size
+    for margin in (REACH - 1, 1, 0):
+        for size in SIZES[:-1]:
+            cols = (width - 1) // (size.width + 1)
+            rows = height // size.height
+            if x1 - x0 + 1 + 2 * margin <= cols and y1 - y0 + 1 + 2 * margin <= rows:
+                return size
     return SIZES[-1]
 
 
 def _axis_origin(
-    lo: int, hi: int, card_lo: int, card_hi: int, span: int, previous: int | None
+    lo: int,
+    hi: int,
+    card_lo: int,
+    card_hi: int,
+    span: int,
+    previous: int | None,
+    reach: int = REACH,
 ) -> int:
-    """The first visible coordinate on one axis.
+    """The first visible coordinate on one axis, ``[lo, hi]`` being the woodland with a
+    card's ``reach`` either side.
 
-    Centred on [lo, hi] (everywhere the card can reach) when that fits, so the view stays
-    still; otherwise the view keeps its place and scrolls just enough to show the card.
+    Centred on [lo, hi] when that fits, so the view stays still; otherwise the view keeps
+    every placed card in sight where it can, and scrolls only when the card being placed
+    would leave it.
     """
     if hi - lo + 1 <= span:
         return lo - (span - (hi - lo + 1)) // 2
-    origin = previous if previous is not None else (lo + hi + 1 - span) // 2
-    # keep the card (with a margin of one area where possible) in view
-    want_lo, want_hi = card_lo - 1, card_hi + 1
-    if want_hi - want_lo + 1 > span:
-        want_lo, want_hi = card_lo, card_hi
-    origin = min(origin, want_lo)
-    origin = max(origin, want_hi - span + 1)
-    return origin
+    w_lo, w_hi = lo + reach, hi - reach
+    centred = (lo + hi + 1 - span) // 2
+    origin = centred if previous is None else previous
+    if w_hi - w_lo + 1 <= span and not (origin <= w_lo and w_hi < origin + span):
+        origin = centred  # the woodland fits but has left the view: bring all of it back
+    origin = min(origin, card_lo)
+    return max(origin, card_hi - span + 1)
 
 
 class WoodlandView(Widget):
@@ -242,6 +352,7 @@ class WoodlandView(Widget):
         """A woodland view with no origin yet."""
         super().__init__(id=id, classes=classes)
         self._origin: tuple[int, int] | None = None
+        self._layout_key: tuple[object, ...] = ()
         self._cell = SIZES[-1]
         self._lines: list[list[Segment]] | None = None
         self._strips: dict[int, Strip] = {}
@@ -265,7 +376,11 @@ class WoodlandView(Widget):
             cy1 = max(y for _, y, _ in state.card)
         else:
             cx0, cy0, cx1, cy1 = x0 + REACH, y0 + REACH, x1 - REACH, y1 - REACH
-        prev = self._origin
+        # The view keeps its place only while the woodland, the cell size and the view's
+        # size stay; a new woodland (a drop) or a new size starts it afresh, centred.
+        key = (size, cols, rows, x0, y0, x1, y1)
+        prev = self._origin if key == self._layout_key else None
+        self._layout_key = key
         ox = _axis_origin(x0, x1, cx0, cx1, cols, prev[0] if prev else None)
         oy = _axis_origin(y0, y1, cy0, cy1, rows, prev[1] if prev else None)
         return size, ox, oy
@@ -339,14 +454,42 @@ class WoodlandView(Widget):
         """The grid as plain text (for tests and debugging)."""
         return "\n".join("".join(seg.text for seg in line) for line in self.grid_lines())
 
+    class Turned(Message):
+        """The player turned the wheel or right-clicked: rotate the card."""
+
+        def __init__(self, clockwise: bool) -> None:
+            """Remember which way."""
+            self.clockwise = clockwise
+            super().__init__()
+
+    class DoubleClicked(Message):
+        """The player double-clicked: place the card."""
+
     def on_click(self, event: events.Click) -> None:
-        """Tell the screen which square was clicked."""
+        """A click moves the card to the square clicked; a right click rotates it, a
+        double click places it."""
+        if event.button == 3:
+            self.post_message(self.Turned(True))
+            return
+        if event.chain >= 2:
+            self.post_message(self.DoubleClicked())
+            return
         if self._origin is None:
             return
         size = self._cell
         column = (event.x - 1) // (size.width + 1)
         row = event.y // size.height
         self.post_message(self.SpotClicked(self._origin[0] + column, self._origin[1] + row))
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        """The wheel turns the card clockwise."""
+        event.stop()
+        self.post_message(self.Turned(True))
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        """The wheel turns the card counter-clockwise."""
+        event.stop()
+        self.post_message(self.Turned(False))
 
 
 def _changed_span(before: list[Segment], after: list[Segment]) -> tuple[int, int]:
@@ -391,19 +534,16 @@ def grid_segments(
     cols = max(1, (width - 1) // (size.width + 1))
     rows = max(1, height // size.height)
     card = {(cx, cy): area for cx, cy, area in state.card}
-    effects: dict[Pos, AreaEffect] = {}
-    if state.outcome is not None:
-        effects = {(e.x, e.y): e for e in state.outcome.effects}
     out: list[list[Segment]] = []
     for y in range(oy, oy + rows):
         # The card changes its own rows and the underlines of the row above it.
         touched = any(cy in (y, y + 1) for _, cy in card)
         if rows_cache is None or touched:
-            out.extend(_row_lines(state, card, effects, size, ox, y, cols, no_color, base))
+            out.extend(_row_lines(state, card, size, ox, y, cols, no_color, base))
             continue
         cached = rows_cache.get(y)
         if cached is None:
-            cached = _row_lines(state, card, effects, size, ox, y, cols, no_color, base)
+            cached = _row_lines(state, card, size, ox, y, cols, no_color, base)
             rows_cache[y] = cached
         out.extend(cached)
     return out
@@ -412,7 +552,6 @@ def grid_segments(
 def _row_lines(
     state: WoodlandState,
     card: dict[Pos, Area],
-    effects: dict[Pos, AreaEffect],
     size: CellSize,
     ox: int,
     y: int,
@@ -422,17 +561,13 @@ def _row_lines(
 ) -> list[list[Segment]]:
     """The screen lines of one woodland row over ``base``."""
     squares = state.squares
-    legal = state.outcome is not None and state.outcome.legal
     cells: list[tuple[tuple[Segment, ...], ...]] = []
     for c in range(cols):
         x = ox + c
         pos = (x, y)
-        if pos in card:
-            effect = effects.get(pos)
-            die = effect.die if effect is not None and legal else None
-            edwood = effect is not None and legal and effect.effect is Effect.EDWOOD
-            drawn = _area_segments(card[pos], die, edwood, size, True, no_color, False, base)
-            cells.append(drawn)
+        if pos in card and not state.peek:
+            preview = state.previews.get(pos)
+            cells.append(_card_segments(card[pos], preview, size, no_color, base))
         elif pos in squares:
             sq = squares[pos]
             below = squares.get((x, y + 1))
@@ -443,11 +578,11 @@ def _row_lines(
             cells.append(_empty_segments(size, base))
     out: list[list[Segment]] = []
     for i in range(size.height):
-        text, style = _separator(state, squares, card, effects, legal, ox - 1, y, i, size)
+        text, style = _separator(state, squares, card, ox - 1, y, i, size)
         line: list[Segment] = [Segment(text, base + style)]
         for c in range(cols):
             line.extend(cells[c][i])
-            text, style = _separator(state, squares, card, effects, legal, ox + c, y, i, size)
+            text, style = _separator(state, squares, card, ox + c, y, i, size)
             line.append(Segment(text, base + style))
         out.append(list(Segment.simplify(line)))
     return out
@@ -457,33 +592,22 @@ def _separator(
     state: WoodlandState,
     squares: dict[Pos, Square],
     card: dict[Pos, Area],
-    effects: dict[Pos, AreaEffect],
-    legal: bool,
     x: int,
     y: int,
     line: int,
     size: CellSize,
 ) -> Chunk:
-    """The column between (x, y) and (x + 1, y): a card edge, or the mark of an effect."""
+    """The column between (x, y) and (x + 1, y): a card edge, blank beside the card being
+    placed, or its outline while peeking under it."""
     here, right = (x, y), (x + 1, y)
-    if here in card:
-        if state.outcome is not None and not legal:
-            return ("✗" if line == 0 else " ", ILLEGAL_MARK)
-        effect = effects.get(here)
-        mark = effect_mark(effect) if effect is not None else " "
-        if here in state.choices:
-            mark = "c" if line == size.height - 1 and size.height > 1 else mark
-        if line != 0 and not (here in state.choices and line == size.height - 1):
-            mark = " "
-        return (mark, LIVE_MARK)
-    if right in card:
+    if here in card or right in card:
+        if state.peek and (here in card) != (right in card):
+            return (PEEK, PEEK_MARK)
         return (" ", NO_STYLE)
     left_sq, right_sq = squares.get(here), squares.get(right)
     if left_sq is not None and right_sq is not None:
         bg = _split_bg(left_sq.area, 99, 1, BG)
         if left_sq.card != right_sq.card:
-            return ("│", _style("#000000", bg, bold=True))
-        if left_sq.die is not None and left_sq.die.mouse:
-            bg = "#c41616"
+            return ("|" if ASCII else "│", _style("#000000", bg, bold=True))
         return (" ", _style(None, bg))
     return (" ", NO_STYLE)

@@ -1,0 +1,60 @@
+"""The end screen's history panel: achievements unlocked, the deal's scoreboard, the share line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from forage.history.achievements import Achievement
+from forage.history.store import ScoreLine
+
+
+@dataclass(frozen=True, eq=False)
+class HistoryState:
+    """What the history panel shows."""
+
+    recorded: bool = False
+    player: str = ""
+    achievements: tuple[Achievement, ...] = ()
+    scoreboard: tuple[ScoreLine, ...] = ()
+    par: int | None = None
+    share: str | None = None
+
+
+def history_text(state: HistoryState) -> Text:
+    """New achievements, then the deal's scoreboard, then the daily share line."""
+    text = Text()
+    if not state.recorded:
+        text.append("This game is not in the history (see the message above).", "dim")
+        return text
+    for achievement in state.achievements:
+        text.append("★ Achievement: ", "bold #ffff66")
+        text.append(achievement.name, "bold")
+        text.append(f" ({achievement.description})\n")
+    if state.scoreboard:
+        par = f" · par {state.par}" if state.par is not None else ""
+        text.append(f"Scoreboard for this deal{par}\n", "bold")
+        for line in state.scoreboard[:5]:
+            style = "bold" if line.player == state.player else ""
+            won = "won" if line.won else "   "
+            text.append(f"  {line.best:>3}  {won}  {line.player}\n", style)
+    if state.share:
+        text.append("Share: ", "bold")
+        text.append(state.share)
+        text.append("  (y copies it)", "dim")
+    return text
+
+
+class HistoryPanel(Widget):
+    """What the history says about the game just finished."""
+
+    state: reactive[HistoryState] = reactive(HistoryState, always_update=True)
+
+    def render(self) -> Text:
+        """The panel's text."""
+        text = history_text(self.state)
+        text.rstrip()
+        return text

@@ -1,0 +1,95 @@
+"""``forage stats``, ``history`` and ``daily``: the stored history and the day's deal.
+
+Headless: Textual is imported only when ``daily`` starts the game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from forage.cli.errors import BadInput
+from forage.history.daily import daily_deal, daily_seed, parse_day, today
+from forage.history.store import HistoryStore, check_player
+
+HISTORY_ROWS = 20
+"""How many games ``forage history`` shows as a table without ``--limit``."""
+
+
+def _warn(store: HistoryStore) -> None:
+    """Print the store's notice (file moved aside, history off), if any, on stderr."""
+    if store.notice:
+        print(f"forage: {store.notice}", file=sys.stderr)
+
+
+def named_player(name: str) -> str:
+    """The ``--player`` name, checked; BadInput naming the option if it cannot be used."""
+    try:
+        return check_player(name)
+    except ValueError as exc:
+        raise BadInput(f"--player: {exc} (got {name!r})") from None
+
+
+def chosen_player(name: str | None, store: HistoryStore) -> str:
+    """The player named by ``--player``, else the last one used, else the login name."""
+    return store.default_player() if name is None else named_player(name)
+
+
+def stats_command(args: argparse.Namespace) -> int:
+    """Print a player's statistics and achievements."""
+    from forage.history.achievements import all_achievements
+    from forage.history.stats import stats_json
+
+    with HistoryStore.open() as store:
+        _warn(store)
+        player = chosen_player(args.player, store)
+        stats = store.statistics(player)
+        unlocked = store.unlocked(player)
+    if args.json:
+        print(json.dumps(stats_json(stats, all_achievements(), unlocked), indent=2))
+        return 0
+    from rich.console import Console
+
+    from forage.history.report import stats_report
+
+    Console(highlight=False).print(stats_report(stats, all_achievements(), unlocked))
+    return 0
+
+
+def history_command(args: argparse.Namespace) -> int:
+    """Print a player's stored games, newest first."""
+    with HistoryStore.open() as store:
+        _warn(store)
+        player = chosen_player(args.player, store)
+        limit = args.limit if args.limit is not None or args.json else HISTORY_ROWS
+        games = store.games(player, limit)
+    if args.json:
+        print(json.dumps({"games": [g.to_json() for g in games]}, indent=2))
+        return 0
+    from rich.console import Console
+
+    from forage.history.report import history_table
+
+    console = Console(highlight=False)
+    if not games:
+        console.print(f"No games stored for {player} yet.")
+        return 0
+    console.print(history_table(games))
+    return 0
+
+
+def daily_command(args: argparse.Namespace) -> int:
+    """Print the day's deal code (``--code``) or play the day's deal."""
+    try:
+        day = today() if args.date is None else parse_day(args.date)
+    except ValueError as exc:
+        raise BadInput(f"--date: {exc}") from None
+    if args.code:
+        print(daily_deal(day, args.recipes).code)
+        return 0
+    player = None if args.player is None else named_player(args.player)
+    from forage.app import run_game
+
+    seed = daily_seed(day, args.recipes)
+    return run_game(seed, None, args.recipes, 1, None, player=player, daily=day)

@@ -1,0 +1,137 @@
+"""Statistics of a player's finished games: pure functions of the stored history.
+
+Only finished games count; an abandoned game appears in the history but in no figure here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from statistics import fmean
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from forage.history.achievements import Achievement
+    from forage.history.store import StoredGame
+
+BUCKET: Final = 10
+"""The width of a bar of the score distribution, in points."""
+RECENT: Final = 20
+"""How many of the latest scores the trend shows."""
+
+
+def streaks(wins: Sequence[bool]) -> tuple[int, int]:
+    """(current, best) runs of wins in a sequence of results, oldest first."""
+    best = run = 0
+    for won in wins:
+        run = run + 1 if won else 0
+        best = max(best, run)
+    return run, best
+
+
+def recipes_beaten(games: Sequence[StoredGame]) -> list[int]:
+    """The recipes beaten: both recipes of every recipe challenge won, in number order."""
+    beaten: set[int] = set()
+    for game in games:
+        if game.finished and game.mode == "recipe" and game.won:
+            beaten.update(game.recipes)
+    return sorted(beaten)
+
+
+def daily_run(games: Sequence[StoredGame], day: str) -> int:
+    """How many days running, ending on ``day`` (YYYY-MM-DD), have a finished daily deal."""
+    played = {g.daily for g in games if g.finished and g.daily is not None}
+    current = date.fromisoformat(day)
+    run = 0
+    while current.isoformat() in played:
+        run += 1
+        current -= timedelta(days=1)
+    return run
+
+
+def distribution(scores: Sequence[int], width: int = BUCKET) -> list[tuple[int, int]]:
+    """(bucket start, count) for each ``width``-point bucket, lowest score to highest."""
+    if not scores:
+        return []
+    low = min(scores) // width * width
+    high = max(scores) // width * width
+    counts = dict.fromkeys(range(low, high + 1, width), 0)
+    for score in scores:
+        counts[score // width * width] += 1
+    return list(counts.items())
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """One player's figures (CONTRACT.md, ``forage stats --json``)."""
+
+    player: str
+    games: int
+    wins: int
+    win_rate: float | None
+    best: int | None
+    mean: float | None
+    streak_current: int
+    streak_best: int
+    recipe_played: int
+    recipe_won: int
+    recipes_beaten: list[int]
+    abandoned: int
+    distribution: list[tuple[int, int]]
+    recent: list[int]
+
+
+def statistics(player: str, games: Sequence[StoredGame], abandoned: int = 0) -> Statistics:
+    """The statistics of a player's games, oldest first (abandoned ones are left out)."""
+    done = [g for g in games if g.finished]
+    scores = [g.final for g in done]
+    wins = sum(1 for g in done if g.won)
+    current, best_run = streaks([bool(g.won) for g in done])
+    recipe = [g for g in done if g.mode == "recipe"]
+    return Statistics(
+        player=player,
+        games=len(done),
+        wins=wins,
+        win_rate=round(wins / len(done), 4) if done else None,
+        best=max(scores) if scores else None,
+        mean=round(fmean(scores), 2) if scores else None,
+        streak_current=current,
+        streak_best=best_run,
+        recipe_played=len(recipe),
+        recipe_won=sum(1 for g in recipe if g.won),
+        recipes_beaten=recipes_beaten(done),
+        abandoned=abandoned,
+        distribution=distribution(scores),
+        recent=scores[-RECENT:],
+    )
+
+
+def stats_json(
+    stats: Statistics, achievements: Sequence[Achievement], unlocked: dict[str, str]
+) -> dict[str, Any]:
+    """The object ``forage stats --json`` prints (CONTRACT.md), with a few extra fields."""
+    return {
+        "player": stats.player,
+        "games": stats.games,
+        "wins": stats.wins,
+        "win_rate": stats.win_rate,
+        "best": stats.best,
+        "mean": stats.mean,
+        "streak": {"current": stats.streak_current, "best": stats.streak_best},
+        "recipe_challenges": {"played": stats.recipe_played, "won": stats.recipe_won},
+        "recipes_beaten": stats.recipes_beaten,
+        "achievements": [
+            {
+                "id": a.id,
+                "name": a.name,
+                "unlocked": a.id in unlocked,
+                "date": unlocked.get(a.id),
+                "description": a.description,
+            }
+            for a in achievements
+        ],
+        "abandoned": stats.abandoned,
+        "distribution": [{"from": start, "count": n} for start, n in stats.distribution],
+        "recent": stats.recent,
+    }

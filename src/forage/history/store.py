@@ -1,0 +1,667 @@
+"""The history store: every game played, in one SQLite file in the data folder.
+
+The file is ``history.sqlite3`` in :func:`forage.paths.data_dir`. Its schema carries a version
+(``PRAGMA user_version``) and :data:`MIGRATIONS` bring an older file up to date when it is
+opened. WAL mode and a busy timeout let two games running at once both record; each game is
+written in one transaction. Nothing here ever stops play: a damaged file is moved aside and
+a new one started, an unusable folder gives a store that records nothing; either way
+:attr:`HistoryStore.notice` holds the one line to show the player.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+from forage import __version__
+from forage.engine import Game, Score
+from forage.history.achievements import Achievement, newly_unlocked
+from forage.history.stats import Statistics, statistics
+from forage.paths import data_dir
+from forage.record import record_from_game
+
+DB_NAME: Final = "history.sqlite3"
+BUSY_SECONDS: Final = 10.0
+"""How long a write waits for another process's transaction before giving up."""
+MAX_PLAYER: Final = 40
+"""The longest player name, in characters."""
+
+MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
+    # version 1: the games, the settings (the last player), the achievements unlocked
+    (
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            player TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('finished', 'abandoned')),
+            mode TEXT NOT NULL CHECK (mode IN ('standard', 'recipe')),
+            deal TEXT NOT NULL,
+            seed TEXT,
+            deck INTEGER NOT NULL DEFAULT 1,
+            recipes TEXT,
+            dice_total INTEGER NOT NULL,
+            mice INTEGER NOT NULL,
+            split_dice INTEGER NOT NULL,
+            edwood INTEGER NOT NULL,
+            base INTEGER NOT NULL,
+            bonus INTEGER NOT NULL,
+            final INTEGER NOT NULL,
+            rating TEXT NOT NULL,
+            recipes_met TEXT NOT NULL DEFAULT '',
+            stuck INTEGER NOT NULL,
+            won INTEGER,
+            moves INTEGER NOT NULL,
+            hints INTEGER NOT NULL DEFAULT 0,
+            undos INTEGER NOT NULL DEFAULT 0,
+            started TEXT NOT NULL,
+            ended TEXT NOT NULL,
+            daily TEXT,
+            app_version TEXT NOT NULL,
+            record TEXT NOT NULL
+        )""",
+        "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """CREATE TABLE achievements (
+            player TEXT NOT NULL,
+            id TEXT NOT NULL,
+            game INTEGER NOT NULL REFERENCES games (id),
+            unlocked TEXT NOT NULL,
+            PRIMARY KEY (player, id)
+        )""",
+    ),
+    # version 2: the deal's par, which may be found after the game is stored; indexes
+    (
+        "ALTER TABLE games ADD COLUMN par INTEGER",
+        "ALTER TABLE games ADD COLUMN par_proven INTEGER",
+        "CREATE INDEX games_by_player ON games (player, status, ended)",
+        "CREATE INDEX games_by_deal ON games (deal)",
+    ),
+)
+SCHEMA_VERSION: Final = len(MIGRATIONS)
+
+T = TypeVar("T")
+
+
+class TooNew(Exception):
+    """The file was written by a newer forage, whose schema this one does not know."""
+
+
+def now_utc() -> datetime:
+    """The current time in UTC, to the second."""
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def timestamp(moment: datetime) -> str:
+    """A time as stored: ISO 8601 in UTC, to the second, ending in Z."""
+    return moment.astimezone(UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def check_player(name: str) -> str:
+    """A player name, trimmed; raises ValueError if it is empty, too long or unprintable."""
+    trimmed = name.strip()
+    if not trimmed:
+        raise ValueError("a player name cannot be empty")
+    if len(trimmed) > MAX_PLAYER:
+        raise ValueError(f"a player name has at most {MAX_PLAYER} characters")
+    if not trimmed.isprintable():
+        raise ValueError("a player name cannot hold control characters")
+    return trimmed
+
+
+def login_name() -> str:
+    """The name the player logged in with, or ``player`` where there is none."""
+    try:
+        return check_player(getpass.getuser())
+    except Exception:  # getpass raises OSError, KeyError or ImportError, by platform
+        return "player"
+
+
+@dataclass(frozen=True)
+class PlayInfo:
+    """What the store needs to know about a game beyond the engine's Game."""
+
+    player: str
+    started: datetime
+    ended: datetime | None = None
+    seed: int | None = None
+    deck: int = 1
+    hints: int = 0
+    undos: int = 0
+    daily: date | None = None
+    par: int | None = None
+    par_proven: bool | None = None
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One game of the history, as stored."""
+
+    id: int
+    player: str
+    status: str
+    mode: str
+    deal: str
+    seed: int | None
+    deck: int
+    recipes: tuple[int, ...]
+    score: Score
+    rating: str
+    recipes_met: tuple[int, ...]
+    stuck: bool
+    won: bool | None
+    moves: int
+    hints: int
+    undos: int
+    started: str
+    ended: str
+    daily: str | None
+    app_version: str
+    record: str
+    par: int | None = None
+    par_proven: bool | None = None
+
+    @property
+    def final(self) -> int:
+        """The final score (the base score plus any recipe bonus)."""
+        return self.score.final
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game was played to its end (not abandoned)."""
+        return self.status == "finished"
+
+    @property
+    def all_placed(self) -> bool:
+        """Whether the game ended with every card placed (finished and not stuck)."""
+        return self.finished and not self.stuck
+
+    def record_json(self) -> Any:
+        """The game record as JSON data, or None if the stored text is not JSON."""
+        try:
+            return json.loads(self.record)
+        except ValueError:
+            return None
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as ``forage history --json`` shows it (CONTRACT.md), plus its status."""
+        return {
+            "id": self.id,
+            "player": self.player,
+            "started": self.started,
+            "ended": self.ended,
+            "mode": self.mode,
+            "deal": self.deal,
+            "seed": self.seed,
+            "final": self.score.final,
+            "base": self.score.base,
+            "won": self.won,
+            "par": self.par,
+            "hints": self.hints,
+            "undos": self.undos,
+            "daily": self.daily,
+            "record": self.record_json(),
+            "status": self.status,
+            "recipes": list(self.recipes),
+            "recipes_met": list(self.recipes_met),
+            "rating": self.rating,
+        }
+
+
+_SCORE_FIELDS: Final = tuple(Score.model_fields)
+
+
+def _numbers(dotted: str | None) -> tuple[int, ...]:
+    """Recipe numbers as stored, ``4.11``, read back."""
+    return tuple(int(n) for n in dotted.split(".")) if dotted else ()
+
+
+def _dotted(numbers: Iterable[int]) -> str:
+    """Recipe numbers as stored: ``4.11``, or empty for none."""
+    return ".".join(str(n) for n in numbers)
+
+
+def _stored(conn: sqlite3.Connection, sql: str, args: Sequence[Any] = ()) -> list[StoredGame]:
+    """The stored games a query over ``games`` (all columns) selects, in its order."""
+    cursor = conn.execute(sql, args)
+    names = [d[0] for d in cursor.description]
+    return [_from_row(dict(zip(names, row, strict=True))) for row in cursor]
+
+
+def _from_row(row: dict[str, Any]) -> StoredGame:
+    """A stored game from its table row (written by :func:`game_row`, so not validated again)."""
+    recipes, met = row["recipes"], row["recipes_met"]
+    return StoredGame(
+        id=row["id"],
+        player=row["player"],
+        status=row["status"],
+        mode=row["mode"],
+        deal=row["deal"],
+        seed=None if row["seed"] is None else int(row["seed"]),
+        deck=row["deck"],
+        recipes=_numbers(recipes),
+        score=Score.model_construct(**{name: row[name] for name in _SCORE_FIELDS}),
+        rating=row["rating"],
+        recipes_met=_numbers(met),
+        stuck=bool(row["stuck"]),
+        won=None if row["won"] is None else bool(row["won"]),
+        moves=row["moves"],
+        hints=row["hints"],
+        undos=row["undos"],
+        started=row["started"],
+        ended=row["ended"],
+        daily=row["daily"],
+        app_version=row["app_version"],
+        record=row["record"],
+        par=row["par"],
+        par_proven=None if row["par_proven"] is None else bool(row["par_proven"]),
+    )
+
+
+def game_row(game: Game, info: PlayInfo) -> dict[str, Any]:
+    """The table row of a game: finished if it is over, else abandoned."""
+    result = game.result()
+    recipes = game.deal.recipes
+    record = record_from_game(game, info.seed, info.deck).to_json()
+    return {
+        "player": check_player(info.player),
+        "status": "finished" if result.finished else "abandoned",
+        "mode": "recipe" if recipes is not None else "standard",
+        "deal": game.deal.code,
+        "seed": None if info.seed is None else str(info.seed),
+        "deck": info.deck if recipes is None else 1,
+        "recipes": None if recipes is None else _dotted(recipes),
+        **result.score.model_dump(),
+        "rating": result.rating,
+        "recipes_met": _dotted(r.number for r in result.recipes if r.met),
+        "stuck": int(result.stuck),
+        "won": None if result.won is None else int(result.won),
+        "moves": len(game.moves),
+        "hints": info.hints,
+        "undos": info.undos,
+        "started": timestamp(info.started),
+        "ended": timestamp(info.ended or now_utc()),
+        "daily": None if info.daily is None else info.daily.isoformat(),
+        "app_version": __version__,
+        "record": record,
+        "par": info.par,
+        "par_proven": None if info.par_proven is None else int(info.par_proven),
+    }
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A game just stored, and the achievements it unlocked."""
+
+    game: StoredGame
+    achievements: list[Achievement] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One player's line on a deal's scoreboard."""
+
+    player: str
+    best: int
+    won: bool
+    games: int
+    game_id: int
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """A deal's scoreboard: each player's line, best first, and the deal's par when known."""
+
+    deal: str
+    lines: tuple[ScoreLine, ...] = ()
+    par: int | None = None
+
+
+@contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction, taken at once so that two writers queue rather than fail."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def _user_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Bring the schema up to :data:`SCHEMA_VERSION`; raises TooNew for a newer file."""
+    if _user_version(conn) == SCHEMA_VERSION:
+        return
+    with _transaction(conn):
+        version = _user_version(conn)  # another process may have migrated meanwhile
+        if version > SCHEMA_VERSION:
+            raise TooNew(f"written by a newer forage (schema {version})")
+        for steps in MIGRATIONS[version:]:
+            for statement in steps:
+                conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open the history file, checked and migrated; raises sqlite3.DatabaseError if damaged."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(
+        path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
+    )
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+        if _user_version(conn) > SCHEMA_VERSION:
+            raise TooNew(f"written by a newer forage (schema {_user_version(conn)})")
+        check = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise sqlite3.DatabaseError(f"damaged ({check})")
+        conn.execute("PRAGMA journal_mode = WAL")
+        migrate(conn)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def move_aside(path: Path) -> Path:
+    """Rename a damaged history file (and its WAL files) with a timestamp; the new name."""
+    stamp = now_utc().strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.damaged-{stamp}")
+    path.rename(target)
+    for suffix in ("-wal", "-shm"):
+        extra = path.with_name(path.name + suffix)
+        if extra.exists():
+            extra.rename(target.with_name(target.name + suffix))
+    return target
+
+
+def _reason(error: BaseException) -> str:
+    """A short reason for a failure, without a traceback."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror.lower()
+    return str(error) or type(error).__name__
+
+
+class HistoryStore:
+    """The history file, open; every method is safe to call when the store is unusable."""
+
+    def __init__(
+        self, conn: sqlite3.Connection | None, path: Path, notice: str | None = None
+    ) -> None:
+        """A store on an open connection, or (conn None) one that records nothing."""
+        self._conn = conn
+        self.path = path
+        self.notice = notice
+        """One line for the player: the file was moved aside, or history is off, and why."""
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls, folder: Path | None = None) -> HistoryStore:
+        """Open (or create) the history in ``folder`` (the data folder by default); never raises."""
+        path = (folder if folder is not None else data_dir()) / DB_NAME
+
+        def off(why: str) -> HistoryStore:
+            return cls(None, path, f"{why}: going on without history")
+
+        try:
+            return cls(connect(path), path)
+        except TooNew as exc:
+            return off(f"the history file {path} was {exc}")
+        except sqlite3.OperationalError as exc:  # cannot open or write: leave the file be
+            return off(f"cannot use {path} ({_reason(exc)})")
+        except sqlite3.DatabaseError:  # not a database, or damaged
+            try:
+                moved = move_aside(path)
+            except OSError as exc:
+                return off(
+                    f"the history file {path} is damaged and cannot be moved aside ({_reason(exc)})"
+                )
+        except (OSError, sqlite3.Error) as exc:
+            return off(f"cannot use {path} ({_reason(exc)})")
+        notice = f"the history file was damaged: moved it to {moved.name} and started a new one"
+        try:
+            return cls(connect(path), path, notice)
+        except (OSError, sqlite3.Error, TooNew) as exc:
+            return off(f"cannot use {path} ({_reason(exc)})")
+
+    @property
+    def enabled(self) -> bool:
+        """Whether games are being recorded."""
+        return self._conn is not None
+
+    def close(self) -> None:
+        """Close the file."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> HistoryStore:
+        """The store itself, closed when the block ends."""
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Close the file."""
+        self.close()
+
+    def _safely(self, default: T, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run work on the connection; on any database or file error, note it and give default."""
+        conn = self._conn
+        if conn is None:
+            return default
+        with self._lock:
+            try:
+                return work(conn)
+            except (sqlite3.Error, OSError) as exc:
+                self.notice = f"the history could not be used ({_reason(exc)})"
+                return default
+            except (ValueError, TypeError, KeyError) as exc:  # a row edited by hand
+                self.notice = f"the history holds a row it cannot read ({_reason(exc)})"
+                return default
+
+    # -- writing --------------------------------------------------------------------------------
+
+    def record(self, game: Game, info: PlayInfo) -> Recorded | None:
+        """Store a game (finished, or abandoned if not over) in one transaction.
+
+        Returns the stored game and, for a finished game, the achievements it unlocked; None
+        when nothing was stored (history off, an error, or a game without a move).
+        """
+        if not game.moves:
+            return None
+        try:
+            row = game_row(game, info)
+        except ValueError as exc:  # a player name that cannot be stored
+            self.notice = f"the game was not recorded ({exc})"
+            return None
+
+        def work(conn: sqlite3.Connection) -> Recorded:
+            with _transaction(conn):
+                columns = ", ".join(row)
+                marks = ", ".join(f":{name}" for name in row)
+                cursor = conn.execute(f"INSERT INTO games ({columns}) VALUES ({marks})", row)
+                game_id = int(cursor.lastrowid or 0)
+                _set(conn, "last_player", row["player"])
+                stored = _game(conn, game_id)
+                unlocked = _unlock(conn, stored) if stored.finished else []
+            return Recorded(stored, unlocked)
+
+        return self._safely(None, work)
+
+    def set_par(self, game_id: int, par: int, proven: bool) -> list[Achievement]:
+        """Note the par of a stored game's deal; returns the achievements this unlocks."""
+
+        def work(conn: sqlite3.Connection) -> list[Achievement]:
+            with _transaction(conn):
+                conn.execute(
+                    "UPDATE games SET par = ?, par_proven = ? WHERE id = ?",
+                    (par, int(proven), game_id),
+                )
+                stored = _game(conn, game_id)
+                return _unlock(conn, stored) if stored.finished else []
+
+        return self._safely([], work)
+
+    def set_last_player(self, name: str) -> None:
+        """Remember the player's name as the default for next time."""
+        player = check_player(name)
+
+        def work(conn: sqlite3.Connection) -> None:
+            with _transaction(conn):
+                _set(conn, "last_player", player)
+
+        self._safely(None, work)
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def last_player(self) -> str | None:
+        """The name last played under, if any."""
+
+        def work(conn: sqlite3.Connection) -> str | None:
+            row = conn.execute("SELECT value FROM settings WHERE key = 'last_player'").fetchone()
+            return None if row is None else str(row[0])
+
+        return self._safely(None, work)
+
+    def default_player(self) -> str:
+        """The last name used, else the login name."""
+        return self.last_player() or login_name()
+
+    def games(
+        self, player: str | None = None, limit: int | None = None, finished_only: bool = False
+    ) -> list[StoredGame]:
+        """Stored games, newest first: one player's or everyone's, finished or all."""
+        where, args = _where(player, finished_only)
+        sql = f"SELECT * FROM games {where} ORDER BY ended DESC, id DESC"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return self._safely([], lambda conn: _stored(conn, sql, args))
+
+    def finished(self, player: str) -> list[StoredGame]:
+        """A player's finished games, oldest first (what statistics are made of)."""
+        return self._safely([], lambda conn: _finished(conn, player))
+
+    def abandoned_count(self, player: str) -> int:
+        """How many games the player abandoned."""
+        sql = "SELECT COUNT(*) FROM games WHERE player = ? AND status = 'abandoned'"
+        return self._safely(0, lambda conn: int(conn.execute(sql, (player,)).fetchone()[0]))
+
+    def statistics(self, player: str) -> Statistics:
+        """A player's statistics (finished games only; abandoned ones are counted apart)."""
+        return statistics(player, self.finished(player), self.abandoned_count(player))
+
+    def unlocked(self, player: str) -> dict[str, str]:
+        """The achievements a player has unlocked: id to the date (YYYY-MM-DD) of unlocking."""
+        sql = "SELECT id, unlocked FROM achievements WHERE player = ?"
+        return self._safely(
+            {}, lambda conn: {r[0]: str(r[1])[:10] for r in conn.execute(sql, (player,))}
+        )
+
+    def players(self) -> list[str]:
+        """Everyone who has a stored game, by name."""
+        sql = "SELECT DISTINCT player FROM games ORDER BY player"
+        return self._safely([], lambda conn: [str(r[0]) for r in conn.execute(sql)])
+
+    def scoreboard(self, deal: str, first_only: bool = False) -> Scoreboard:
+        """Every player's best finished game on a deal code, best first, with the deal's par
+        (the best par noted on any game of the deal).
+
+        With ``first_only`` each player's first finished game counts instead of the best
+        (as for the daily deal).
+        """
+        return self._safely(Scoreboard(deal), lambda conn: _scoreboard(conn, deal, first_only))
+
+    def daily_result(self, player: str, day: date, recipes: bool = False) -> StoredGame | None:
+        """The player's first finished attempt at a day's deal: the one that counts."""
+        mode = "recipe" if recipes else "standard"
+        sql = (
+            "SELECT * FROM games WHERE player = ? AND daily = ? AND mode = ? "
+            "AND status = 'finished' ORDER BY ended, id LIMIT 1"
+        )
+
+        def work(conn: sqlite3.Connection) -> StoredGame | None:
+            found = _stored(conn, sql, (player, day.isoformat(), mode))
+            return found[0] if found else None
+
+        return self._safely(None, work)
+
+
+def _where(player: str | None, finished_only: bool) -> tuple[str, list[Any]]:
+    clauses: list[str] = []
+    args: list[Any] = []
+    if player is not None:
+        clauses.append("player = ?")
+        args.append(player)
+    if finished_only:
+        clauses.append("status = 'finished'")
+    return ("WHERE " + " AND ".join(clauses) if clauses else ""), args
+
+
+def _set(conn: sqlite3.Connection, key: str, value: str) -> None:
+    conn.execute(
+        "INSERT INTO settings (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )
+
+
+def _game(conn: sqlite3.Connection, game_id: int) -> StoredGame:
+    found = _stored(conn, "SELECT * FROM games WHERE id = ?", (game_id,))
+    if not found:
+        raise sqlite3.DataError(f"no game {game_id}")
+    return found[0]
+
+
+def _finished(
+    conn: sqlite3.Connection, player: str, upto: StoredGame | None = None
+) -> list[StoredGame]:
+    """A player's finished games, oldest first; with ``upto``, only those up to that game."""
+    sql = "SELECT * FROM games WHERE player = ? AND status = 'finished'"
+    args: list[Any] = [player]
+    if upto is not None:
+        sql += " AND (ended, id) <= (?, ?)"
+        args += [upto.ended, upto.id]
+    return _stored(conn, sql + " ORDER BY ended, id", args)
+
+
+def _unlock(conn: sqlite3.Connection, game: StoredGame) -> list[Achievement]:
+    """Check the achievements after a game and store those newly unlocked (in a transaction)."""
+    upto = _finished(conn, game.player, game)
+    already = {
+        str(r[0])
+        for r in conn.execute("SELECT id FROM achievements WHERE player = ?", (game.player,))
+    }
+    found = newly_unlocked(game, upto, already)
+    for achievement in found:
+        conn.execute(
+            "INSERT INTO achievements (player, id, game, unlocked) VALUES (?, ?, ?, ?)",
+            (game.player, achievement.id, game.id, game.ended),
+        )
+    return found
+
+
+def _scoreboard(conn: sqlite3.Connection, deal: str, first_only: bool) -> Scoreboard:
+    sql = "SELECT * FROM games WHERE deal = ? AND status = 'finished' ORDER BY ended, id"
+    lines: dict[str, ScoreLine] = {}
+    for game in _stored(conn, sql, (deal,)):
+        seen = lines.get(game.player)
+        if seen is None:
+            lines[game.player] = ScoreLine(game.player, game.final, bool(game.won), 1, game.id)
+        elif not first_only and game.final > seen.best:
+            lines[game.player] = ScoreLine(
+                game.player, game.final, bool(game.won), seen.games + 1, game.id
+            )
+        else:
+            lines[game.player] = replace(seen, games=seen.games + 1)
+    par = conn.execute("SELECT MAX(par) FROM games WHERE deal = ?", (deal,)).fetchone()[0]
+    ranked = sorted(lines.values(), key=lambda line: (-line.best, line.player))
+    return Scoreboard(deal, tuple(ranked), None if par is None else int(par))

@@ -1,0 +1,157 @@
+"""Pilot tests of the history in the app: games recorded, the end screen's panel, `s` statistics."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from app_helpers import drive_to, greedy, play_out_quickly, session_of, sync
+from textual.widgets import Sparkline, Static
+
+from forage.app.app import ForageApp
+from forage.app.recorder import Recorder
+from forage.app.screens import ConfirmScreen, EndScreen, StatsScreen
+from forage.app.widgets.history import HistoryPanel
+from forage.history.daily import daily_deal, daily_seed
+from forage.history.store import HistoryStore
+
+
+def panel_text(app: ForageApp) -> str:
+    """The plain text of the end screen's history panel."""
+    return str(app.screen.query_one(HistoryPanel).render())
+
+
+def app_with(recorder: Recorder, seed: int, recipes: bool = False) -> ForageApp:
+    return ForageApp(seed=seed, recipes=recipes, offer_resume=False, recorder=recorder)
+
+
+@sync
+async def test_a_finished_game_is_recorded_once_and_announced(forage_home: Path) -> None:
+    recorder = Recorder("ann")
+    app = app_with(recorder, 4)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await play_out_quickly(pilot, app)
+        assert isinstance(app.screen, EndScreen)
+        text = panel_text(app)
+        assert "Achievement: First harvest" in text  # greedy wins seed 4 (checked below)
+        assert "Scoreboard for this deal" in text and "ann" in text
+        await pilot.press("u")
+        await pilot.pause()
+        await pilot.press("enter")  # the same game ends again: not recorded twice
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        assert "Achievement" not in panel_text(app)
+        final = session_of(app).game.result()
+    with HistoryStore.open(forage_home) as store:
+        (game,) = store.games()
+        assert (game.player, game.status, game.seed) == ("ann", "finished", 4)
+        assert game.undos == 0  # the undo came after the game was recorded
+        assert game.won is final.won is True
+        assert store.last_player() == "ann"
+
+
+@sync
+async def test_a_new_game_records_the_one_left_as_abandoned(forage_home: Path) -> None:
+    app = app_with(Recorder("bob"), 4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        first = greedy(session).placement
+        await drive_to(pilot, app, first)
+        await pilot.press("enter", "u")
+        await pilot.pause()
+        await drive_to(pilot, app, first)
+        await pilot.press("enter", "t")  # one placement (and an undo), one hint asked for
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause()
+        assert session_of(app) is not session
+    with HistoryStore.open(forage_home) as store:
+        (game,) = store.games("bob")
+        assert (game.status, game.moves, game.won) == ("abandoned", 1, None)
+        assert (game.hints, game.undos) == (1, 1)
+
+
+@sync
+async def test_the_statistics_screen_opens_and_closes(forage_home: Path) -> None:
+    app = app_with(Recorder("cat"), 4)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await play_out_quickly(pilot, app)
+        await pilot.press("a")  # the same deal again, then its statistics
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        figures = app.screen.query_one("#stats-figures", Static)
+        assert figures.display
+        score = session_of(app).game  # the new, empty game; the first one's score is stored
+        assert score.moves == []
+        sparkline = app.screen.query_one(Sparkline)
+        assert len(list(sparkline.data or [])) == 1
+        screen = app.screen
+        assert screen.stats is not None and screen.stats.games == 1
+        assert "first-win" in screen.unlocked
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, StatsScreen)
+
+
+@sync
+async def test_without_history_the_statistics_screen_says_so() -> None:
+    app = ForageApp(seed=1, offer_resume=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert "History is off" in str(app.screen.query_one("#stats-off", Static).render())
+
+
+@sync
+async def test_the_daily_deal_shows_its_share_line(forage_home: Path) -> None:
+    day = date(2026, 12, 1)
+    recorder = Recorder("dan", daily=day)
+    app = app_with(recorder, daily_seed(day))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert session_of(app).deal == daily_deal(day)
+        title = str(app.screen.query_one("#title", Static).content)
+        assert "daily deal 2026-12-01 · standard game" in title
+        await play_out_quickly(pilot, app)
+        text = panel_text(app)
+        assert "Forage daily 2026-12-01" in text and daily_deal(day).code not in text
+    with HistoryStore.open(forage_home) as store:
+        assert store.games("dan")[0].daily == "2026-12-01"
+
+
+@sync
+async def test_a_damaged_history_is_announced_and_play_goes_on(forage_home: Path) -> None:
+    forage_home.mkdir(parents=True, exist_ok=True)
+    (forage_home / "history.sqlite3").write_bytes(b"garbage" * 100)
+    app = app_with(Recorder("eve"), 4)
+    told: list[str] = []
+    app.notify = lambda message, **kwargs: told.append(message)  # type: ignore[method-assign]
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await play_out_quickly(pilot, app)
+        assert isinstance(app.screen, EndScreen)
+        await pilot.pause()
+        assert len(told) == 1 and "damaged" in told[0] and "history.sqlite3.damaged-" in told[0]
+        assert "ann" not in panel_text(app) and "eve" in panel_text(app)
+    assert len(list(forage_home.glob("history.sqlite3.damaged-*"))) == 1
+
+
+@sync
+async def test_pass_and_play_the_end_screen_ranks_everyone_on_the_deal(forage_home: Path) -> None:
+    for name in ("ann", "bob"):
+        app = app_with(Recorder(name), 4)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.pause()
+            await play_out_quickly(pilot, app)
+            text = panel_text(app)
+            final = session_of(app).game.result().score.final
+    assert f"{final:>3}  won  ann" in text and f"{final:>3}  won  bob" in text

@@ -1,0 +1,95 @@
+"""Run ``forage serve`` in a child process for a test: a free loopback port, always stopped."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+START_SECONDS = 30.0
+STOP_SECONDS = 15.0
+
+
+def free_port() -> int:
+    """A TCP port nothing on 127.0.0.1 is listening on just now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Served:
+    """A running ``forage serve``: its page address, process and output file."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def output(self) -> str:
+        """What the server has printed so far (stdout and stderr together)."""
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+    def get_page(self) -> str:
+        """The game's web page."""
+        return get(self.url)
+
+    def stop(self) -> None:
+        """Stop the server as ctrl+c would (killing it if it hangs)."""
+        stop(self.process)
+
+
+def get(url: str, timeout: float = 5.0) -> str:
+    """The body of an HTTP GET."""
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        body: bytes = response.read()
+    return body.decode("utf-8")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """ctrl+c the server; if it has not stopped in time, kill it and its games."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(STOP_SECONDS)
+
+
+@contextmanager
+def forage_server(home: Path, folder: Path) -> Iterator[Served]:
+    """``forage serve`` on a free 127.0.0.1 port with FORAGE_HOME=home, until the block ends."""
+    port = free_port()
+    log = folder / f"serve-{port}.log"
+    env = {**os.environ, "FORAGE_HOME": str(home)}
+    command = [sys.executable, "-m", "forage", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    with log.open("wb") as out:
+        # Its own session, so a hung server and the games it started can be killed together.
+        process = subprocess.Popen(
+            command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    served = Served(f"http://127.0.0.1:{port}/", process, log)
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while True:
+            if process.poll() is not None:
+                raise AssertionError(f"forage serve exited early: {served.output()}")
+            try:
+                get(served.url, timeout=2.0)
+                break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"no answer on {served.url}: {served.output()}") from None
+                time.sleep(0.1)
+        yield served
+    finally:
+        stop(process)
