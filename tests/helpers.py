@@ -188,3 +188,17 @@ def run_forage(
         check=False,
         env=env,
     )
+
+
+def play_hints(game: Game, poor: int | None = None) -> Game:
+    """Play a game out by hints, except move ``poor`` (0-based): the placement scoring least."""
+    from forage.ai.hint import hint
+
+    while not game.is_over():
+        if len(game.moves) == poor:
+            game.push(min(game.outcomes(), key=lambda o: o.score_change))
+            continue
+        found = hint(game)
+        assert found is not None
+        game.push(found.placement)
+    return game

@@ -310,6 +310,13 @@ def _move_out(placement: Placement) -> MoveIn:
     )
 
 
+def placement_json(placement: Placement) -> dict[str, Any]:
+    """A placement as the record writes it (``mouse`` only where colours were chosen)."""
+    return _move_out(placement).model_dump(exclude_defaults=False, exclude={"mouse"}) | (
+        {"mouse": [m.model_dump(mode="json") for m in placement.mouse]} if placement.mouse else {}
+    )
+
+
 def result_object(game: Game, moves_applied: int, refusal: Outcome | None = None) -> dict[str, Any]:
     """The result object of ``forage replay --json`` for a game (CONTRACT.md)."""
     result = game.result()

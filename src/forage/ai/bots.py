@@ -126,10 +126,27 @@ def expert_move(
     its gain, the best gain of the next placement (of the card kept or the card drawn) and
     the worth of the woodland left for the placements after that.
     """
+    ranking = expert_ranking(sim, state, pool, draw_pile, settings)
+    return ranking[0] if ranking else None
+
+
+def expert_ranking(
+    sim: Simulator,
+    state: State,
+    pool: Sequence[int],
+    draw_pile: int,
+    settings: Expert | None = None,
+) -> list[Choice]:
+    """The placements the expert looks into, its choice first and the rest in its order.
+
+    The same valuation as :func:`expert_move` (ties to the earlier placement in the
+    engine's order); on the last placement every legal one is ranked, otherwise the
+    ``width`` best-looking ones.
+    """
     settings = settings or Expert()
     moves = sim.all_moves(state, variants=True)
     if not moves:
-        return None
+        return []
     recipes = sim.recipes
     remaining = len(state.hand) - 1 + draw_pile  # placements left after this one
 
@@ -145,8 +162,8 @@ def expert_move(
         for i, move in enumerate(moves):
             board = sim.board_after(state.board, move) if recipes else state.board
             scored.append((state.base + move.gain + bonus(move, board), i))
-        final, index = max(scored, key=lambda t: (t[0], -t[1]))
-        return Choice(moves[index], float(final))
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        return [Choice(moves[index], float(final)) for final, index in scored]
 
     # Rank by the immediate result and the worth left, then look further into the best few.
     worth1 = settings.worth(remaining)
@@ -161,7 +178,7 @@ def expert_move(
     deep = settings.depth >= 3 and remaining >= 2
     # Two placements from the end the third look is the last one: make it (nearly) exact.
     reply_width = settings.replies if remaining > 2 else settings.end_replies
-    best: tuple[float, int, float] | None = None
+    found: list[tuple[float, int, float]] = []
     # The next placement: the best few of the card kept and of a card drawn (first on ties).
     replies_wanted = reply_width if deep else 1
     for _, i, board, extra in ranked[: settings.width]:
@@ -211,10 +228,10 @@ def expert_move(
             total_gain += best_reply[1]
         value += total_value / len(draws)
         expected += total_gain / len(draws)
-        if best is None or value > best[0]:
-            best = (value, i, expected)
-    assert best is not None
-    return Choice(moves[best[1]], best[2])
+        found.append((value, i, expected))
+    # A stable sort keeps the placements looked into in their order on equal values.
+    found.sort(key=lambda t: -t[0])
+    return [Choice(moves[i], expected) for _, i, expected in found]
 
 
 def play(

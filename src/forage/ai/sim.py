@@ -145,7 +145,7 @@ class Simulator:
         card_shape = self.shapes[card]
         result: list[Move] = []
         for rot, spot, unders, found in scan(board, counts, edwood, card_shape):
-            result.append(Move(card, rot, spot, found))
+            result.append(_new(Move, (card, rot, spot, found)))
             if variants and (found.choosable or found.choice):
                 turned = card_shape.turns[rot]
                 others = mouse_variants(unders, counts, edwood, turned)

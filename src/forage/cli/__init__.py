@@ -37,6 +37,7 @@ COMMANDS = (
     "history",
     "daily",
     "serve",
+    "review",
 )
 
 
@@ -121,6 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
     par.add_argument("--recipes", action="store_true", help="with --seed: a recipe challenge")
     par.add_argument("--deck", type=int, choices=(1, 2), default=1, help="with --seed: deck")
     par.add_argument("--json", action="store_true", help="print JSON")
+
+    review = sub.add_parser("review", help="move-by-move review of a game record")
+    review.add_argument("file", metavar="FILE")
+    review.add_argument("--json", action="store_true", help="print JSON instead of the screen")
 
     bench = sub.add_parser("bench", help="measure the engine's speed")
     bench.add_argument("--json", action="store_true", help="print JSON")
@@ -257,6 +262,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return records.replay_command(args)
     if command == "moves":
         return records.moves_command(args)
+    if command == "review":
+        from forage.cli.review import review_command
+
+        return review_command(args)
     from forage.cli import tools
 
     return tools.run(args)

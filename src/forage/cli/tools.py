@@ -10,7 +10,7 @@ from forage.cli.records import load_record, refusal_line
 from forage.engine import Deal, Game
 
 
-def _game_of(args: argparse.Namespace) -> Game | int:
+def game_of(args: argparse.Namespace) -> Game | int:
     """The game a tool starts from: a record's position, or a fresh deal; else an exit code."""
     if getattr(args, "file", None) is not None:
         loaded = load_record(args.file, as_json=False)
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         return commands.bot_command(args.games, args.seed, args.policy, args.recipes, args.json)
     if args.command == "bench":
         return commands.bench_command(args.json, args.quick)
-    game = _game_of(args)
+    game = game_of(args)
     if isinstance(game, int):
         return game
     if args.command == "hint":

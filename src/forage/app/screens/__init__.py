@@ -11,15 +11,17 @@ if TYPE_CHECKING:
     from forage.app.screens.end import EndScreen
     from forage.app.screens.game import GameScreen
     from forage.app.screens.help import HelpScreen
+    from forage.app.screens.review import ReviewScreen
     from forage.app.screens.stats import StatsScreen
 
-__all__ = ["ConfirmScreen", "EndScreen", "GameScreen", "HelpScreen", "StatsScreen"]
+__all__ = ["ConfirmScreen", "EndScreen", "GameScreen", "HelpScreen", "ReviewScreen", "StatsScreen"]
 
 _MODULES = {
     "ConfirmScreen": "confirm",
     "EndScreen": "end",
     "GameScreen": "game",
     "HelpScreen": "help",
+    "ReviewScreen": "review",
     "StatsScreen": "stats",
 }
 

@@ -1,0 +1,347 @@
+"""Post-game review: what each move of a game was expected to score, against the best (issue 12).
+
+For each move the review asks what the player could know then (the woodland, the supply,
+the hand and which cards were still unseen, not the draw pile's order) and estimates the
+expected final score of the move played and of the expert's best few candidates: each is
+played, then the game is played on by the *rollout policy* (the expert's one-look policy:
+the best gain plus the worth of the woodland left, exact on the last placement) over the
+possible draw orders of the unseen cards. Where few orders remain every one is played;
+elsewhere a fixed number is sampled with fixed seeds, the same orders for every candidate
+of a move. ``loss`` is the best candidate's expectation less the played move's, and a label
+follows from :data:`THRESHOLDS`. Par's line (the draw order known) is added for comparison.
+
+Everything is a pure function of the game and the settings: the same record gives the same
+review on any machine and with any number of worker processes. docs/review.md explains the
+method and its figures.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from itertools import permutations
+from typing import Any, Final, NamedTuple
+
+from forage.ai.bots import Expert, expert_ranking, unseen_cards
+from forage.ai.par import FULL, Effort, par
+from forage.ai.sim import Move, Scored, Simulator, State, simulator_for, state_of
+from forage.engine import ROTATIONS, Game, Placement
+from forage.engine.deal import SplitMix64
+from forage.record import placement_json, record_from_game
+
+LABELS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
+"""The labels of a move, from no loss to the worst."""
+THRESHOLDS: Final = (0.5, 2.0, 4.0, 8.0)
+"""A move losing less than the first figure (points of expected final score) is ``best``,
+less than the second ``good``, the third ``inaccuracy``, the fourth ``mistake``; the rest
+``blunder``."""
+SAMPLES: Final = 120
+"""Draw orders played out per move where there are more possible orders than this."""
+CANDIDATES: Final = 4
+"""How many of the expert's best placements are weighed beside the move played."""
+WORKERS: Final = 2
+"""Worker processes by default (the results never depend on it)."""
+
+ProgressFn = Callable[[int, int], None]
+"""Told (tasks done, tasks in all) as the review goes."""
+
+
+def label_of(loss: float) -> str:
+    """The label of a move that lost this many points of expected final score."""
+    for limit, label in zip(THRESHOLDS, LABELS, strict=False):
+        if loss < limit:
+            return label
+    return LABELS[-1]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How hard the review looks; fixed amounts of work, never seconds."""
+
+    samples: int = SAMPLES
+    """Draw orders per move where there are more possible orders than this."""
+    candidates: int = CANDIDATES
+    """The expert's best placements weighed beside the move played."""
+    seed: int = 0
+    """Where the fixed seeds of the sampled draw orders start."""
+    par_effort: Effort = FULL
+    """Par's effort (hindsight: the draw order known)."""
+    expert: Expert = field(default_factory=Expert)
+    """The expert whose ranking gives the candidates and whose worth guides the rollouts."""
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move of the game: what was played, what was best, and what the difference cost."""
+
+    index: int
+    placement: Placement
+    score_after: int
+    """The score (final: base plus any recipe bonus) right after the move."""
+    best: Placement
+    expected_played: float
+    expected_best: float
+    loss: float
+    label: str
+    orders: int
+    """How many draw orders each candidate was played out over."""
+    exact: bool
+    """Whether those were every possible order (the expectation is then exact for the policy)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The move as an entry of ``review --json``'s ``moves`` (CONTRACT.md)."""
+        return {
+            "index": self.index,
+            "placement": placement_json(self.placement),
+            "score_after": self.score_after,
+            "best": placement_json(self.best),
+            "expected": {"played": self.expected_played, "best": self.expected_best},
+            "loss": self.loss,
+            "label": self.label,
+        }
+
+
+class ParLine(NamedTuple):
+    """Par's line from the start of the game: its final score and its placements."""
+
+    score: int
+    placements: list[Placement]
+    proven: bool
+
+
+@dataclass(frozen=True)
+class Review:
+    """A game's review: each move's, then par's line for comparison."""
+
+    start: Game
+    """The game at its first position (no move made)."""
+    moves: list[MoveReview]
+    par: ParLine
+
+    def par_record(self) -> dict[str, Any]:
+        """Par's line as a game record (the JSON of CONTRACT.md)."""
+        return line_record(self.start, self.par.placements)
+
+    def to_json(self) -> dict[str, Any]:
+        """The review as ``forage review --json`` prints it (CONTRACT.md)."""
+        return {
+            "moves": [m.to_json() for m in self.moves],
+            "par": {"score": self.par.score, "record": self.par_record()},
+        }
+
+
+def line_record(start: Game, placements: Sequence[Placement]) -> dict[str, Any]:
+    """The game record of a line of placements from a game's first position."""
+    game = start.copy()
+    for placement in placements:
+        outcome = game.push(placement)
+        assert outcome.legal, "a line found by the search is legal"
+    record = record_from_game(game).model_dump(mode="json", exclude_none=True)
+    for move in record.get("moves", []):
+        if not move.get("mouse"):
+            move.pop("mouse", None)  # as CONTRACT.md writes moves without mouse choices
+    return record
+
+
+# -- the estimate ------------------------------------------------------------------------------
+
+
+def draw_orders(
+    pool: Sequence[int], draws: int, samples: int, seed: int
+) -> tuple[list[tuple[int, ...]], bool]:
+    """The draw orders to average over, and whether they are all there are.
+
+    Every ordered choice of ``draws`` cards from ``pool`` when there are at most
+    ``samples`` of them; otherwise ``samples`` drawn with SplitMix64 from ``seed``.
+    """
+    draws = min(draws, len(pool))
+    if math.perm(len(pool), draws) <= samples:
+        return list(permutations(sorted(pool), draws)), True
+    rng = SplitMix64(seed)
+    orders: list[tuple[int, ...]] = []
+    for _ in range(samples):
+        cards = sorted(pool)
+        for k in range(draws):
+            j = k + rng.below(len(cards) - k)
+            cards[k], cards[j] = cards[j], cards[k]
+        orders.append(tuple(cards[:draws]))
+    return orders, False
+
+
+def rollout_move(sim: Simulator, state: State, remaining: int, expert: Expert) -> Move | None:
+    """The rollout policy's placement: best gain plus worth left; best final score at the last."""
+    if remaining == 0 and sim.recipes:
+        moves = sim.all_moves(state, variants=True)
+        finals = [sim.final(sim.apply(state, m, ())) for m in moves]
+        return moves[finals.index(max(finals))] if moves else None
+    worth = expert.worth(remaining)
+    found: list[Scored] = []
+    for card in dict.fromkeys(state.hand):
+        found = sim.best_scored(
+            state.board, state.counts, state.edwood, card, worth, 1, found, ordered=True
+        )
+    return found[0].move if found else None
+
+
+def play_out(sim: Simulator, state: State, cards: Sequence[int], expert: Expert) -> int:
+    """The final score when the rollout policy plays a state to the end, drawing ``cards``."""
+    while state.hand:
+        remaining = len(state.hand) - 1 + len(cards) - state.next_draw
+        move = rollout_move(sim, state, remaining, expert)
+        if move is None:
+            break
+        state = sim.apply(state, move, cards)
+    return sim.final(state)
+
+
+def _same(a: Move, b: Move) -> bool:
+    """Whether two moves are the same placement with the same mouse colours."""
+    return (a.card, a.rotation, a.spot, a.result.new) == (b.card, b.rotation, b.spot, b.result.new)
+
+
+def _seed_of(seed: int, index: int) -> int:
+    """The fixed seed of move ``index``'s sampled draw orders."""
+    return SplitMix64(seed * 1_000_003 + index).next()
+
+
+def review_move(
+    start: Game, placements: Sequence[Placement], index: int, settings: Settings
+) -> MoveReview:
+    """The review of move ``index`` of a game played from ``start`` (its earlier moves legal)."""
+    game = start.copy()
+    for placement in placements[:index]:
+        game.push(placement)
+    sim = simulator_for(game)
+    state = state_of(game)
+    known = game.deal.cards[: state.next_draw]
+    pool = unseen_cards(game.deck.numbers, known, game.deal.recipes or ())
+    outcome = game.outcome(placements[index])
+    resolved = outcome.resolved
+    assert resolved is not None, f"move {index} is illegal"
+    played = Move(
+        outcome.placement.card,
+        ROTATIONS.index(outcome.placement.rotation),
+        resolved.spot,
+        resolved.result,
+    )
+    ranked = expert_ranking(sim, state, pool, game.draw_pile, settings.expert)
+    candidates = [played]
+    for choice in ranked[: settings.candidates]:
+        if not any(_same(choice.move, c) for c in candidates):
+            candidates.append(choice.move)
+    orders, exact = draw_orders(
+        pool, game.draw_pile, settings.samples, _seed_of(settings.seed, index)
+    )
+    totals = [0] * len(candidates)
+    for order in orders:
+        cards = (*known, *order)
+        for k, move in enumerate(candidates):
+            totals[k] += play_out(sim, sim.apply(state, move, cards), cards, settings.expert)
+    means = [round(t / len(orders), 2) for t in totals]
+    top = means.index(max(means))  # the move played wins ties
+    loss = round(means[top] - means[0], 2)
+    after = sim.final(sim.apply(state, played, game.deal.cards))
+    return MoveReview(
+        index=index,
+        placement=outcome.placement,
+        score_after=after,
+        best=sim.placement(candidates[top]) if top else outcome.placement,
+        expected_played=means[0],
+        expected_best=means[top],
+        loss=loss,
+        label=label_of(loss),
+        orders=len(orders),
+        exact=exact,
+    )
+
+
+def par_line(start: Game, placements: Sequence[Placement], effort: Effort) -> ParLine:
+    """Par's line from the game's start, or the game's own line where that scored more."""
+    found = par(start.copy(), effort)
+    game = start.copy()
+    for placement in placements:
+        game.push(placement)
+    own = game.score().final
+    if own > found.score:  # the player beat a search that was not proven
+        return ParLine(own, list(placements), False)
+    return ParLine(found.score, found.placements, found.proven)
+
+
+def _tasks(count: int) -> Iterator[int]:
+    """The order tasks are handed out: par (-1, the longest) first, then the moves in order."""
+    yield -1
+    yield from range(count)
+
+
+def review(
+    start: Game,
+    placements: Sequence[Placement],
+    settings: Settings | None = None,
+    workers: int = WORKERS,
+    progress: ProgressFn | None = None,
+) -> Review:
+    """The review of a game: ``start`` its first position, ``placements`` its (legal) moves.
+
+    With ``workers`` above 1 the moves are reviewed in that many processes; the result is
+    the same with any number. ``progress`` is told (done, total) after each task; an
+    exception it raises stops the review, dropping the tasks not yet started.
+    """
+    settings = settings or Settings()
+    moves = list(placements)
+    total = len(moves) + 1
+    results: dict[int, Any] = {}
+
+    def finished(task: int, value: Any) -> None:
+        results[task] = value
+        if progress is not None:
+            progress(len(results), total)
+
+    if progress is not None:
+        progress(0, total)
+    if workers <= 1:
+        for task in _tasks(len(moves)):
+            finished(task, _run(start, moves, task, settings))
+    else:
+        # Fresh interpreters: forking a process that runs threads (a screen, a progress bar)
+        # can copy a lock held by one of them.
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        try:
+            futures: dict[Future[Any], int] = {
+                pool.submit(_run, start, moves, task, settings): task for task in _tasks(len(moves))
+            }
+            for future in as_completed(futures):
+                finished(futures[future], future.result())
+        finally:
+            # Normally every task is done; when stopped, the rest need not wait for them.
+            pool.shutdown(wait=False, cancel_futures=True)
+    par_found: ParLine = results.pop(-1)
+    return Review(start, [results[i] for i in range(len(moves))], par_found)
+
+
+def review_game(
+    game: Game,
+    settings: Settings | None = None,
+    workers: int = WORKERS,
+    progress: ProgressFn | None = None,
+) -> Review:
+    """The review of the moves a game has made (as replayed from a record)."""
+    return review(start_of(game), game.moves, settings, workers, progress)
+
+
+def start_of(game: Game) -> Game:
+    """A copy of a game at its first position, before any of its moves."""
+    start = game.copy()
+    while start.moves:
+        start.pop()
+    return start
+
+
+def _run(start: Game, moves: Sequence[Placement], task: int, settings: Settings) -> Any:
+    """One task of a review: par's line (-1) or one move's review."""
+    if task < 0:
+        return par_line(start, moves, settings.par_effort)
+    return review_move(start, moves, task, settings)

@@ -1,0 +1,38 @@
+"""A Textual application that shows one game's review (``forage review FILE``)."""
+
+from __future__ import annotations
+
+from textual.app import App
+
+from forage.ai.review import WORKERS, Settings
+from forage.app.screens.review import ReviewScreen
+from forage.engine import Game
+
+
+class ReviewApp(App[int]):
+    """The review screen on its own."""
+
+    TITLE = "Forage review"
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = False
+    HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (60, "-normal"), (110, "-wide")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = [(0, "-too-short"), (20, "-normal-height")]  # noqa: RUF012
+
+    def __init__(
+        self, game: Game, settings: Settings | None = None, workers: int = WORKERS
+    ) -> None:
+        """An app reviewing the moves this game has made (``settings`` and ``workers`` as
+        :func:`forage.ai.review.review` takes them)."""
+        super().__init__()
+        self.game = game
+        self.settings = settings
+        self.processes = workers
+
+    def on_mount(self) -> None:
+        """Open the review of the game."""
+        self.push_screen(ReviewScreen.of_game(self.game, self.settings, self.processes))
+
+
+def run_review_app(game: Game) -> None:
+    """Run the review screen on a game's moves until the player closes it."""
+    ReviewApp(game).run()

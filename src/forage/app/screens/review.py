@@ -1,0 +1,257 @@
+"""The review screen: step through a finished game, each move against the best one (issue 12).
+
+The analysis (:mod:`forage.ai.review`) runs in a worker thread, its moves in worker
+processes, while the screen shows its progress; until it is done the moves can already be
+stepped through. The screen decides no rule: each position and placement is the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import ProgressBar, Sparkline, Static
+from textual.worker import get_current_worker
+
+from forage.ai.review import WORKERS, MoveReview, Review, Settings, review, start_of
+from forage.app.screens.base import ForageScreen, too_small_notice
+from forage.app.widgets import KeyBar, WoodlandState, WoodlandView
+from forage.engine import Area, Game, Placement
+
+LABEL_STYLE: dict[str, str] = {
+    "best": "bold #80ff80",
+    "good": "bold #c0ffc0",
+    "inaccuracy": "bold #ffff66",
+    "mistake": "bold #ffb040",
+    "blunder": "bold #ff6060",
+}
+
+
+class StopReview(Exception):
+    """The screen closed while its review was running."""
+
+
+def placement_words(placement: Placement) -> str:
+    """A placement in words: ``card 12 turned 90° at (1, -1)``."""
+    turned = f" turned {int(placement.rotation)}°" if placement.rotation else ""
+    return f"card {placement.card}{turned} at ({placement.x}, {placement.y})"
+
+
+def verdict_text(entry: MoveReview) -> Text:
+    """What a move's review says: its label, the points lost and the better move."""
+    text = Text()
+    text.append(entry.label.capitalize(), LABEL_STYLE[entry.label])
+    if entry.loss > 0:
+        text.append(f": -{entry.loss:g}; ")
+        text.append(
+            f"{placement_words(entry.best)} would have been expected to score "
+            f"{entry.expected_best:g} rather than {entry.expected_played:g}."
+        )
+    else:
+        text.append(f": expected final score {entry.expected_played:g}.")
+    how = "every possible draw order" if entry.exact else f"{entry.orders} sampled draw orders"
+    text.append(f"\n(averaged over {how})", "dim")
+    return text
+
+
+def _games(start: Game, placements: Sequence[Placement]) -> list[Game]:
+    """The game before each placement of a line, then after the last."""
+    game = start.copy()
+    found = [game.copy()]
+    for placement in placements:
+        game.push(placement)
+        found.append(game.copy())
+    return found
+
+
+class ReviewScreen(ForageScreen):
+    """A game move by move: the move played or the best one over the woodland, and par's line."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,h", "step(-1)", "Back", key_display="←"),
+        Binding("right,l", "step(1)", "Next", key_display="→"),
+        Binding("home", "jump(0)", "First"),
+        Binding("end", "jump(-1)", "Last"),
+        Binding("b", "toggle_best", "Best/played"),
+        Binding("p", "toggle_par", "Par line"),
+        Binding("q,escape", "close", "Close"),
+    ]
+
+    def __init__(
+        self,
+        start: Game,
+        placements: Sequence[Placement],
+        settings: Settings | None = None,
+        workers: int = WORKERS,
+    ) -> None:
+        """A review of the game played from ``start`` with these placements."""
+        super().__init__()
+        self.start = start
+        self.placements = list(placements)
+        self.settings = settings
+        self.processes = workers
+        self.index = 0
+        self.show_best = False
+        self.on_par = False
+        self.result: Review | None = None
+        self._positions = _games(start, self.placements)
+        self._par_positions: list[Game] = []
+
+    @classmethod
+    def of_game(
+        cls, game: Game, settings: Settings | None = None, workers: int = WORKERS
+    ) -> ReviewScreen:
+        """A review of the moves a game has made (as replayed from a record, or just played)."""
+        return cls(start_of(game), game.moves, settings, workers)
+
+    def compose(self) -> ComposeResult:
+        """Title, woodland, the verdict, the chart of expected scores, progress, keys."""
+        yield too_small_notice()
+        with Vertical(classes="body"):
+            yield Static(id="review-title")
+            yield WoodlandView(id="woodland")
+            yield Static(id="review-verdict")
+            yield Sparkline([], id="review-chart")
+            yield ProgressBar(id="review-progress", show_eta=False)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        """Show the first move and start the analysis."""
+        self.update_view()
+        self.run_worker(self._analyse, thread=True, exclusive=True, group="review")
+
+    def _analyse(self) -> None:
+        """Worker thread: the review, reporting progress to the screen."""
+
+        worker = get_current_worker()
+
+        def progress(done: int, total: int) -> None:
+            if worker.is_cancelled:  # the screen is closing: stop, dropping the rest
+                raise StopReview
+            self.app.call_from_thread(self._progress, done, total)
+
+        try:
+            found = review(self.start, self.placements, self.settings, self.processes, progress)
+        except StopReview:
+            return
+        self.app.call_from_thread(self._done, found)
+
+    def _progress(self, done: int, total: int) -> None:
+        """Move the progress bar."""
+        self.query_one(ProgressBar).update(total=total, progress=done)
+
+    def _done(self, found: Review) -> None:
+        """The analysis is in: show it."""
+        self.result = found
+        self._par_positions = _games(self.start, found.par.placements)
+        self.query_one(ProgressBar).display = False
+        self.query_one(Sparkline).data = [m.expected_played for m in found.moves]
+        self.update_view()
+
+    # -- keys --------------------------------------------------------------------------------
+
+    def _line(self) -> list[Placement]:
+        """The placements being stepped through: the game's, or par's."""
+        if self.on_par and self.result is not None:
+            return self.result.par.placements
+        return self.placements
+
+    def action_step(self, delta: int) -> None:
+        """One move back or on."""
+        self.index = max(0, min(len(self._line()) - 1, self.index + delta))
+        self.update_view()
+
+    def action_jump(self, where: int) -> None:
+        """The first or the last move."""
+        self.index = 0 if where == 0 else max(0, len(self._line()) - 1)
+        self.update_view()
+
+    def action_toggle_best(self) -> None:
+        """Draw the best move instead of the one played, or back."""
+        self.show_best = not self.show_best
+        self.update_view()
+
+    def action_toggle_par(self) -> None:
+        """Step through par's line instead of the game, or back."""
+        if self.result is None:
+            self.notify("Par's line comes with the analysis; it is still running.")
+            return
+        self.on_par = not self.on_par
+        self.index = min(self.index, max(0, len(self._line()) - 1))
+        self.update_view()
+
+    def action_close(self) -> None:
+        """Leave the review."""
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
+
+    # -- drawing -----------------------------------------------------------------------------
+
+    def shown(self) -> tuple[Game, Placement | None]:
+        """The position shown and the placement drawn over it."""
+        line = self._line()
+        positions = self._par_positions if self.on_par else self._positions
+        if not line:
+            return positions[0], None
+        placement = line[self.index]
+        entry = self._entry()
+        if self.show_best and entry is not None and not self.on_par:
+            placement = entry.best
+        return positions[self.index], placement
+
+    def _entry(self) -> MoveReview | None:
+        """The review of the move shown, once the analysis is in."""
+        if self.result is None or self.on_par or not self.result.moves:
+            return None
+        return self.result.moves[self.index]
+
+    def update_view(self) -> None:
+        """Give the widgets what they show."""
+        game, placement = self.shown()
+        cells: tuple[tuple[int, int, Area], ...] = ()
+        outcome = None
+        if placement is not None:
+            outcome = game.outcome(placement)
+            cells = tuple(
+                (placement.x + dx, placement.y + dy, area)
+                for dx, dy, area in game.card(placement.card).footprint(placement.rotation)
+            )
+        self.query_one(WoodlandView).state = WoodlandState(
+            squares=dict(game.woodland.squares),
+            card=cells,
+            outcome=outcome,
+        )
+        self.query_one("#review-title", Static).update(self.title_text(placement))
+        self.query_one("#review-verdict", Static).update(self.verdict())
+
+    def title_text(self, placement: Placement | None) -> Text:
+        """Which line, which move, and what is drawn."""
+        line = self._line()
+        text = Text()
+        if self.on_par and self.result is not None:
+            text.append(f"Par's line (score {self.result.par.score})", "bold")
+        else:
+            text.append("Your game", "bold")
+        if not line:
+            text.append(": no moves to review")
+            return text
+        text.append(f"  move {self.index + 1} of {len(line)}")
+        if placement is not None:
+            which = "best move" if self.show_best and not self.on_par else "move played"
+            text.append(f"  {which}: {placement_words(placement)}")
+        return text
+
+    def verdict(self) -> Text:
+        """The verdict on the move shown, or what the analysis is doing."""
+        if self.on_par:
+            return Text("Par knows the draw order: the best score this deal allows.", "dim")
+        entry = self._entry()
+        if entry is None:
+            return Text("Analysing the game…", "dim")
+        return verdict_text(entry)

@@ -1,0 +1,43 @@
+"""``forage review FILE [--json]``: a game record's move-by-move review (issue 12)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from forage.cli.errors import EXIT_OK
+from forage.cli.tools import game_of
+
+
+def review_command(args: argparse.Namespace) -> int:
+    """Review a record's moves: JSON (CONTRACT.md) or the review screen."""
+    game = game_of(args)
+    if isinstance(game, int):
+        return game
+    if not args.json:
+        from forage.app.review_app import run_review_app
+
+        run_review_app(game)
+        return EXIT_OK
+    from forage.ai.review import review_game
+
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("Reviewing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("review", total=len(game.moves) + 1)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        result = review_game(game, progress=advance)
+    print(json.dumps(result.to_json()))
+    return EXIT_OK

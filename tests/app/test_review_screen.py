@@ -1,0 +1,82 @@
+"""The review screen: stepping through the moves, the best move and par's line (issue 12)."""
+
+from __future__ import annotations
+
+from app_helpers import sync
+from helpers import play_hints
+from textual.widgets import Sparkline, Static
+
+from forage.ai.par import QUICK
+from forage.ai.review import Settings
+from forage.app.review_app import ReviewApp
+from forage.app.screens.review import ReviewScreen
+from forage.app.widgets import WoodlandView
+from forage.carddata import standard_deck
+from forage.engine import Deal, Game
+
+SMALL = Settings(samples=6, candidates=2, par_effort=QUICK)
+
+
+def hint_game() -> Game:
+    """A four-card deal of the built-in deck, with a poor first move, then hints."""
+    return play_hints(Game(Deal(cards=(5, 12, 3, 1)), standard_deck()), poor=0)
+
+
+def text_of(screen: ReviewScreen, selector: str) -> str:
+    """The plain text a Static shows."""
+    return str(screen.query_one(selector, Static).render())
+
+
+@sync
+async def test_stepping_through_the_moves_and_par() -> None:
+    game = hint_game()
+    app = ReviewApp(game, SMALL, workers=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        found = screen.result
+        assert found is not None
+        assert len(screen.query_one(Sparkline).data or []) == len(game.moves)
+        # The first move: the one played over the woodland before it, and its verdict.
+        assert "move 1 of 3" in text_of(screen, "#review-title")
+        first = found.moves[0]
+        assert first.label.capitalize() in text_of(screen, "#review-verdict")
+        view = screen.query_one(WoodlandView).state
+        assert view.outcome is not None and view.outcome.placement.card == game.moves[0].card
+        assert len(view.squares) == 6  # the starting card alone
+        # b draws the best move instead.
+        await pilot.press("b")
+        assert "best move" in text_of(screen, "#review-title")
+        best = screen.query_one(WoodlandView).state.outcome
+        assert best is not None and best.placement.card == first.best.card
+        await pilot.press("b")
+        # Stepping: right, end, left, home; never past either end.
+        await pilot.press("right")
+        assert screen.index == 1 and "move 2 of 3" in text_of(screen, "#review-title")
+        await pilot.press("end", "right")
+        assert screen.index == 2
+        await pilot.press("home", "left")
+        assert screen.index == 0
+        # p switches to par's line and back.
+        await pilot.press("p")
+        assert screen.on_par
+        assert f"Par's line (score {found.par.score})" in text_of(screen, "#review-title")
+        placement = screen.query_one(WoodlandView).state.outcome
+        assert placement is not None and placement.placement == found.par.placements[0]
+        await pilot.press("p")
+        assert not screen.on_par and "Your game" in text_of(screen, "#review-title")
+
+
+@sync
+async def test_q_closes_the_review_while_it_is_still_analysing() -> None:
+    game = hint_game()
+    app = ReviewApp(game, Settings(samples=6, candidates=2, par_effort=QUICK), workers=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await pilot.press("q")
+        await pilot.pause()
+    assert screen.result is None  # closed before the analysis was shown
