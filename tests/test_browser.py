@@ -279,11 +279,11 @@ def test_a_card_is_placed_in_the_browser(tmp_path: Path, served: Served, browser
     tab.wait(lambda text: "move the card being placed" not in text, "help to close")
 
     # A mouse click on the second hand card chooses it.
-    hand = re.findall(r"([▶ ])([12]):#(\d+)", start)
+    hand = re.findall(r"([▶ ])([12]) card (\d+)", start)
     assert [(mark, index) for mark, index, _ in hand] == [("▶", "1"), (" ", "2")], start
     second = int(hand[1][2])
-    tab.click_on(f"2:#{second}")
-    chosen = tab.wait_for(f"▶2:#{second}")
+    tab.click_on(f"2 card {second}")
+    chosen = tab.wait_for(f"▶2 card {second}")
 
     # Arrows move the card: the preview changes, and comes back.
     tab.press("ArrowRight")
