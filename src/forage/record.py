@@ -105,13 +105,18 @@ class GameRecord(BaseModel):
     cards: list[CardIn] | None = None
     moves: list[MoveIn] = Field(default_factory=list)
 
-    def to_json(self) -> str:
-        """The record as pretty JSON, leaving out unset fields and empty mouse choices."""
+    def to_data(self) -> dict[str, Any]:
+        """The record as JSON data, leaving out unset fields and empty mouse choices (as
+        CONTRACT.md writes moves without mouse choices)."""
         data = self.model_dump(mode="json", exclude_none=True)
         for move in data.get("moves", []):
             if not move.get("mouse"):
                 move.pop("mouse", None)
-        return json.dumps(data, indent=2) + "\n"
+        return data
+
+    def to_json(self) -> str:
+        """The record as pretty JSON (see :meth:`to_data`)."""
+        return json.dumps(self.to_data(), indent=2) + "\n"
 
 
 def _field_path(loc: tuple[int | str, ...]) -> str:

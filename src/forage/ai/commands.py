@@ -68,8 +68,4 @@ def par_report(game: Game) -> ParReport:
         raise RuntimeError(f"internal error, move {applied} refused ({refusal.reason})")
     from forage.record import record_from_game
 
-    record = record_from_game(finished).model_dump(mode="json", exclude_none=True)
-    for move in record.get("moves", []):
-        if not move.get("mouse"):
-            move.pop("mouse", None)  # as CONTRACT.md writes moves without mouse choices
-    return ParReport(result, record)
+    return ParReport(result, record_from_game(finished).to_data())

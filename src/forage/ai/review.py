@@ -139,11 +139,7 @@ def line_record(start: Game, placements: Sequence[Placement]) -> dict[str, Any]:
     for placement in placements:
         outcome = game.push(placement)
         assert outcome.legal, "a line found by the search is legal"
-    record = record_from_game(game).model_dump(mode="json", exclude_none=True)
-    for move in record.get("moves", []):
-        if not move.get("mouse"):
-            move.pop("mouse", None)  # as CONTRACT.md writes moves without mouse choices
-    return record
+    return record_from_game(game).to_data()
 
 
 # -- the estimate ------------------------------------------------------------------------------
