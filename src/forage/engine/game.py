@@ -65,6 +65,9 @@ def shape(card: Card) -> CardShape:
     return shape_of(card)
 
 
+_new_tuple = tuple.__new__
+"""Builds the named tuples of the hot loop without their Python-level ``__new__``."""
+
 CACHE_LIMIT: Final = 200_000
 """Interned placements are forgotten past this many."""
 _PLACEMENTS: dict[tuple[int, int, int], Placement] = {}
@@ -339,7 +342,9 @@ class Game:
             for rotation, spot, unders, result in scan(
                 pos.board, pos.counts, pos.edwood, card_shape
             ):
-                resolved = Resolved(pos, card_shape.turns[rotation], spot, unders, result)
+                resolved = _new_tuple(
+                    Resolved, (pos, card_shape.turns[rotation], spot, unders, result)
+                )
                 yield self._legal(placement_at(number, rotation, spot), resolved)
 
     def is_finished(self) -> bool:

@@ -156,6 +156,8 @@ _SUPPLIES: dict[tuple[tuple[int, int, int], bool], Supply] = {}
 _OUTCOME_FIELDS: Final = frozenset(
     {"placement", "reason", "supply", "score_change", "gathered", "mouse_choice_possible", "cause"}
 )
+_FIELDS_SET: Final = set(_OUTCOME_FIELDS)
+"""Shared by the outcomes built here: frozen models never add to it (copies copy it)."""
 _new = object.__new__
 _set = object.__setattr__
 
@@ -192,7 +194,7 @@ def legal_outcome(placement: Placement, resolved: Resolved) -> Outcome:
     }
     outcome: Outcome = _new(Outcome)
     _set(outcome, "__dict__", values)
-    _set(outcome, "__pydantic_fields_set__", set(_OUTCOME_FIELDS))
+    _set(outcome, "__pydantic_fields_set__", _FIELDS_SET)
     _set(outcome, "__pydantic_extra__", None)
     _set(outcome, "__pydantic_private__", {"_resolved": resolved, "_effects": None})
     return outcome
