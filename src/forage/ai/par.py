@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
 from forage.ai.bots import POLICIES, Expert, board_worth, play
-from forage.ai.sim import Move, Simulator, State, simulator_for, state_of
+from forage.ai.sim import Move, Scored, Simulator, State, simulator_for, state_of
 from forage.engine import Game, Placement
 from forage.engine.board import DIE_COLOUR, FACE_INDEX, IS_MOUSE, IS_SPLIT
 
@@ -35,6 +35,8 @@ FULL: Final = Effort(exact_nodes=1_500, beams=(24, 300))
 """Par's effort everywhere: a few seconds on a full deal here (docs/performance.md)."""
 QUICK: Final = Effort(exact_nodes=2_000, beams=(4,), expert=False)
 """A small effort for smoke tests and quick benchmarks (a different, weaker par)."""
+BEAM_KEEP: Final = 40
+"""A beam takes at most this many placements from each of its states (its best by value)."""
 EXACT_PLACEMENTS: Final = 3
 """Up to this many placements left, par always searches exhaustively."""
 TRY_EXACT_PLACEMENTS: Final = 5
@@ -233,20 +235,21 @@ class Searcher:
         recipes = bool(sim.recipes)
         beam: list[tuple[State, tuple[Move, ...]]] = [(self.start, ())]
         best = Found(sim.final(self.start), [])
+        keep = min(BEAM_KEEP, 2 * width)
         while beam:
             left = len(beam[0][0].hand) - 1 + len(deal) - beam[0][0].next_draw
             worth = self.expert.worth(left)
             candidates: list[tuple[float, int, Move]] = []
             for index, (state, line) in enumerate(beam):
                 base = state.base + board_worth(state.board, worth)
-                found = False
+                # Only a state's best few can make the beam: the rest are not resolved.
+                top: list[Scored] = []
                 for card in dict.fromkeys(state.hand):
-                    for value, move in sim.best_scored(
-                        state.board, state.counts, state.edwood, card, worth, 0
-                    ):
-                        candidates.append((base + value, index, move))
-                        found = True
-                if not found and sim.final(state) > best.score:
+                    top = sim.best_scored(
+                        state.board, state.counts, state.edwood, card, worth, keep, top
+                    )
+                candidates.extend((base + value, index, move) for value, move in top)
+                if not top and sim.final(state) > best.score:
                     # No legal placement: the game ends where it stands (R13).
                     best = Found(sim.final(state), list(line))
             if not candidates:
