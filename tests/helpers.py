@@ -6,6 +6,8 @@ import subprocess
 import sys
 from collections.abc import Iterable, Mapping
 
+from hypothesis import strategies as st
+
 from forage.carddata import standard_deck
 from forage.engine import (
     Area,
@@ -202,3 +204,24 @@ def play_hints(game: Game, poor: int | None = None) -> Game:
         assert found is not None
         game.push(found.placement)
     return game
+
+
+@st.composite
+def custom_games(draw: st.DrawFn, recipes: bool = False) -> tuple[Game, int]:
+    """A hypothesis strategy: a custom deck of 3 to 7 cards (any areas, often several split
+    ones) dealt in a random order, with a recipe challenge of the built-in recipes when
+    ``recipes`` (sometimes), and a seed for the random choices a test makes."""
+    size = draw(st.integers(3, 7))
+    numbers = draw(st.lists(st.integers(1, 40), min_size=size, max_size=size, unique=True))
+    palette = tuple(draw(st.lists(st.sampled_from(tuple(Area)), min_size=1, max_size=4)))
+    cards = [
+        Card(number=n, areas=tuple(draw(st.sampled_from(palette)) for _ in range(6)))  # type: ignore[arg-type]
+        for n in numbers
+    ]
+    pair: tuple[int, int] | None = None
+    if recipes and draw(st.booleans()):
+        chosen = draw(st.lists(st.integers(1, 18), min_size=2, max_size=2, unique=True))
+        pair = (chosen[0], chosen[1])
+    deal = Deal(cards=tuple(draw(st.permutations(numbers))), recipes=pair)
+    game = Game(deal, Deck.of(cards), recipe_book=standard_deck().recipes())
+    return game, draw(st.integers(0, 2**16))

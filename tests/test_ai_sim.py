@@ -5,16 +5,14 @@ from __future__ import annotations
 import heapq
 import random
 
-from helpers import legal
+from helpers import custom_games, legal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from forage.ai.bots import worth_table
 from forage.ai.sim import Scored, Simulator, State, Worth, simulator_for, state_of
 from forage.carddata import standard_deck
-from forage.engine import Area, Card, Deal, Deck, Game, Placement
-
-RECIPE_NUMBERS = tuple(range(1, 19))
+from forage.engine import Deal, Game, Placement
 
 
 def engine_moves(game: Game) -> dict[Placement, tuple[int, tuple[int, int, int], bool]]:
@@ -66,27 +64,8 @@ def check_game(game: Game, rng: random.Random) -> None:
     assert sim.final(state_of(game)) == game.result().score.final
 
 
-@st.composite
-def custom_games(draw: st.DrawFn) -> tuple[Game, int]:
-    """A custom deck of 3 to 6 cards (any areas, often several split ones), maybe recipes."""
-    size = draw(st.integers(3, 6))
-    numbers = draw(st.lists(st.integers(1, 18), min_size=size, max_size=size, unique=True))
-    palette = tuple(draw(st.lists(st.sampled_from(tuple(Area)), min_size=1, max_size=4)))
-    cards = [
-        Card(number=n, areas=tuple(draw(st.sampled_from(palette)) for _ in range(6)))
-        for n in numbers
-    ]
-    recipes = None
-    if draw(st.booleans()):
-        pair = draw(st.lists(st.sampled_from(RECIPE_NUMBERS), min_size=2, max_size=2, unique=True))
-        recipes = (pair[0], pair[1])
-    deal = Deal(cards=tuple(draw(st.permutations(numbers))), recipes=recipes)
-    game = Game(deal, Deck.of(cards), recipe_book=standard_deck().recipes())
-    return game, draw(st.integers(0, 2**16))
-
-
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(custom_games())
+@given(custom_games(recipes=True))
 def test_simulator_matches_engine_on_custom_decks(case: tuple[Game, int]) -> None:
     game, seed = case
     check_game(game, random.Random(seed))
@@ -135,7 +114,7 @@ def bound_of(sim: Simulator, worth: Worth, scored: Scored, board: dict[int, int]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(custom_games(), WORTHS, st.integers(1, 3))
+@given(custom_games(recipes=True), WORTHS, st.integers(1, 3))
 def test_bounds_cap_every_placement_and_pruning_changes_no_result(
     case: tuple[Game, int], worth: Worth, n: int
 ) -> None:

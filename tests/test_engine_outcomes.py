@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
+from helpers import custom_games
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from forage.carddata import standard_deck
-from forage.engine import ROTATIONS, Area, Card, Deal, Deck, Game, Outcome, Placement
+from forage.engine import ROTATIONS, Deal, Game, Outcome, Placement
 
 
 def every_spot(game: Game) -> list[Outcome]:
@@ -41,19 +41,6 @@ def check(game: Game, rng: random.Random) -> None:
             # asked again, with the colours it names, the placement says the same
             assert outcome == game.outcome(outcome.placement)
         game.push(rng.choice(listed))
-
-
-@st.composite
-def custom_games(draw: st.DrawFn) -> tuple[Game, int]:
-    size = draw(st.integers(3, 7))
-    numbers = draw(st.lists(st.integers(1, 40), min_size=size, max_size=size, unique=True))
-    palette = tuple(draw(st.lists(st.sampled_from(tuple(Area)), min_size=1, max_size=4)))
-    cards = [
-        Card(number=n, areas=tuple(draw(st.sampled_from(palette)) for _ in range(6)))  # type: ignore[arg-type]
-        for n in numbers
-    ]
-    deal = Deal(cards=tuple(draw(st.permutations(numbers))))
-    return Game(deal, Deck.of(cards)), draw(st.integers(0, 2**16))
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
