@@ -6,8 +6,16 @@ counts key presses) as the yardstick. Start-up is the time from starting the pro
 the end of its first full frame; latency is the time from writing a key to the end of the
 repaint it causes (the output burst, closed by 30 ms of quiet). The two programs take
 turns; start-up is the median over the runs, latency the median over all key presses.
+Python may write its bytecode caches (``PYTHONDONTWRITEBYTECODE`` is dropped) and each
+program runs once untimed first, so that start-up is that of a player's second and later
+runs, not of compiling every module from source.
+``--startup-only`` skips the key presses (each program is closed after its first frame);
+``--runs N`` sets the number of runs; ``--against DIR`` also starts the game from the
+forage package found in DIR (e.g. an older checkout's ``src``, with its ``data`` beside
+it), taking turns with the other two, so that before and after meet the same machine.
 
-    uv run python benchmarks/screen.py [--quick] [--json]
+    uv run python benchmarks/screen.py [--quick] [--startup-only] [--runs N] [--against DIR]
+        [--json]
 """
 
 from __future__ import annotations
@@ -134,29 +142,43 @@ def _p90(values: list[float]) -> float:
     return ordered[max(0, int(len(ordered) * 0.9) - 1)]
 
 
-def run(quick: bool = False) -> dict[str, Any]:
+def run(
+    quick: bool = False,
+    *,
+    startup_only: bool = False,
+    runs: int | None = None,
+    against: str | None = None,
+) -> dict[str, Any]:
     """Measure the game and the minimal app in one run; returns the figures.
 
-    The two programs take turns, run after run, so that both meet the same machine;
-    start-up is the median over the runs and latency the median over every key press.
+    The programs take turns, run after run, so that all meet the same machine; start-up
+    is the median over the runs and latency the median over every key press. With
+    ``against``, the game is also run from the forage package in that folder ("before").
     """
-    presses = 4 if quick else 40
-    repeats = 1 if quick else 7
+    presses = 0 if startup_only else 4 if quick else 40
+    repeats = runs if runs is not None else 1 if quick else 7
     # Moving the card right and left keeps it in the woodland for any number of presses.
     game_keys = [b"l", b"h"] * (presses // 2)
     plain_keys = [b"x"] * presses
-    startups: dict[str, list[float]] = {"game": [], "minimal": []}
-    latencies: dict[str, list[float]] = {"game": [], "minimal": []}
+    game_argv = [sys.executable, "-m", "forage", "play", "--seed", "1"]
     with tempfile.TemporaryDirectory() as home:
         env = {**os.environ, "TERM": "xterm-256color", "FORAGE_HOME": home, "COLUMNS": "80"}
         env.pop("NO_COLOR", None)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # a player's Python keeps its bytecode
         programs = {
-            "game": ([sys.executable, "-m", "forage", "play", "--seed", "1"], b"Forage", game_keys),
-            "minimal": ([sys.executable, "-c", MINIMAL_APP], b"presses", plain_keys),
+            "game": (game_argv, b"Forage", game_keys, env),
+            "minimal": ([sys.executable, "-c", MINIMAL_APP], b"presses", plain_keys, env),
         }
+        if against is not None:
+            before_env = {**env, "PYTHONPATH": against}
+            programs["before"] = (game_argv, b"Forage", game_keys, before_env)
+        startups: dict[str, list[float]] = {name: [] for name in programs}
+        latencies: dict[str, list[float]] = {name: [] for name in programs}
+        for argv, marker, _, program_env in programs.values():  # write the bytecode caches
+            _measure(argv, marker, [], program_env)
         for _ in range(repeats):
-            for name, (argv, marker, keys) in programs.items():
-                startup, pressed = _measure(argv, marker, keys, env)
+            for name, (argv, marker, keys, program_env) in programs.items():
+                startup, pressed = _measure(argv, marker, keys, program_env)
                 startups[name].append(startup)
                 latencies[name].extend(pressed)
 
@@ -169,12 +191,24 @@ def run(quick: bool = False) -> dict[str, Any]:
     }
     for name in programs:
         figures[f"{name}_startup_ms"] = round(statistics.median(startups[name]) * 1000, 1)
-        figures[f"{name}_latency_median_ms"] = round(statistics.median(latencies[name]) * 1000, 2)
-        figures[f"{name}_latency_p90_ms"] = round(_p90(latencies[name]) * 1000, 2)
-    figures["startup_ratio"] = round(figures["game_startup_ms"] / figures["minimal_startup_ms"], 2)
-    figures["latency_ratio"] = round(
-        figures["game_latency_median_ms"] / figures["minimal_latency_median_ms"], 2
-    )
+        figures[f"{name}_startup_runs_ms"] = [round(t * 1000, 1) for t in startups[name]]
+        if not startup_only:
+            latency = latencies[name]
+            figures[f"{name}_latency_median_ms"] = round(statistics.median(latency) * 1000, 2)
+            figures[f"{name}_latency_p90_ms"] = round(_p90(latency) * 1000, 2)
+    others = ["game", "before"] if against is not None else ["game"]
+    for name in others:
+        prefix = "" if name == "game" else "before_"
+        # The ratio of each run's pair (they ran back to back), then their median.
+        pairs = [g / m for g, m in zip(startups[name], startups["minimal"], strict=True)]
+        figures[f"{prefix}startup_ratio"] = round(
+            figures[f"{name}_startup_ms"] / figures["minimal_startup_ms"], 2
+        )
+        figures[f"{prefix}startup_ratio_runs"] = [round(r, 2) for r in pairs]
+        if not startup_only:
+            figures[f"{prefix}latency_ratio"] = round(
+                figures[f"{name}_latency_median_ms"] / figures["minimal_latency_median_ms"], 2
+            )
     return figures
 
 
@@ -182,9 +216,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the screen benchmarks and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a short smoke run")
+    parser.add_argument("--startup-only", action="store_true", help="no key presses")
+    parser.add_argument("--runs", type=int, help="runs of each program (default 7, 1 quick)")
+    parser.add_argument("--against", metavar="DIR", help="also run the forage found in DIR")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
-    figures = run(quick=args.quick)
+    figures = run(
+        quick=args.quick, startup_only=args.startup_only, runs=args.runs, against=args.against
+    )
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
@@ -194,6 +233,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{'start-up (ms)':24}{figures['game_startup_ms']:>10}"
         f"{figures['minimal_startup_ms']:>10}{figures['startup_ratio']:>8}"
     )
+    if "before_startup_ms" in figures:
+        print(
+            f"{'start-up before (ms)':24}{figures['before_startup_ms']:>10}"
+            f"{figures['minimal_startup_ms']:>10}{figures['before_startup_ratio']:>8}"
+        )
+    print(f"{'ratio of each run':24}{figures['startup_ratio_runs']}")
+    if "before_startup_ms" in figures:
+        print(f"{'ratio of each run before':24}{figures['before_startup_ratio_runs']}")
+    if args.startup_only:
+        return 0
     print(
         f"{'key to repaint, median':24}{figures['game_latency_median_ms']:>10}"
         f"{figures['minimal_latency_median_ms']:>10}{figures['latency_ratio']:>8}"

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 from textual.screen import Screen
 
+from forage import startup
 from forage.app import saves
 from forage.app.screens.game import GameScreen
 from forage.app.session import Session, forget_saved, load_saved
@@ -77,7 +78,8 @@ class ForageApp(App[int]):
 
     def on_mount(self) -> None:
         """Offer the saved game, if there is one; or a game without saving, if the save is
-        another forage's."""
+        another forage's. Once the first frame is drawn, the garbage collector runs again."""
+        self.call_after_refresh(startup.release)
         if self._taken:
             self._offer_unsaved_game()
             return

@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date
+from typing import TYPE_CHECKING
 
-from forage.app.session import Session
-from forage.history.achievements import Achievement
-from forage.history.daily import daily_deal, share_line
-from forage.history.stats import Statistics
-from forage.history.store import HistoryStore, PlayInfo, Recorded, Scoreboard, now_utc
+if TYPE_CHECKING:  # the history (SQLite) is imported when first used, not at start-up
+    from forage.app.session import Session
+    from forage.history.achievements import Achievement
+    from forage.history.stats import Statistics
+    from forage.history.store import HistoryStore, PlayInfo, Recorded, Scoreboard
 
 
 @dataclass
@@ -38,6 +39,8 @@ class Recorder:
     def history(self) -> HistoryStore:
         """The history store, opened on first use (not at start-up, to start quickly)."""
         if self.store is None:
+            from forage.history.store import HistoryStore
+
             self.store = HistoryStore.open()
             if self.player_name is not None:
                 self.store.set_last_player(self.player_name)
@@ -59,11 +62,15 @@ class Recorder:
 
     def is_daily(self, session: Session) -> bool:
         """Whether a session plays the daily deal this app was started for."""
-        return self.daily is not None and session.deal == daily_deal(
-            self.daily, session.is_challenge
-        )
+        if self.daily is None:
+            return False
+        from forage.history.daily import daily_deal
+
+        return session.deal == daily_deal(self.daily, session.is_challenge)
 
     def _info(self, session: Session) -> PlayInfo:
+        from forage.history.store import PlayInfo, now_utc
+
         return PlayInfo(
             player=self.player,
             started=session.started,
@@ -114,6 +121,8 @@ class Recorder:
         first = self.history().daily_result(self.player, self.daily, session.is_challenge)
         if first is None:
             return None
+        from forage.history.daily import share_line
+
         met = len(first.recipes_met) if first.mode == "recipe" else None
         return share_line(self.daily, first.final, first.rating, par or first.par, met)
 

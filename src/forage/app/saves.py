@@ -176,8 +176,6 @@ class SaveSlot:
 
     def acquire(self) -> bool:
         """Hold the lock on this folder's save; False if another forage has it or it failed."""
-        from forage.record import os_problem
-
         if self._lock is not None:
             return True
         if self.taken:
@@ -186,6 +184,8 @@ class SaveSlot:
             self.folder.mkdir(parents=True, exist_ok=True)
             handle = (self.folder / LOCK_NAME).open("a+", encoding="utf-8")
         except OSError as exc:
+            from forage.record import os_problem  # the record module only when needed
+
             self._failed("save", f"The game cannot be saved in {self.folder}: {os_problem(exc)}.")
             return False
         if not _try_lock(handle):
@@ -217,8 +217,6 @@ class SaveSlot:
         A save that cannot be read or built (``build`` raising ValueError) is moved aside,
         kept with the date in its name, and the player is told; it is never deleted.
         """
-        from forage.record import number_problem, os_problem
-
         if not self.acquire() and self.taken:
             return None
         try:
@@ -228,6 +226,8 @@ class SaveSlot:
         except IsADirectoryError:
             return None  # a folder in the save's place: saving will say so
         except OSError as exc:
+            from forage.record import os_problem
+
             self.guarding = True
             self._news.append(
                 f"The saved game in {self.folder} cannot be read ({os_problem(exc)}): it is "
@@ -246,6 +246,8 @@ class SaveSlot:
         except json.JSONDecodeError as exc:
             self.set_aside(f"not valid JSON ({exc.msg} at line {exc.lineno})")
         except (ValueError, KeyError, TypeError) as exc:
+            from forage.record import number_problem
+
             self.set_aside(number_problem(exc) if isinstance(exc, ValueError) else str(exc))
         return None
 

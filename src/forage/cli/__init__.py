@@ -218,10 +218,13 @@ def _load(playing: bool) -> None:
         return  # Ctrl+C ignored (a background job) or handled by whoever runs main()
     signal.signal(signal.SIGINT, exit_on_interrupt)
     try:
-        import forage.record  # pydantic and the engine, for every command
+        if playing:  # play, or daily without --code: the record module only once saving
+            from forage import startup
 
-        if playing:  # play, or daily without --code
-            import forage.app.app  # noqa: F401 - Textual
+            startup.hold()  # until the first frame (forage.app.app's ForageApp releases it)
+            import forage.app.app  # Textual, pydantic and the engine
+        else:
+            import forage.record  # noqa: F401 - pydantic and the engine
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 

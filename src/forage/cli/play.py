@@ -19,9 +19,12 @@ def play_command(args: argparse.Namespace) -> int:
         deal_option(args.deal)
     record = writable_file(args.record) if args.record is not None else None
     from forage.app import run_game
-    from forage.cli.history import named_player
 
-    player = None if args.player is None else named_player(args.player)
+    player = None
+    if args.player is not None:  # the history (SQLite) is otherwise opened after start-up
+        from forage.cli.history import named_player
+
+        player = named_player(args.player)
     if args.file is None:
         return run_game(args.seed, args.deal, args.recipes, args.deck, record, player=player)
     if args.seed is not None or args.deal is not None or args.recipes:

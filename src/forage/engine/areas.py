@@ -30,12 +30,16 @@ class Area(StrEnum):
     @property
     def is_food(self) -> bool:
         """Whether the area has food on it (one type) rather than being split."""
-        return len(self.value) == 1
+        return _IS_FOOD[self]
 
     @property
     def colours(self) -> tuple[Colour, ...]:
         """The area's types in B, C, M order."""
-        return tuple(Colour(letter) for letter in self.value)
+        return _AREA_COLOURS[self]
+
+
+_IS_FOOD: Final = {area: len(area.value) == 1 for area in Area}
+_AREA_COLOURS: Final = {area: tuple(Colour(letter) for letter in area.value) for area in Area}
 
 
 class Rotation(IntEnum):

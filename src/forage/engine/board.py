@@ -31,7 +31,10 @@ CODES: Final = 1 << 9
 
 def mask_of(area: Area) -> int:
     """The area's types as a bit mask, one bit per colour index."""
-    return sum(1 << COLOUR_INDEX[colour] for colour in area.colours)
+    return _MASKS[area]
+
+
+_MASKS: Final = {area: sum(1 << COLOUR_INDEX[colour] for colour in area.colours) for area in Area}
 
 
 def encode(area: Area, die_: Die | None = None, edwood: bool = False) -> int:

@@ -35,7 +35,7 @@ COLOURED_KINDS = frozenset(
 class Recipe(BaseModel):
     """The recipe on a card's back: a target number, a condition and a bonus (R17, R18)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     number: int = Field(ge=1)
     name: str

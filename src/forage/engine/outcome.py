@@ -46,7 +46,7 @@ class Resolved(NamedTuple):
 class Outcome(BaseModel):
     """The full result of a placement, worked out before (or without) making it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     placement: Placement
     reason: Reason | None = None

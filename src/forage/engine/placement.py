@@ -13,7 +13,7 @@ from forage.engine.areas import Colour, Rotation
 class MouseChoice(BaseModel):
     """The colour chosen for the mouse die on a split area at (x, y) of the woodland (R8c)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     x: int
     y: int

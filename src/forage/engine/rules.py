@@ -28,7 +28,7 @@ from forage.engine.board import (
     step,
 )
 from forage.engine.cards import Card
-from forage.engine.woodland import Square, die
+from forage.engine.woodland import Square, die, square
 
 
 class Reason(StrEnum):
@@ -104,14 +104,14 @@ def cover(area: Area, below: Square | None) -> Effect | Reason:
 def covered_square(area: Area, below: Square | None, effect: Effect) -> Square:
     """The new top square where the effect fixes it: no die, a raised die or a carried one."""
     if effect is Effect.RAISED and below is not None and below.die is not None:
-        return Square(area=area, die=die(below.die.colour, raised(below.die.value)))
+        return square(area, die(below.die.colour, raised(below.die.value)))
     if effect is Effect.MOVED and below is not None:
-        return Square(area=area, die=below.die)
+        return square(area, below.die)
     if effect is Effect.PLACED:
-        return Square(area=area, die=die(Colour(area.value), 1))
+        return square(area, die(Colour(area.value), 1))
     if effect is Effect.EDWOOD:
-        return Square(area=area, edwood=True)
-    return Square(area=area)
+        return square(area, edwood=True)
+    return square(area)
 
 
 def default_mouse_colour(options: Sequence[int], supply: Sequence[int]) -> int:

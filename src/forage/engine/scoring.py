@@ -56,7 +56,7 @@ def rating(score: int) -> str:
 class RecipeResult(BaseModel):
     """Whether a recipe's condition is met and the points it adds (R18, R19)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     number: int
     name: str

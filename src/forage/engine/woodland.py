@@ -39,8 +39,8 @@ class Die(BaseModel):
         return f"{self.colour.value}{'mouse' if self.mouse else self.value}"
 
 
-_DICE: Final = {
-    (colour, value): Die(colour=colour, value=value)
+_DICE: Final = {  # every colour and face is valid: built without validation, to start quickly
+    (colour, value): Die.model_construct(colour=colour, value=value)
     for colour in COLOURS
     for value in (*FOOD_FACES, MOUSE_FACE)
 }
@@ -82,7 +82,16 @@ def square(area: Area, die_: Die | None = None, edwood: bool = False, card: int 
     key = (area, die_, edwood, card)
     found = _SQUARES.get(key)
     if found is None:
-        found = _SQUARES[key] = Square(area=area, die=die_, edwood=edwood, card=card)
+        if (
+            area.__class__ is Area
+            and (die_ is None or die_.__class__ is Die)
+            and edwood.__class__ is bool
+            and card.__class__ is int
+        ):  # already the fields' types: nothing to validate (the engine's tables start so)
+            found = Square.model_construct(area=area, die=die_, edwood=edwood, card=card)
+        else:
+            found = Square(area=area, die=die_, edwood=edwood, card=card)
+        _SQUARES[key] = found
     return found
 
 
@@ -108,7 +117,7 @@ class Supply(BaseModel):
 class Woodland(BaseModel):
     """The table: the top area of every covered square, keyed by (x, y)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     squares: dict[Pos, Square]
 
