@@ -181,3 +181,8 @@ def test_no_color(
         await drive_to(pilot, app, Placement.from_notation("8@1,-2"))
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_colour_blind_palette(snap_compare: Snap, size: tuple[int, int]) -> None:
+    assert snap_compare(ForageApp(seed=1), terminal_size=size, press=["v"])

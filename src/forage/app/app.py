@@ -12,6 +12,7 @@ from forage import startup
 from forage.app import saves
 from forage.app.screens.game import GameScreen
 from forage.app.session import Session, forget_saved, load_saved
+from forage.app.themes import register_themes
 
 if TYPE_CHECKING:
     from forage.app.recorder import Recorder
@@ -53,6 +54,7 @@ class ForageApp(App[int]):
         that game (``forage play FILE``) and offers no other.
         """
         super().__init__()
+        register_themes(self)
         self.show_par = show_par
         self.recorder = recorder
         if recorder is not None:
@@ -119,6 +121,12 @@ class ForageApp(App[int]):
                 self.exit(0)
 
         self.push_screen(ConfirmScreen(question), answered)
+
+    def watch_theme(self) -> None:
+        """Draw every screen again in the new theme's palette."""
+        for screen in self.screen_stack:
+            for widget in screen.walk_children():
+                widget.refresh()
 
     def _handle_exception(self, error: Exception) -> None:
         """Keep the error for ``run_game`` to log; Textual restores the terminal and exits.

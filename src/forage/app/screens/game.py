@@ -15,6 +15,7 @@ from forage.app.describe import cell_previews, outcome_lines
 from forage.app.recorder import recorder_of
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.session import Session
+from forage.app.themes import next_theme, palette_name
 from forage.app.widgets import (
     HandState,
     HandView,
@@ -57,6 +58,7 @@ class GameScreen(ForageScreen):
         Binding("p", "peek", "Peek under", show=False),
         Binding("n", "new_game", "New", show=False),
         Binding("s", "stats", "Statistics", show=False),
+        Binding("v", "colours", "Colours", show=False),
     ]
 
     version: var[int] = var(0, init=False)
@@ -242,6 +244,11 @@ class GameScreen(ForageScreen):
         """Show what lies under the card being placed (again: show the card)."""
         self._peek = not self._peek
         self.changed()
+
+    def action_colours(self) -> None:
+        """Switch between the standard and the colour-blind palette (Textual's theme)."""
+        self.app.theme = next_theme(self.app.theme)
+        self.say(f"Colours: the {palette_name(self.app)} palette (v switches).")
 
     def action_next_card(self) -> None:
         """Take the other hand card."""

@@ -28,6 +28,7 @@ KEYS: Final = """\
   u / ctrl+r        undo the last placement / redo it
   t                 hint: show a suggested placement (on the line below)
   s                 statistics and achievements
+  v                 colours: the standard or the colour-blind palette
   n                 new game
   q                 quit; the game is saved and offered next time
 [b]Mouse[/b]
@@ -58,8 +59,9 @@ READING: Final = f"""\
   The lines under the woodland say what the placement will do and how
   the score changes, or why it is not allowed; the last line what the
   last drop did, a hint, or the answer to a key.
-  Looks: NO_COLOR=1 (no colours), FORAGE_THEME=colour-blind (blue,
-  orange, purple), FORAGE_ASCII=1 (plain ASCII), set before starting.
+  Looks: v switches to the colour-blind palette (blue, orange, purple)
+  and back; to start with it, FORAGE_THEME=colour-blind. NO_COLOR=1 (no
+  colours) and FORAGE_ASCII=1 (plain ASCII) are set before starting.
 """
 
 RULES: Final = f"""\

@@ -12,7 +12,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from forage.app.describe import SLASH
-from forage.app.widgets.woodland import BG
+from forage.app.themes import DEFAULT_PALETTE, PALETTES, palette_name
 from forage.engine import Card, Rotation
 
 MINI_WIDTH = 3
@@ -38,8 +38,11 @@ BLOCK = 12
 """Columns of each hand card (a 3-area-wide card, its frame and a gap)."""
 
 
-def mini_card(card: Card, rotation: Rotation = Rotation.R0) -> list[Text]:
+def mini_card(
+    card: Card, rotation: Rotation = Rotation.R0, palette: str = DEFAULT_PALETTE
+) -> list[Text]:
     """A card at a rotation as lines of small areas (letters on their colours)."""
+    bg = PALETTES[palette].terrain
     width, height = card.size(rotation)
     grid = {(dx, dy): area for dx, dy, area in card.footprint(rotation)}
     lines: list[Text] = []
@@ -49,12 +52,12 @@ def mini_card(card: Card, rotation: Rotation = Rotation.R0) -> list[Text]:
             area = grid[column, row]
             colours = area.colours
             if len(colours) == 1:
-                line.append(f" {colours[0].value.lower()} ", Style(bgcolor=BG[colours[0]]))
+                line.append(f" {colours[0].value.lower()} ", Style(bgcolor=bg[colours[0]]))
             else:
                 a, b = colours
-                line.append(a.value.lower(), Style(bgcolor=BG[a]))
-                line.append(SLASH, Style(color=BG[b], bgcolor=BG[a]))
-                line.append(b.value.lower(), Style(bgcolor=BG[b]))
+                line.append(a.value.lower(), Style(bgcolor=bg[a]))
+                line.append(SLASH, Style(color=bg[b], bgcolor=bg[a]))
+                line.append(b.value.lower(), Style(bgcolor=bg[b]))
         lines.append(line)
     return lines
 
@@ -86,8 +89,11 @@ class HandView(Widget):
         if not st.cards:
             text.append("Hand empty")
             return text
+        palette = palette_name(self.app)
         minis = [
-            mini_card(card, st.rotation if i == st.selected and st.rotation else Rotation.R0)
+            mini_card(
+                card, st.rotation if i == st.selected and st.rotation else Rotation.R0, palette
+            )
             for i, card in enumerate(st.cards)
         ]
         labels = Text()

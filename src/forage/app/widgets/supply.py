@@ -7,7 +7,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from forage.app.widgets.woodland import BG
+from forage.app.themes import PALETTES, palette_name
 from forage.engine import COLOURS, Supply
 
 
@@ -24,8 +24,9 @@ class SupplyView(Widget):
         """Two lines: the dice left and Edwood."""
         text = Text(no_wrap=True, overflow="crop")
         text.append("Dice left ", "bold")
+        bg = PALETTES[palette_name(self.app)].terrain
         for colour in COLOURS:
-            text.append(f" {colour.value}:{self.supply[colour]} ", Style(bgcolor=BG[colour]))
+            text.append(f" {colour.value}:{self.supply[colour]} ", Style(bgcolor=bg[colour]))
             text.append(" ")
         text.append("\nEdwood ", "bold")
         if self.supply.edwood:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
@@ -17,33 +16,16 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from forage.app.describe import ASCII, BASKET, PEEK, SLASH, TERRAIN, CellPreview, face
+from forage.app.themes import DEFAULT_PALETTE, PALETTES, Palette, palette_name
 from forage.engine import Area, Colour, Die, Outcome, Square
 from forage.engine.areas import EDWOOD_POINTS
 from forage.engine.woodland import Pos
 
-PALETTES: Final = {
-    "standard": (
-        {Colour.B: "#2f6f2f", Colour.C: "#a85c12", Colour.M: "#62432a"},
-        {Colour.B: "#62c462", Colour.C: "#f4a640", Colour.M: "#b08458"},
-        "#c41616",
-    ),
-    # Okabe and Ito's colours, told apart with any common colour-vision deficiency:
-    # sky blue, orange, reddish purple; a mouse in black.
-    "colour-blind": (
-        {Colour.B: "#1f5f8f", Colour.C: "#9a6200", Colour.M: "#7a3f66"},
-        {Colour.B: "#56b4e9", Colour.C: "#e69f00", Colour.M: "#cc79a7"},
-        "#000000",
-    ),
-}
-"""Terrain colours in the woodland and on the card being placed, and the mouse's colour."""
-THEME: Final = os.environ.get("FORAGE_THEME", "standard")
-"""The palette chosen with FORAGE_THEME (``standard`` or ``colour-blind``)."""
-BG, BG_CARD, MOUSE_RED = PALETTES.get(THEME, PALETTES["standard"])
-"""Green bramble, orange fallen leaves, brown soil (or the colour-blind palette)."""
+BG: Final = PALETTES[DEFAULT_PALETTE].terrain
+"""Green bramble, orange fallen leaves, brown soil (or the FORAGE_THEME palette's)."""
+BG_CARD: Final = PALETTES[DEFAULT_PALETTE].card
 TEXT: Final = "#f2f2f2"
 TEXT_CARD: Final = "#000000"
-MOUSE_FACE_STYLE: Final = Style.parse(f"bold #ffffff on {MOUSE_RED}")
-"""The face of a mouse die (its colour letter keeps its die's colour)."""
 EDWOOD_STYLE: Final = Style.parse("bold #ffffff on #7b2fbf")
 EMPTY_STYLE: Final = Style.parse("#4a4a4a")
 CAUSE_STYLE: Final = Style.parse("bold #ffffff on #c41616")
@@ -104,10 +86,10 @@ def area_lines(
     size: CellSize,
     on_card: bool = False,
     no_color: bool = False,
+    palette: str = DEFAULT_PALETTE,
 ) -> tuple[tuple[Chunk, ...], ...]:
     """The lines of one area: its type letter(s), its die or Edwood, in its colours."""
     w, h = size.width, size.height
-    palette = BG_CARD if on_card else BG
     fg = TEXT_CARD if on_card else TEXT
     letters = [c.value.lower() for c in area.colours]
     split = len(letters) == 2
@@ -148,7 +130,7 @@ def area_lines(
                 extra = "mouse" if die.mouse else ("basket" if die.value == 15 else "")
                 rows.append(_fit("  " + extra if extra else "", w))
             rows += [" " * w] * (h - len(rows))
-    return _paint(rows, area, die, badge, palette, fg, on_card, no_color)
+    return _paint(rows, area, die, badge, PALETTES[palette], fg, on_card, no_color)
 
 
 def _paint(
@@ -156,7 +138,7 @@ def _paint(
     area: Area,
     die: Die | None,
     badge: tuple[int, int, int],
-    palette: dict[Colour, str],
+    look: Palette,
     fg: str,
     on_card: bool,
     no_color: bool,
@@ -164,6 +146,7 @@ def _paint(
 ) -> tuple[tuple[Chunk, ...], ...]:
     """Rows of text on the area's colours; the die's label as a badge of its colour (a
     mouse's face on red); row ``highlight`` marks a change the drop makes."""
+    palette = look.card if on_card else look.terrain
     w = len(rows[0]) if rows else 0
     row_b, start_b, end_b = badge
     lines: list[tuple[Chunk, ...]] = []
@@ -173,9 +156,9 @@ def _paint(
         for column, char in enumerate(_fit(text, w)):
             if die is not None and row == row_b and start_b <= column < end_b:
                 if die.mouse and column > start_b:
-                    style = MOUSE_FACE_STYLE
+                    style = look.mouse
                 else:
-                    style = Style(color="#000000", bgcolor=BG_CARD[die.colour], bold=True)
+                    style = Style(color="#000000", bgcolor=look.card[die.colour], bold=True)
             elif row == highlight and column < max(stripped, 1):
                 style = CHANGE_STYLE
             else:
@@ -191,7 +174,11 @@ def _paint(
 
 
 def card_lines(
-    area: Area, preview: CellPreview | None, size: CellSize, no_color: bool = False
+    area: Area,
+    preview: CellPreview | None,
+    size: CellSize,
+    no_color: bool = False,
+    palette: str = DEFAULT_PALETTE,
 ) -> tuple[tuple[Chunk, ...], ...]:
     """The lines of one area of the card being placed: its type, what the drop does there
     and what it covers (the cause of a refusal in red)."""
@@ -221,7 +208,8 @@ def card_lines(
         return tuple(tuple((ch, CAUSE_STYLE) for ch in row) for row in rows)
     changed = 0 if h == 1 else 1
     highlight = changed if (p.change or p.short) and rows[changed].strip() else -1
-    return _paint(rows, area, None, (-1, 0, 0), BG_CARD, TEXT_CARD, True, no_color, highlight)
+    look = PALETTES[palette]
+    return _paint(rows, area, None, (-1, 0, 0), look, TEXT_CARD, True, no_color, highlight)
 
 
 @lru_cache(maxsize=4096)
@@ -234,12 +222,13 @@ def _area_segments(
     no_color: bool,
     underline: bool,
     base: Style,
+    palette: str = DEFAULT_PALETTE,
 ) -> tuple[tuple[Segment, ...], ...]:
     """An area's lines as segments over ``base``, runs of one style joined.
 
     With ``underline`` the last line is underlined (a card edge below).
     """
-    lines = area_lines(area, die, edwood, size, on_card, no_color)
+    lines = area_lines(area, die, edwood, size, on_card, no_color, palette)
     out = []
     for i, line in enumerate(lines):
         last = underline and i == len(lines) - 1
@@ -250,10 +239,15 @@ def _area_segments(
 
 @lru_cache(maxsize=1024)
 def _card_segments(
-    area: Area, preview: CellPreview | None, size: CellSize, no_color: bool, base: Style
+    area: Area,
+    preview: CellPreview | None,
+    size: CellSize,
+    no_color: bool,
+    base: Style,
+    palette: str = DEFAULT_PALETTE,
 ) -> tuple[tuple[Segment, ...], ...]:
     """An area of the card being placed as segments over ``base``."""
-    lines = card_lines(area, preview, size, no_color)
+    lines = card_lines(area, preview, size, no_color, palette)
     return tuple(
         tuple(Segment.simplify([Segment(ch, base + st) for ch, st in line])) for line in lines
     )
@@ -356,7 +350,7 @@ class WoodlandView(Widget):
         self._cell = SIZES[-1]
         self._lines: list[list[Segment]] | None = None
         self._strips: dict[int, Strip] = {}
-        self._drawn_for = (0, 0)
+        self._drawn_for: tuple[object, ...] = ()
         self._base_style = Style()
         self._rows: RowCache = {}
         self._rows_for: tuple[object, ...] = ()
@@ -415,7 +409,8 @@ class WoodlandView(Widget):
     def grid_lines(self) -> list[list[Segment]]:
         """The grid's lines as segments, drawn once per state and size."""
         width, height = self.size.width, self.size.height
-        if self._lines is None or self._drawn_for != (width, height):
+        palette = palette_name(self.app)
+        if self._lines is None or self._drawn_for != (width, height, palette):
             if width < 4 or height < 1:
                 self._lines = []
                 self._strips = {}
@@ -427,14 +422,14 @@ class WoodlandView(Widget):
                 no_color = self.app.no_color
                 base = self._base_style = self.rich_style
                 # Rows away from the card are kept while the woodland and layout stay.
-                drawn_for = (self.state.squares, size, ox, width, no_color, base)
+                drawn_for = (self.state.squares, size, ox, width, no_color, base, palette)
                 if self._rows_for != drawn_for:
                     self._rows = {}
                     self._rows_for = drawn_for
                 self._lines = grid_segments(
-                    self.state, size, ox, oy, width, height, no_color, self._rows, base
+                    self.state, size, ox, oy, width, height, no_color, self._rows, base, palette
                 )
-            self._drawn_for = (width, height)
+            self._drawn_for = (width, height, palette)
         return self._lines
 
     def render_line(self, y: int) -> Strip:
@@ -525,6 +520,7 @@ def grid_segments(
     no_color: bool = False,
     rows_cache: RowCache | None = None,
     base: Style = NO_STYLE,
+    palette: str = DEFAULT_PALETTE,
 ) -> list[list[Segment]]:
     """The grid's lines over ``base``: woodland areas, card edges, and the card being placed.
 
@@ -539,11 +535,11 @@ def grid_segments(
         # The card changes its own rows and the underlines of the row above it.
         touched = any(cy in (y, y + 1) for _, cy in card)
         if rows_cache is None or touched:
-            out.extend(_row_lines(state, card, size, ox, y, cols, no_color, base))
+            out.extend(_row_lines(state, card, size, ox, y, cols, no_color, base, palette))
             continue
         cached = rows_cache.get(y)
         if cached is None:
-            cached = _row_lines(state, card, size, ox, y, cols, no_color, base)
+            cached = _row_lines(state, card, size, ox, y, cols, no_color, base, palette)
             rows_cache[y] = cached
         out.extend(cached)
     return out
@@ -558,8 +554,9 @@ def _row_lines(
     cols: int,
     no_color: bool,
     base: Style,
+    palette: str = DEFAULT_PALETTE,
 ) -> list[list[Segment]]:
-    """The screen lines of one woodland row over ``base``."""
+    """The screen lines of one woodland row over ``base``, in a palette."""
     squares = state.squares
     cells: list[tuple[tuple[Segment, ...], ...]] = []
     for c in range(cols):
@@ -567,22 +564,24 @@ def _row_lines(
         pos = (x, y)
         if pos in card and not state.peek:
             preview = state.previews.get(pos)
-            cells.append(_card_segments(card[pos], preview, size, no_color, base))
+            cells.append(_card_segments(card[pos], preview, size, no_color, base, palette))
         elif pos in squares:
             sq = squares[pos]
             below = squares.get((x, y + 1))
             edge = below is not None and below.card != sq.card and (x, y + 1) not in card
-            drawn = _area_segments(sq.area, sq.die, sq.edwood, size, False, False, edge, base)
+            drawn = _area_segments(
+                sq.area, sq.die, sq.edwood, size, False, False, edge, base, palette
+            )
             cells.append(drawn)
         else:
             cells.append(_empty_segments(size, base))
     out: list[list[Segment]] = []
     for i in range(size.height):
-        text, style = _separator(state, squares, card, ox - 1, y, i, size)
+        text, style = _separator(state, squares, card, ox - 1, y, i, size, palette)
         line: list[Segment] = [Segment(text, base + style)]
         for c in range(cols):
             line.extend(cells[c][i])
-            text, style = _separator(state, squares, card, ox + c, y, i, size)
+            text, style = _separator(state, squares, card, ox + c, y, i, size, palette)
             line.append(Segment(text, base + style))
         out.append(list(Segment.simplify(line)))
     return out
@@ -596,6 +595,7 @@ def _separator(
     y: int,
     line: int,
     size: CellSize,
+    palette: str = DEFAULT_PALETTE,
 ) -> Chunk:
     """The column between (x, y) and (x + 1, y): a card edge, blank beside the card being
     placed, or its outline while peeking under it."""
@@ -606,7 +606,7 @@ def _separator(
         return (" ", NO_STYLE)
     left_sq, right_sq = squares.get(here), squares.get(right)
     if left_sq is not None and right_sq is not None:
-        bg = _split_bg(left_sq.area, 99, 1, BG)
+        bg = _split_bg(left_sq.area, 99, 1, PALETTES[palette].terrain)
         if left_sq.card != right_sq.card:
             return ("|" if ASCII else "│", _style("#000000", bg, bold=True))
         return (" ", _style(None, bg))
