@@ -122,8 +122,11 @@ class ForageApp(App[int]):
 
         self.push_screen(ConfirmScreen(question), answered)
 
-    def watch_theme(self) -> None:
-        """Draw every screen again in the new theme's palette."""
+    def watch_theme(self, old: str, new: str) -> None:
+        """Draw every screen again in the new theme's palette (not at start: nothing is
+        drawn yet)."""
+        if old == new:
+            return
         for screen in self.screen_stack:
             for widget in screen.walk_children():
                 widget.refresh()

@@ -59,7 +59,8 @@ def register_themes(app: App[Any]) -> None:
     base = BUILTIN_THEMES["textual-dark"]
     for name in THEMES:
         app.register_theme(replace(base, name=name))
-    app.theme = next(name for name, palette in THEMES.items() if palette == DEFAULT_PALETTE)
+    start = next(name for name, palette in THEMES.items() if palette == DEFAULT_PALETTE)
+    app.set_reactive(App.theme, start)
 
 
 def palette_name(app: object) -> str:
