@@ -12,8 +12,8 @@ import argparse
 import os
 import signal
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Final, NoReturn
 
 from forage import __version__, exit_on_interrupt
 from forage.cli.errors import (
@@ -71,15 +71,26 @@ def _positive(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for every command."""
+if TYPE_CHECKING:
+    Subparsers = argparse._SubParsersAction[Parser]
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser for every command, or for ``command`` alone (it then parses that
+    command's arguments the same, and the game starts without building the other twelve)."""
     parser = Parser(
         prog="forage",
         description="Forage, the 9 card solitaire game. With no command, plays the game.",
     )
     parser.add_argument("--version", action="version", version=f"forage {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, add in _PARSERS.items():
+        if command is None or name == command:
+            add(sub)
+    return parser
 
+
+def _play(sub: Subparsers) -> None:
     play = sub.add_parser("play", help="play the game in the terminal (the default)")
     deal_source = play.add_mutually_exclusive_group()
     deal_source.add_argument("--seed", type=_seed, help="deal from this seed")
@@ -90,23 +101,33 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--player", metavar="NAME", help="who is playing (default: the last name)")
     play.add_argument("file", metavar="FILE", nargs="?", help="continue the game of this record")
 
+
+def _deal(sub: Subparsers) -> None:
     deal = sub.add_parser("deal", help="print the deal code of a seed")
     deal.add_argument("--seed", type=_seed, help="the seed (a fresh random one by default)")
     deal.add_argument("--recipes", action="store_true", help="a recipe challenge deal")
     deal.add_argument("--deck", type=int, choices=(1, 2), default=1, help="deck 1 or 2")
 
+
+def _replay(sub: Subparsers) -> None:
     replay = sub.add_parser("replay", help="check and score a game record")
     replay.add_argument("file", metavar="FILE")
     replay.add_argument("--json", action="store_true", help="print the result object")
 
+
+def _moves(sub: Subparsers) -> None:
     moves = sub.add_parser("moves", help="every legal placement after a record's moves")
     moves.add_argument("file", metavar="FILE")
     moves.add_argument("--json", action="store_true", help="print JSON")
 
+
+def _hint(sub: Subparsers) -> None:
     hint = sub.add_parser("hint", help="the suggested placement after a record's moves")
     hint.add_argument("file", metavar="FILE")
     hint.add_argument("--json", action="store_true", help="print JSON")
 
+
+def _bot(sub: Subparsers) -> None:
     bot = sub.add_parser("bot", help="let a bot play many seeded games")
     bot.add_argument("--games", type=_positive, required=True, help="how many games")
     bot.add_argument("--seed", type=_seed, default=0, help="game i plays the deal of seed S+i")
@@ -114,6 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--recipes", action="store_true", help="play recipe challenges")
     bot.add_argument("--json", action="store_true", help="print JSON")
 
+
+def _par(sub: Subparsers) -> None:
     par = sub.add_parser("par", help="the best score of a deal, knowing the draw order")
     par_source = par.add_mutually_exclusive_group(required=True)
     par_source.add_argument("--seed", type=_seed, help="the deal of this seed")
@@ -123,35 +146,62 @@ def build_parser() -> argparse.ArgumentParser:
     par.add_argument("--deck", type=int, choices=(1, 2), default=1, help="with --seed: deck")
     par.add_argument("--json", action="store_true", help="print JSON")
 
+
+def _review(sub: Subparsers) -> None:
     review = sub.add_parser("review", help="move-by-move review of a game record")
     review.add_argument("file", metavar="FILE")
     review.add_argument("--json", action="store_true", help="print JSON instead of the screen")
 
+
+def _bench(sub: Subparsers) -> None:
     bench = sub.add_parser("bench", help="measure the engine's speed")
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.add_argument("--quick", action="store_true", help="a short smoke run")
-    _history_commands(sub)
-
-    serve = sub.add_parser("serve", help="play in a web browser (one game per browser tab)")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    serve.add_argument("--port", default="8000", help="port to listen on (8000)")
-    return parser
 
 
-def _history_commands(sub: argparse._SubParsersAction[Parser]) -> None:
-    """The ``stats``, ``history`` and ``daily`` commands (forage.cli.history)."""
+def _stats(sub: Subparsers) -> None:
     stats = sub.add_parser("stats", help="a player's statistics and achievements")
     stats.add_argument("--player", metavar="NAME", help="whose (default: the last name used)")
     stats.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _history(sub: Subparsers) -> None:
     history = sub.add_parser("history", help="stored games, newest first")
     history.add_argument("--player", metavar="NAME", help="whose (default: the last name used)")
     history.add_argument("--limit", type=_positive, metavar="N", help="at most N games")
     history.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _daily(sub: Subparsers) -> None:
     daily = sub.add_parser("daily", help="play the day's deal, the same for everyone (UTC)")
     daily.add_argument("--date", metavar="YYYY-MM-DD", help="another day's deal")
     daily.add_argument("--recipes", action="store_true", help="the day's recipe challenge")
     daily.add_argument("--code", action="store_true", help="print its deal code and exit")
     daily.add_argument("--player", metavar="NAME", help="who is playing (default: the last name)")
+
+
+def _serve(sub: Subparsers) -> None:
+    serve = sub.add_parser("serve", help="play in a web browser (one game per browser tab)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", default="8000", help="port to listen on (8000)")
+
+
+_PARSERS: Final[dict[str, Callable[[Subparsers], None]]] = {
+    "play": _play,
+    "deal": _deal,
+    "replay": _replay,
+    "moves": _moves,
+    "hint": _hint,
+    "bot": _bot,
+    "par": _par,
+    "review": _review,
+    "bench": _bench,
+    "stats": _stats,
+    "history": _history,
+    "daily": _daily,
+    "serve": _serve,
+}
+"""Each command's subparser, in the order ``forage --help`` lists them."""
 
 
 def _normalise(argv: Sequence[str]) -> list[str]:
@@ -198,8 +248,9 @@ def _interrupted(error: BaseException | None) -> bool:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(_normalise(sys.argv[1:] if argv is None else argv))
+    given = _normalise(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(given[0] if given[0] in COMMANDS else None)
+    args = parser.parse_args(given)
     if getattr(args, "recipes", False) and getattr(args, "deck", 1) == 2:
         parser.error("a recipe challenge has no deck 2 (RULINGS R12): drop --deck 2")
     _load(playing=args.command == "play" or not getattr(args, "code", True))
