@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Coroutine
 
 from textual.pilot import Pilot
@@ -110,3 +113,16 @@ async def play_out_quickly(pilot: Pilot[int], app: ForageApp) -> None:
         session.go_to(greedy(session).placement)
         screen.action_place()
         await pilot.pause()
+
+
+def output_with_theme(code: str, theme: str) -> str:
+    """What Python code prints in a fresh interpreter started with ``FORAGE_THEME=theme``."""
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "FORAGE_THEME": theme},
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout

@@ -15,6 +15,7 @@ from app_helpers import (
     drive_to,
     game_screen,
     greedy,
+    output_with_theme,
     place_greedy,
     play_out_quickly,
     session_of,
@@ -372,17 +373,7 @@ async def test_no_color_keeps_the_meaning_in_letters(monkeypatch: pytest.MonkeyP
 
 def test_colour_blind_palette_is_chosen_by_forage_theme() -> None:
     code = "from forage.app.widgets.woodland import BG, BG_CARD; print(sorted(BG.values()))"
-    shown = {}
-    for theme in ("standard", "colour-blind"):
-        done = subprocess.run(
-            [sys.executable, "-c", code],
-            capture_output=True,
-            text=True,
-            env={**os.environ, "FORAGE_THEME": theme},
-            timeout=60,
-        )
-        assert done.returncode == 0, done.stderr
-        shown[theme] = done.stdout
+    shown = {theme: output_with_theme(code, theme) for theme in ("standard", "colour-blind")}
     assert shown["standard"] != shown["colour-blind"]
     assert "#56b4e9" not in shown["colour-blind"]  # the woodland keeps the darker shades
     assert "#1f5f8f" in shown["colour-blind"]  # Okabe and Ito's blue for bramble

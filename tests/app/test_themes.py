@@ -3,12 +3,8 @@ colours; ``FORAGE_THEME`` chooses the first; ``NO_COLOR`` still draws the letter
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
-from app_helpers import game_screen, sync
+from app_helpers import game_screen, output_with_theme, sync
 from textual.widget import Widget
 
 from forage.app.app import ForageApp
@@ -100,17 +96,10 @@ def test_forage_theme_starts_the_app_on_the_colour_blind_theme() -> None:
         "app = ForageApp(seed=1)\n"
         "print(app.theme, palette_name(app))\n"
     )
-    shown = {}
-    for theme in ("standard", "colour-blind", "no-such-palette"):
-        done = subprocess.run(
-            [sys.executable, "-c", code],
-            capture_output=True,
-            text=True,
-            env={**os.environ, "FORAGE_THEME": theme},
-            timeout=60,
-        )
-        assert done.returncode == 0, done.stderr
-        shown[theme] = done.stdout.split()
+    shown = {
+        theme: output_with_theme(code, theme).split()
+        for theme in ("standard", "colour-blind", "no-such-palette")
+    }
     assert shown["standard"] == ["forage", "standard"]
     assert shown["colour-blind"] == ["forage-colour-blind", "colour-blind"]
     assert shown["no-such-palette"] == ["forage", "standard"]
