@@ -9,7 +9,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forage import __version__, startup
+from forage import __version__
 from forage.carddata import standard_deck
 from forage.cli.errors import EXIT_CRASH
 from forage.engine import Deal, Game
@@ -70,7 +70,6 @@ def run_game(
         code, crash = None, error
     finally:
         recorder.close()
-        startup.release()  # if the app stopped before its first frame
     slot = saves.slot()
     if crash is not None:
         return report_crash(crash)

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final, NoReturn
 
-from forage import __version__, exit_on_interrupt
+from forage import __version__, exit_on_interrupt, startup
 from forage.cli.errors import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
@@ -258,6 +258,8 @@ def _main(argv: Sequence[str] | None) -> int:
         code = _dispatch(args)
     except BadInput as exc:
         return fail(str(exc))
+    finally:
+        startup.release()  # if the game stopped before its first frame, or never started
     sys.stdout.flush()  # a closed pipe shows here, not at exit
     return code
 
@@ -270,8 +272,6 @@ def _load(playing: bool) -> None:
     signal.signal(signal.SIGINT, exit_on_interrupt)
     try:
         if playing:  # play, or daily without --code: the record module only once saving
-            from forage import startup
-
             startup.hold()  # until the first frame (forage.app.app's ForageApp releases it)
             import forage.app.app  # Textual, pydantic and the engine
         else:
