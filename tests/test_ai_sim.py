@@ -9,8 +9,8 @@ from helpers import custom_games, legal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forage.ai.bots import worth_table
 from forage.ai.sim import Scored, Simulator, State, Worth, simulator_for, state_of
+from forage.ai.worth import KIND_NAMES, WorthModel
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Placement
 
@@ -84,13 +84,17 @@ def test_simulator_orders_moves_like_the_engine() -> None:
     assert [sim.placement(m) for m in sim.all_moves(state_of(game))] == legal(game)
 
 
+KIND_WEIGHTS = st.lists(st.floats(-3, 3), min_size=len(KIND_NAMES), max_size=len(KIND_NAMES))
 WORTHS = st.builds(
-    lambda faces, split, mouse, scale: worth_table(faces, split, mouse, -1.0, scale),
-    st.lists(st.floats(-2, 3), min_size=6, max_size=6),
-    st.floats(-1, 1),
-    st.floats(-2, 1),
-    st.sampled_from([0.0, 0.5, 1.0]),
+    lambda base, per_area, left, coming: WorthModel((tuple(base),), (tuple(per_area),)).table(
+        left, coming
+    ),
+    KIND_WEIGHTS,
+    KIND_WEIGHTS,
+    st.sampled_from([0, 1, 4]),
+    st.tuples(st.floats(0, 5), st.floats(0, 5), st.floats(0, 5)),
 )
+"""Worth tables of random learnt models (the bounds must hold for any worth per code)."""
 
 
 def positions(game: Game, seed: int) -> list[tuple[Simulator, State]]:

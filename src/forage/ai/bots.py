@@ -3,21 +3,27 @@
 Neither looks at the draw pile. ``greedy`` takes the placement with the best immediate base
 score. ``expert`` looks three placements ahead: the next one is averaged over every card that
 could still be drawn (the cards of the deck not seen yet), the one after that is tried with
-the card then kept; positions are compared by score plus a *worth* of the food dice left on
-top for later cards to raise. Both are deterministic: ties go to the first placement in the
-engine's order.
+the card then kept; positions are compared by score plus a *worth* of the woodland left for
+later cards (learnt from the expert's own games, :mod:`forage.ai.worth`); its best few are
+then played to the end by the *rollout policy* (that worth one placement ahead) over sampled
+draw orders of the unseen cards. Both are deterministic: ties go to the first placement in
+the engine's order, and the draw orders are seeded from the position.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import permutations
 from typing import Final, NamedTuple
 
-from forage.ai.sim import Move, Simulator, State, Worth, state_of
+from forage.ai.sim import Move, Scored, Simulator, State, Worth, state_of
+from forage.ai.worth import Outlook, WorthModel, learnt_model, outlook
 from forage.carddata import standard_deck
 from forage.engine import Deal, Deck, Game
-from forage.engine.board import CODES, DIE_COLOUR, FACE_INDEX, IS_EDWOOD, IS_MOUSE, IS_SPLIT, Board
+from forage.engine.board import Board
+from forage.engine.deal import SplitMix64
 from forage.engine.scoring import recipe_bonus
 
 POLICIES: Final = ("greedy", "expert")
@@ -34,57 +40,31 @@ def unseen_cards(
     return [n for n in game_numbers if n not in gone]
 
 
-def worth_table(
-    faces: Sequence[float], split: float, mouse: float, edwood: float, scale: float
-) -> Worth:
-    """A worth per square code: what a square is expected to add to later placements."""
-    table = [0.0] * CODES
-    for code in range(1, CODES):
-        if IS_EDWOOD[code]:
-            table[code] = edwood * scale
-        elif DIE_COLOUR[code] >= 0:
-            if IS_MOUSE[code]:
-                table[code] = mouse * scale
-            else:
-                table[code] = (faces[FACE_INDEX[code]] + (split if IS_SPLIT[code] else 0.0)) * scale
-    return Worth(table)
-
-
 @dataclass(frozen=True)
 class Expert:
-    """The expert policy's settings (tuned on seeds 0-99 against greedy)."""
+    """The expert policy's settings: how far and how wide it looks, and its worth model."""
 
     width: int = EXPERT_WIDTH
     """How many of the best-looking placements get the look further ahead."""
-    faces: tuple[float, ...] = (0.0, 0.6, 1.0, 1.4, 1.8, 0.0)
-    """The worth of a food die on top by face index (-, 1, 3, 6, 10, 15)."""
-    split: float = 0.5
-    """Extra worth of a food die on a split area (moving it onto food adds 1)."""
-    mouse: float = -1.0
-    """Worth of a mouse die (it blocks its area for good)."""
-    edwood: float = 0.0
-    horizon: int = 4
-    """Placements left at which worth counts in full; it fades linearly below."""
     depth: int = 3
     """2: look at the next placement; 3: also at the one after with the card kept."""
     replies: int = 2
     """At depth 3, how many of the best next placements get the third look."""
     end_replies: int = 2
     """The same when the third look is at the last placement of the game."""
+    model: WorthModel = field(default_factory=learnt_model)
+    """The worth of the woodland left at the end of the look (``ai/worth.py``)."""
+    candidates: int = 4
+    """How many of the look's best placements are played out to the end (1: none)."""
+    samples: int = 32
+    """Draw orders of the unseen cards each candidate is played out over."""
+    margin: float = 0.75
+    """Points of mean final score a candidate must gain over the look's choice to be played."""
 
-    def worth(self, remaining: int) -> Worth:
-        """The worth table with this many placements still to come."""
-        key = (self, remaining)
-        found = _WORTH.get(key)
-        if found is None:
-            scale = min(1.0, max(0, remaining) / self.horizon)
-            found = _WORTH[key] = worth_table(
-                self.faces, self.split, self.mouse, self.edwood, scale
-            )
-        return found
-
-
-_WORTH: dict[tuple[Expert, int], Worth] = {}
+    def worth(self, remaining: int, coming: Outlook) -> Worth:
+        """The worth table with this many placements still to come, when a card to come has
+        ``coming`` food areas of each colour on average."""
+        return self.model.table(remaining, coming)
 
 
 class Choice(NamedTuple):
@@ -121,13 +101,41 @@ def expert_move(
 ) -> Choice | None:
     """The expert's placement and the score it expects after the next placement too.
 
-    The expert never sees the draw pile: the next card is averaged over ``pool``, the cards
-    that could still be drawn; ``draw_pile`` is how many will be. Each placement is valued by
-    its gain, the best gain of the next placement (of the card kept or the card drawn) and
-    the worth of the woodland left for the placements after that.
+    The expert never sees the draw pile: ``pool`` holds the cards that could still be
+    drawn, ``draw_pile`` how many will be. Its look ahead (:func:`expert_ranking`) ranks the
+    placements; then the best few are each played to the end by the rollout policy over the
+    same sampled draw orders, and the look's choice gives way only to a candidate whose mean
+    final score is more than ``margin`` higher.
     """
+    settings = settings or Expert()
     ranking = expert_ranking(sim, state, pool, draw_pile, settings)
-    return ranking[0] if ranking else None
+    if not ranking:
+        return None
+    candidates = ranking[: settings.candidates]
+    if len(candidates) < 2 or settings.samples <= 0 or len(state.hand) - 1 + draw_pile == 0:
+        return ranking[0]
+    orders, _ = draw_orders(pool, draw_pile, settings.samples, _orders_seed(state, pool))
+    coming = outlook(sim.deck, pool)
+    totals = [0] * len(candidates)
+    for order in orders:
+        cards = (*((0,) * state.next_draw), *order)  # only the cards from next_draw are read
+        for i, choice in enumerate(candidates):
+            after = sim.apply(state, choice.move, cards)
+            totals[i] += play_out(sim, after, cards, settings, coming)
+    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    if totals[best] > totals[0] + settings.margin * len(orders):
+        return candidates[best]
+    return candidates[0]
+
+
+def _orders_seed(state: State, pool: Sequence[int]) -> int:
+    """The seed of a position's sampled draw orders: from its cards and woodland alone."""
+    value = state.next_draw * 1_000_003 + state.base
+    for number in sorted(pool):
+        value = (value * 131 + number) % (1 << 61)
+    for spot, code in sorted(state.board.items()):
+        value = (value * 131 + spot * 512 + code) % (1 << 61)
+    return value
 
 
 def expert_ranking(
@@ -166,15 +174,16 @@ def expert_ranking(
         return [Choice(moves[index], float(final)) for final, index in scored]
 
     # Rank by the immediate result and the worth left, then look further into the best few.
-    worth1 = settings.worth(remaining)
-    worth2 = settings.worth(remaining - 1)
+    coming = outlook(sim.deck, pool)
+    worth1 = settings.worth(remaining, coming)
+    worth2 = settings.worth(remaining - 1, coming)
     ranked: list[tuple[float, int, Board, int]] = []
     for i, move in enumerate(moves):
         board = sim.board_after(state.board, move)
         extra = bonus(move, board)
         ranked.append((move.gain + extra + board_worth(board, worth1), i, board, extra))
     ranked.sort(key=lambda t: (-t[0], t[1]))
-    worth3 = settings.worth(remaining - 2)
+    worth3 = settings.worth(remaining - 2, coming)
     deep = settings.depth >= 3 and remaining >= 2
     # Two placements from the end the third look is the last one: make it (nearly) exact.
     reply_width = settings.replies if remaining > 2 else settings.end_replies
@@ -232,6 +241,64 @@ def expert_ranking(
     # A stable sort keeps the placements looked into in their order on equal values.
     found.sort(key=lambda t: -t[0])
     return [Choice(moves[i], expected) for _, i, expected in found]
+
+
+# -- rollouts: the expert's one-look policy played to the end ---------------------------------
+
+
+def draw_orders(
+    pool: Sequence[int], draws: int, samples: int, seed: int
+) -> tuple[list[tuple[int, ...]], bool]:
+    """The draw orders to average over, and whether they are all there are.
+
+    Every ordered choice of ``draws`` cards from ``pool`` when there are at most
+    ``samples`` of them; otherwise ``samples`` drawn with SplitMix64 from ``seed``.
+    """
+    draws = min(draws, len(pool))
+    if math.perm(len(pool), draws) <= samples:
+        return list(permutations(sorted(pool), draws)), True
+    rng = SplitMix64(seed)
+    orders: list[tuple[int, ...]] = []
+    for _ in range(samples):
+        cards = sorted(pool)
+        for k in range(draws):
+            j = k + rng.below(len(cards) - k)
+            cards[k], cards[j] = cards[j], cards[k]
+        orders.append(tuple(cards[:draws]))
+    return orders, False
+
+
+def rollout_move(
+    sim: Simulator, state: State, remaining: int, expert: Expert, coming: Outlook
+) -> Move | None:
+    """The rollout policy's placement: best gain plus worth left; best final score at the last.
+
+    ``coming``: the food areas a card to come was expected to have when the rollout began.
+    """
+    if remaining == 0 and sim.recipes:
+        moves = sim.all_moves(state, variants=True)
+        finals = [sim.final(sim.apply(state, m, ())) for m in moves]
+        return moves[finals.index(max(finals))] if moves else None
+    worth = expert.worth(remaining, coming)
+    found: list[Scored] = []
+    for card in dict.fromkeys(state.hand):
+        found = sim.best_scored(
+            state.board, state.counts, state.edwood, card, worth, 1, found, ordered=True
+        )
+    return found[0].move if found else None
+
+
+def play_out(
+    sim: Simulator, state: State, cards: Sequence[int], expert: Expert, coming: Outlook
+) -> int:
+    """The final score when the rollout policy plays a state to the end, drawing ``cards``."""
+    while state.hand:
+        remaining = len(state.hand) - 1 + len(cards) - state.next_draw
+        move = rollout_move(sim, state, remaining, expert, coming)
+        if move is None:
+            break
+        state = sim.apply(state, move, cards)
+    return sim.final(state)
 
 
 def play(

@@ -16,6 +16,7 @@ from typing import Final, NamedTuple
 
 from forage.ai.bots import POLICIES, Expert, board_worth, play
 from forage.ai.sim import Move, Scored, Simulator, State, simulator_for, state_of
+from forage.ai.worth import food_areas, outlook
 from forage.engine import Game, Placement
 from forage.engine.board import DIE_COLOUR, FACE_INDEX, IS_MOUSE, IS_SPLIT
 
@@ -76,12 +77,6 @@ def _recipe_ceiling(sim: Simulator) -> int:
     return total
 
 
-def _food_by_colour(game: Game, number: int) -> tuple[int, int, int]:
-    """How many food areas of each colour (B, C, M) a card has."""
-    areas = [a.value for a in game.deck[number].areas]
-    return areas.count("B"), areas.count("C"), areas.count("M")
-
-
 class Searcher:
     """Par search on one game's deal."""
 
@@ -97,7 +92,7 @@ class Searcher:
         self.nodes = 0
         self.node_limit: int | None = None
         self.ceiling = _recipe_ceiling(self.sim)
-        self.food = {n: _food_by_colour(game, n) for n in self.sim.shapes}
+        self.food = {n: food_areas(game.deck, n) for n in self.sim.shapes}
         self.expert = Expert()
 
     # -- bounds -----------------------------------------------------------------------------
@@ -237,8 +232,10 @@ class Searcher:
         best = Found(sim.final(self.start), [])
         keep = min(BEAM_KEEP, 2 * width)
         while beam:
-            left = len(beam[0][0].hand) - 1 + len(deal) - beam[0][0].next_draw
-            worth = self.expert.worth(left)
+            first = beam[0][0]
+            left = len(first.hand) - 1 + len(deal) - first.next_draw
+            # Par knows the cards to come: the worth looks at them (less one hand card).
+            worth = self.expert.worth(left, outlook(sim.deck, deal[first.next_draw :]))
             candidates: list[tuple[float, int, Move]] = []
             for index, (state, line) in enumerate(beam):
                 base = state.base + board_worth(state.board, worth)

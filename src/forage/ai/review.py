@@ -17,17 +17,16 @@ method and its figures.
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from itertools import permutations
 from typing import Any, Final, NamedTuple
 
-from forage.ai.bots import Expert, expert_ranking, unseen_cards
+from forage.ai.bots import Expert, draw_orders, expert_ranking, play_out, unseen_cards
 from forage.ai.par import FULL, Effort, par
-from forage.ai.sim import Move, Scored, Simulator, State, simulator_for, state_of
+from forage.ai.sim import Move, simulator_for, state_of
+from forage.ai.worth import outlook
 from forage.engine import ROTATIONS, Game, Placement
 from forage.engine.deal import SplitMix64
 from forage.record import placement_json, record_from_game
@@ -145,54 +144,6 @@ def line_record(start: Game, placements: Sequence[Placement]) -> dict[str, Any]:
 # -- the estimate ------------------------------------------------------------------------------
 
 
-def draw_orders(
-    pool: Sequence[int], draws: int, samples: int, seed: int
-) -> tuple[list[tuple[int, ...]], bool]:
-    """The draw orders to average over, and whether they are all there are.
-
-    Every ordered choice of ``draws`` cards from ``pool`` when there are at most
-    ``samples`` of them; otherwise ``samples`` drawn with SplitMix64 from ``seed``.
-    """
-    draws = min(draws, len(pool))
-    if math.perm(len(pool), draws) <= samples:
-        return list(permutations(sorted(pool), draws)), True
-    rng = SplitMix64(seed)
-    orders: list[tuple[int, ...]] = []
-    for _ in range(samples):
-        cards = sorted(pool)
-        for k in range(draws):
-            j = k + rng.below(len(cards) - k)
-            cards[k], cards[j] = cards[j], cards[k]
-        orders.append(tuple(cards[:draws]))
-    return orders, False
-
-
-def rollout_move(sim: Simulator, state: State, remaining: int, expert: Expert) -> Move | None:
-    """The rollout policy's placement: best gain plus worth left; best final score at the last."""
-    if remaining == 0 and sim.recipes:
-        moves = sim.all_moves(state, variants=True)
-        finals = [sim.final(sim.apply(state, m, ())) for m in moves]
-        return moves[finals.index(max(finals))] if moves else None
-    worth = expert.worth(remaining)
-    found: list[Scored] = []
-    for card in dict.fromkeys(state.hand):
-        found = sim.best_scored(
-            state.board, state.counts, state.edwood, card, worth, 1, found, ordered=True
-        )
-    return found[0].move if found else None
-
-
-def play_out(sim: Simulator, state: State, cards: Sequence[int], expert: Expert) -> int:
-    """The final score when the rollout policy plays a state to the end, drawing ``cards``."""
-    while state.hand:
-        remaining = len(state.hand) - 1 + len(cards) - state.next_draw
-        move = rollout_move(sim, state, remaining, expert)
-        if move is None:
-            break
-        state = sim.apply(state, move, cards)
-    return sim.final(state)
-
-
 def _same(a: Move, b: Move) -> bool:
     """Whether two moves are the same placement with the same mouse colours."""
     return (a.card, a.rotation, a.spot, a.result.new) == (b.card, b.rotation, b.spot, b.result.new)
@@ -232,10 +183,12 @@ def review_move(
         pool, game.draw_pile, settings.samples, _seed_of(settings.seed, index)
     )
     totals = [0] * len(candidates)
+    coming = outlook(game.deck, pool)
     for order in orders:
         cards = (*known, *order)
         for k, move in enumerate(candidates):
-            totals[k] += play_out(sim, sim.apply(state, move, cards), cards, settings.expert)
+            next_state = sim.apply(state, move, cards)
+            totals[k] += play_out(sim, next_state, cards, settings.expert, coming)
     means = [round(t / len(orders), 2) for t in totals]
     top = means.index(max(means))  # the move played wins ties
     loss = round(means[top] - means[0], 2)
