@@ -109,22 +109,15 @@ def _deal(sub: Subparsers) -> None:
     deal.add_argument("--deck", type=int, choices=(1, 2), default=1, help="deck 1 or 2")
 
 
-def _replay(sub: Subparsers) -> None:
-    replay = sub.add_parser("replay", help="check and score a game record")
-    replay.add_argument("file", metavar="FILE")
-    replay.add_argument("--json", action="store_true", help="print the result object")
+def _record_command(name: str, summary: str, json_help: str) -> Callable[[Subparsers], None]:
+    """The subparser of a command that reads one game record and may print JSON."""
 
+    def add(sub: Subparsers) -> None:
+        command = sub.add_parser(name, help=summary)
+        command.add_argument("file", metavar="FILE")
+        command.add_argument("--json", action="store_true", help=json_help)
 
-def _moves(sub: Subparsers) -> None:
-    moves = sub.add_parser("moves", help="every legal placement after a record's moves")
-    moves.add_argument("file", metavar="FILE")
-    moves.add_argument("--json", action="store_true", help="print JSON")
-
-
-def _hint(sub: Subparsers) -> None:
-    hint = sub.add_parser("hint", help="the suggested placement after a record's moves")
-    hint.add_argument("file", metavar="FILE")
-    hint.add_argument("--json", action="store_true", help="print JSON")
+    return add
 
 
 def _bot(sub: Subparsers) -> None:
@@ -145,12 +138,6 @@ def _par(sub: Subparsers) -> None:
     par.add_argument("--recipes", action="store_true", help="with --seed: a recipe challenge")
     par.add_argument("--deck", type=int, choices=(1, 2), default=1, help="with --seed: deck")
     par.add_argument("--json", action="store_true", help="print JSON")
-
-
-def _review(sub: Subparsers) -> None:
-    review = sub.add_parser("review", help="move-by-move review of a game record")
-    review.add_argument("file", metavar="FILE")
-    review.add_argument("--json", action="store_true", help="print JSON instead of the screen")
 
 
 def _bench(sub: Subparsers) -> None:
@@ -189,12 +176,14 @@ def _serve(sub: Subparsers) -> None:
 _PARSERS: Final[dict[str, Callable[[Subparsers], None]]] = {
     "play": _play,
     "deal": _deal,
-    "replay": _replay,
-    "moves": _moves,
-    "hint": _hint,
+    "replay": _record_command("replay", "check and score a game record", "print the result object"),
+    "moves": _record_command("moves", "every legal placement after a record's moves", "print JSON"),
+    "hint": _record_command("hint", "the suggested placement after a record's moves", "print JSON"),
     "bot": _bot,
     "par": _par,
-    "review": _review,
+    "review": _record_command(
+        "review", "move-by-move review of a game record", "print JSON instead of the screen"
+    ),
     "bench": _bench,
     "stats": _stats,
     "history": _history,
