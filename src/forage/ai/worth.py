@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Final
 
-from forage.ai.sim import Worth
+from forage.ai.sim import NO_WORTH, Worth
 from forage.carddata import data_text
 from forage.engine import Deck
 from forage.engine.areas import COLOURS, FOOD_FACES
@@ -132,11 +132,6 @@ class WorthModel:
         come has ``coming`` food areas of each colour on average."""
         return _table(self, remaining, coming)
 
-    def value(self, board: Board, remaining: int, coming: Outlook) -> float:
-        """A woodland's worth (the sum of its squares')."""
-        values = self.table(remaining, coming).values
-        return sum(values[code] for code in board.values())
-
     def to_json(self) -> dict[str, object]:
         """The model as the JSON of ``data/expert-worth.json`` (weights only)."""
         return {
@@ -212,7 +207,7 @@ def fit(rows: Sequence[Row], ridge: float = RIDGE) -> WorthModel:
 def _table(model: WorthModel, remaining: int, coming: Outlook) -> Worth:
     """The worth table of a model (cached: a search asks for the same few many times)."""
     if remaining <= 0:
-        return Worth([0.0] * CODES)
+        return NO_WORTH
     base, per_area = model.weights(remaining)
     areas = [remaining * share for share in coming]
     table = [0.0] * CODES
