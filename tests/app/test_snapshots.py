@@ -80,15 +80,23 @@ def continued_app(seed: int, notations: list[str], recipes: bool = False) -> For
     return ForageApp(session=Session.deal_up(deal, seed, 1, None, made), offer_resume=False)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_refused_preview_marks_its_cause(snap_compare: Snap, size: tuple[int, int]) -> None:
+def snap_refused_drop(snap_compare: Snap, size: tuple[int, int], *keys: str) -> bool:
+    """The snapshot of card 8 held where it is refused (seed 1, after 5r90@-1,0), then keys."""
     app = continued_app(1, ["5r90@-1,0"])
 
     async def run_before(pilot: Pilot[int]) -> None:
         await pilot.pause()
         await drive_to(pilot, app, Placement.from_notation("8@1,-2"))
+        if keys:
+            await pilot.press(*keys)
 
-    assert snap_compare(app, terminal_size=size, run_before=run_before)
+    result: bool = snap_compare(app, terminal_size=size, run_before=run_before)
+    return result
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_refused_preview_marks_its_cause(snap_compare: Snap, size: tuple[int, int]) -> None:
+    assert snap_refused_drop(snap_compare, size)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -159,14 +167,7 @@ def test_redo(snap_compare: Snap, size: tuple[int, int]) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_peek_under_the_card(snap_compare: Snap, size: tuple[int, int]) -> None:
-    app = continued_app(1, ["5r90@-1,0"])
-
-    async def run_before(pilot: Pilot[int]) -> None:
-        await pilot.pause()
-        await drive_to(pilot, app, Placement.from_notation("8@1,-2"))
-        await pilot.press("p")
-
-    assert snap_compare(app, terminal_size=size, run_before=run_before)
+    assert snap_refused_drop(snap_compare, size, "p")
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -174,13 +175,7 @@ def test_no_color(
     snap_compare: Snap, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
-    app = continued_app(1, ["5r90@-1,0"])
-
-    async def run_before(pilot: Pilot[int]) -> None:
-        await pilot.pause()
-        await drive_to(pilot, app, Placement.from_notation("8@1,-2"))
-
-    assert snap_compare(app, terminal_size=size, run_before=run_before)
+    assert snap_refused_drop(snap_compare, size)
 
 
 @pytest.mark.parametrize("size", SIZES)
