@@ -1,17 +1,27 @@
 """Learn the expert's worth model from its own games; writes data/expert-worth.json.
 
-Each round plays the expert (with the model of the round before) on a range of seeds and
-records, after every placement, the woodland's features (``forage.ai.worth.features``: per
-kind of square, how many and how many food areas of their colours are expected to come)
-and the points the game still went on to gain. A ridge least-squares fit per number of
-placements left gives the next model. Round 1 starts from the hand-set worth the expert
-used before (food dice by face, split +0.5, mice -1, fading in over the last 4
-placements). Deterministic: the same seeds give the same file on any machine.
+Each round plays the expert's look ahead (with the model of the round before, and by
+default without its played-out candidates) on a range of seeds and records, after every
+placement, the woodland's features (``forage.ai.worth.features``: per kind of square, how
+many and how many food areas of their colours are expected to come) and the points the
+game still went on to gain. A ridge least-squares fit per number of placements left gives
+the next model: on those points (``--target mc``), or by fitted value iteration on the
+next placement's points plus the model's value of the woodland after it (``--target td``,
+:func:`forage.ai.worth.fit_td`). Round 1 starts from ``--start`` or from the hand-set
+worth the expert used before (food dice by face, split +0.5, mice -1, fading in over the
+last 4 placements). Deterministic: the same seeds give the same file on any machine.
 
-    uv run python benchmarks/learn_worth.py [--rounds 2] [--games 800] [--out FILE]
+    uv run python benchmarks/learn_worth.py [--start FILE] [--rounds 2] [--games 800]
+        [--target mc|td] [--candidates 1] [--out FILE]
 
-Seeds 10000 and up are used, so the seeds the bots are measured on (0-999, 1000-1199,
-2000-2199) are never trained on. About 15 minutes on two cores.
+The shipped model was made in two steps (docs/performance.md):
+
+    uv run python benchmarks/learn_worth.py --out first.json
+    uv run python benchmarks/learn_worth.py --start first.json --rounds 1 --games 2400 \
+        --target td
+
+Seeds 10000 and up are used, so the seeds the bots are measured on (0-999, 1000-5399)
+are never trained on. Each step takes about 5-10 minutes on two cores.
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ import argparse
 import json
 import statistics
 import time
+from dataclasses import replace
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -33,6 +44,7 @@ from forage.ai.worth import (
     WorthModel,
     features,
     fit,
+    fit_td,
     food_areas,
     outlook,
 )
@@ -59,13 +71,14 @@ def hand_set() -> WorthModel:
     return WorthModel(tuple(base), tuple(zero for _ in base))
 
 
-def self_play(task: tuple[int, WorthModel]) -> tuple[list[Row], int]:
-    """One expert game on a seed's deal: its rows and its final score."""
-    seed, model = task
+def self_play(task: tuple[int, WorthModel, int]) -> tuple[list[Row], int]:
+    """One expert game on a seed's deal (with this many candidates played out): its rows,
+    in play order, and its final score."""
+    seed, model, candidates = task
     deck = standard_deck()
     sim = Simulator(deck)
     deal = Deal.from_seed(seed)
-    expert = Expert(model=model)
+    expert = replace(Expert(model=model), candidates=candidates)
     state = state_of(Game(deal, deck))
     cards = deal.cards
     rows: list[tuple[int, list[float], int]] = []
@@ -93,27 +106,45 @@ def self_play(task: tuple[int, WorthModel]) -> tuple[list[Row], int]:
 def main() -> None:
     """Run the rounds and write the model."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--start", type=Path, help="the model round 1 plays with (JSON)")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--target", choices=("mc", "td"), default="mc")
+    parser.add_argument("--candidates", type=int, default=1, help="the expert's (1: none)")
     parser.add_argument("--games", type=int, default=800, help="games a round")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("data/expert-worth.json"))
     args = parser.parse_args()
     model = hand_set()
-    rows: list[Row] = []
-    rounds = []
+    rounds: list[dict[str, object]] = []  # the start model's rounds, then this run's
+    if args.start:
+        start = json.loads(args.start.read_text(encoding="utf-8"))
+        model = WorthModel.from_json(start)
+        rounds = list(start.get("rounds", []))
+    games_rows: list[list[Row]] = []
     seed = FIRST_SEED
     with Pool(args.workers) as pool:
         for number in range(1, args.rounds + 1):
             began = time.perf_counter()
             seeds = range(seed, seed + args.games)
-            games = pool.map(self_play, [(s, model) for s in seeds], chunksize=4)
-            rows += [row for found, _ in games for row in found]
+            tasks = [(s, model, args.candidates) for s in seeds]
+            games = pool.map(self_play, tasks, chunksize=4)
+            games_rows += [found for found, _ in games]
             mean = statistics.mean(final for _, final in games)
-            model = fit(rows)
-            rounds.append({"seeds": f"{seeds[0]}-{seeds[-1]}", "mean_final": round(mean, 2)})
+            if args.target == "td":
+                model = fit_td(games_rows)
+            else:
+                model = fit([row for found in games_rows for row in found])
+            rounds.append(
+                {
+                    "seeds": f"{seeds[0]}-{seeds[-1]}",
+                    "mean_final": round(mean, 2),
+                    "target": args.target,
+                    "candidates": args.candidates,
+                }
+            )
             print(
                 f"round {number}: seeds {seeds[0]}-{seeds[-1]}, mean final {mean:.2f}, "
-                f"{len(rows)} rows, {time.perf_counter() - began:.0f} s",
+                f"{sum(map(len, games_rows))} rows, {time.perf_counter() - began:.0f} s",
                 flush=True,
             )
             seed += args.games

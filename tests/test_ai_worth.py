@@ -14,6 +14,7 @@ from forage.ai.worth import (
     WorthModel,
     features,
     fit,
+    fit_td,
     food_areas,
     learnt_model,
     outlook,
@@ -87,6 +88,37 @@ def test_the_fit_recovers_a_known_model() -> None:
     assert model.base[1] == pytest.approx(true_base, abs=1e-3)
     assert model.per_area[1] == pytest.approx(true_area, abs=1e-3)
     assert model.base[0] == tuple(0.0 for _ in KIND_NAMES)  # no examples: all weights 0
+
+
+def test_value_iteration_fits_exact_games_and_is_not_misled_by_later_luck() -> None:
+    # Each game: from 3 placements left to 1, a woodland worth exactly 2 a square of kind 0
+    # plus 1 a square of kind 1; what a game gains after a row is that worth plus 4, so
+    # the next placement's points plus the next woodland's value is the same target.
+    rng = random.Random(3)
+    count = len(KIND_NAMES)
+    games = []
+    for _ in range(300):
+        game = []
+        for left in (3, 2, 1):
+            x = [0.0] * (2 * count)
+            x[0], x[1] = float(rng.randint(0, 5)), float(rng.randint(0, 5))
+            game.append((left, x, 4 + 2 * x[0] + x[1]))
+        games.append(game)
+    rows = [row for game in games for row in game]
+    plain, iterated = fit(rows, ridge=1e-6), fit_td(games, ridge=1e-6)
+    for left in (1, 2, 3):
+        assert iterated.base[left - 1][:2] == pytest.approx((2.0, 1.0), abs=1e-3)
+        assert iterated.base[left - 1] == pytest.approx(plain.base[left - 1], abs=1e-3)
+    # Luck in a later draw (+5 or -5 between the rows with 2 and 1 left, here falling with
+    # the first row's squares) misleads the plain fit of the first row but not the
+    # iterated one, whose target for that row stops at the next woodland's value.
+    lucky = []
+    for game in games:
+        luck = 5 if game[0][1][0] > 2 else -5
+        lucky.append([(r, x, y + luck * (r >= 2)) for r, x, y in game])
+    plain = fit([row for game in lucky for row in game], ridge=1e-6)
+    assert plain.base[2][0] != pytest.approx(2.0, abs=1.0)
+    assert fit_td(lucky, ridge=1e-6).base[2][0] == pytest.approx(2.0, abs=0.5)
 
 
 def test_the_shipped_model_round_trips_and_the_expert_uses_it() -> None:
