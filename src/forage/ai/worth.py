@@ -201,7 +201,7 @@ def _fit_left(rows: Sequence[Row], left: int, ridge: float) -> tuple[list[float]
 
 def _dot(weights: Sequence[float], x: Sequence[float]) -> float:
     """The weighted sum of a row's features."""
-    return sum(w * v for w, v in zip(weights, x, strict=False))
+    return sum(w * v for w, v in zip(weights, x, strict=True))
 
 
 def _model(fits: Sequence[Sequence[float]]) -> WorthModel:
