@@ -8,8 +8,9 @@ import time
 import pytest
 from helpers import with_mouse
 
-from forage.ai.bots import bot_game
+from forage.ai.bots import Expert, beam_line, bot_game
 from forage.ai.par import Effort, par
+from forage.ai.sim import simulator_for, state_of
 from forage.carddata import standard_deck
 from forage.engine import COLOURS, Card, Deal, Deck, Game, Placement
 from forage.engine.areas import Area
@@ -63,12 +64,15 @@ def replays_to(game: Game, placements: list[Placement]) -> int:
     return game.result().score.final
 
 
+THREE_CARD_DECKS = [
+    ("B B B BC B B", "B C BM B B B", "B B B B CM C"),
+    ("B C M BC C M", "CM M C C B M", "BM B M C C B"),
+]
+"""Small deals the engine's brute force solves quickly."""
+
+
 def test_par_matches_brute_force_on_three_card_custom_decks() -> None:
-    decks = [
-        ("B B B BC B B", "B C BM B B B", "B B B B CM C"),
-        ("B C M BC C M", "CM M C C B M", "BM B M C C B"),
-    ]
-    for areas in decks:
+    for areas in THREE_CARD_DECKS:
         game = custom_game(*areas)
         result = par(game)
         assert result.proven
@@ -162,3 +166,28 @@ def test_par_of_a_finished_game_is_its_score() -> None:
     result = par(game)
     assert result.proven and result.placements == []
     assert result.score == game.result().score.final
+
+
+def test_beam_line_wide_enough_is_exhaustive() -> None:
+    # A beam that keeps every placement of every state searches every line: the best of them.
+    for areas in THREE_CARD_DECKS:
+        game = custom_game(*areas)
+        sim = simulator_for(game)
+        line = beam_line(sim, state_of(game), game.deal.cards, 10**6, Expert(), keep=10**6)
+        assert sim.final(line.state) == brute_force(custom_game(*areas))
+        placements = [sim.placement(move) for move in line.moves]
+        assert replays_to(custom_game(*areas), placements) == sim.final(line.state)
+
+
+@pytest.mark.parametrize("width", [1, 3])
+def test_beam_line_plays_a_full_deal_to_the_end(width: int) -> None:
+    # Every card is placed (a line is a whole game, never the start's score standing alone)
+    # and the moves replay in the engine to the line's score.
+    deck = standard_deck()
+    game = Game(Deal.from_seed(7), deck)
+    sim = simulator_for(game)
+    line = beam_line(sim, state_of(game), game.deal.cards, width, Expert())
+    assert not line.state.hand
+    assert len(line.moves) == len(game.hand) + game.draw_pile
+    placements = [sim.placement(move) for move in line.moves]
+    assert replays_to(Game(Deal.from_seed(7), deck), placements) == sim.final(line.state)

@@ -30,6 +30,8 @@ def tiers(scores: list[int]) -> list[tuple[str, int]]:
 
 BOT_WORKERS: Final = 2
 """Worker processes for the expert's games (the scores never depend on it)."""
+HINT_WORKERS: Final = 2
+"""Worker processes for ``forage hint``'s play-outs (the hint never depends on it)."""
 
 
 def _expert_game(seed: int, recipes: bool) -> int:

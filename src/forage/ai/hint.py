@@ -6,6 +6,8 @@ every card that could still be drawn. It is always a legal placement of the engi
 
 from __future__ import annotations
 
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,15 +46,25 @@ class Hint:
         return data
 
 
-def hint(game: Game) -> Hint | None:
-    """The suggested placement for the hand now, or None when the game is over."""
+def hint(game: Game, workers: int = 1) -> Hint | None:
+    """The suggested placement for the hand now, or None when the game is over.
+
+    With ``workers`` 2, the expert plays its candidates out in two worker processes where
+    the system can fork them (a quicker hint, the same one); the game screen asks with one,
+    as forking a process that runs threads is not safe.
+    """
     if game.is_over():
         return None
     sim = simulator_for(game)
     state = state_of(game)
     recipes = game.deal.recipes or ()
     pool = unseen_cards(game.deck.numbers, game.deal.cards[: state.next_draw], recipes)
-    choice = expert_move(sim, state, pool, game.draw_pile, Expert())
+    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=context) as executor:
+            choice = expert_move(sim, state, pool, game.draw_pile, Expert(), executor)
+    else:
+        choice = expert_move(sim, state, pool, game.draw_pile, Expert())
     if choice is None:
         return None
     outcome = game.outcome(sim.placement(choice.move))

@@ -2,8 +2,9 @@
 
 Small deals (up to three placements left, so every deal of up to four cards) are solved
 exactly by depth-first search with a transposition table and pruning by an upper bound that
-can never be too low; the answer is then proven. Larger deals get the greedy and expert bots'
-lines, the same exact search within a budget of search nodes, and beam searches of fixed
+can never be too low; the answer is then proven. Larger deals get the greedy bot's line and
+the expert's (its candidates played out by the rollout policy rather than by beam searches,
+for time), the same exact search within a budget of search nodes, and beam searches of fixed
 widths; the answer is proven only if the exact search finishes. The budget counts nodes and
 widths, never seconds, so a deal has one par on every machine, idle or busy.
 """
@@ -14,9 +15,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
-from forage.ai.bots import POLICIES, Expert, board_worth, play
-from forage.ai.sim import Move, Scored, Simulator, State, simulator_for, state_of
-from forage.ai.worth import food_areas, outlook
+from forage.ai.bots import POLICIES, Expert, beam_line, play
+from forage.ai.sim import Move, Simulator, State, simulator_for, state_of
+from forage.ai.worth import food_areas
 from forage.engine import Game, Placement
 from forage.engine.board import DIE_COLOUR, FACE_INDEX, IS_MOUSE, IS_SPLIT
 
@@ -36,8 +37,6 @@ FULL: Final = Effort(exact_nodes=1_500, beams=(24, 300))
 """Par's effort everywhere: a few seconds on a full deal here (docs/performance.md)."""
 QUICK: Final = Effort(exact_nodes=2_000, beams=(4,), expert=False)
 """A small effort for smoke tests and quick benchmarks (a different, weaker par)."""
-BEAM_KEEP: Final = 40
-"""A beam takes at most this many placements from each of its states (its best by value)."""
 EXACT_PLACEMENTS: Final = 3
 """Up to this many placements left, par always searches exhaustively."""
 TRY_EXACT_PLACEMENTS: Final = 5
@@ -93,7 +92,9 @@ class Searcher:
         self.node_limit: int | None = None
         self.ceiling = _recipe_ceiling(self.sim)
         self.food = {n: food_areas(game.deck, n) for n in self.sim.shapes}
-        self.expert = Expert()
+        # The expert's line is the fifth session's expert (every candidate played out by the
+        # rollout policy): under half the time of today's, so par stays within its time.
+        self.expert = Expert(beam=0, narrow=False)
 
     # -- bounds -----------------------------------------------------------------------------
 
@@ -217,65 +218,16 @@ class Searcher:
 
     def bot_line(self, policy: str) -> Found:
         """A bot's line on this deal (the bots never see the draw pile)."""
-        line = play(self.sim, self.game.deal, policy, self.start, self.game.deck.numbers)
+        line = play(
+            self.sim, self.game.deal, policy, self.start, self.game.deck.numbers, self.expert
+        )
         return Found(self.sim.final(line.state), line.moves)
 
     def beam(self, width: int) -> Found:
-        """Beam search keeping the ``width`` most promising states at each turn.
-
-        States are ranked by their score plus the expert's worth of the woodland left.
-        """
-        sim = self.sim
-        deal = self.deal
-        recipes = bool(sim.recipes)
-        beam: list[tuple[State, tuple[Move, ...]]] = [(self.start, ())]
-        best = Found(sim.final(self.start), [])
-        keep = min(BEAM_KEEP, 2 * width)
-        while beam:
-            first = beam[0][0]
-            left = len(first.hand) - 1 + len(deal) - first.next_draw
-            # Par knows the cards to come: the worth looks at them (less one hand card).
-            worth = self.expert.worth(left, outlook(sim.deck, deal[first.next_draw :]))
-            candidates: list[tuple[float, int, Move]] = []
-            for index, (state, line) in enumerate(beam):
-                base = state.base + board_worth(state.board, worth)
-                # Only a state's best few can make the beam: the rest are not resolved.
-                top: list[Scored] = []
-                for card in dict.fromkeys(state.hand):
-                    top = sim.best_scored(
-                        state.board, state.counts, state.edwood, card, worth, keep, top
-                    )
-                candidates.extend((base + value, index, move) for value, move in top)
-                if not top and sim.final(state) > best.score:
-                    # No legal placement: the game ends where it stands (R13).
-                    best = Found(sim.final(state), list(line))
-            if not candidates:
-                break
-            candidates.sort(key=lambda t: -t[0])
-            chosen: list[tuple[float, State, tuple[Move, ...]]] = []
-            seen: set[object] = set()
-            for value, index, move in candidates:
-                if len(chosen) >= (2 * width if recipes else width):
-                    break
-                state, line = beam[index]
-                child = sim.apply(state, move, deal)
-                key = (frozenset(child.board.items()), child.hand)
-                if key in seen:
-                    continue
-                seen.add(key)
-                path = (*line, move)
-                if not child.hand:
-                    final = sim.final(child)
-                    if final > best.score:
-                        best = Found(final, list(path))
-                    continue
-                if recipes:
-                    value += sim.final(child) - child.base
-                chosen.append((value, child, path))
-            if recipes:
-                chosen.sort(key=lambda t: -t[0])
-            beam = [(state, path) for _, state, path in chosen[:width]]
-        return best
+        """Beam search keeping the ``width`` most promising states at each turn
+        (:func:`~forage.ai.bots.beam_line`, knowing the deal's draw order)."""
+        line = beam_line(self.sim, self.start, self.deal, width, self.expert)
+        return Found(self.sim.final(line.state), line.moves)
 
     # -- driver -----------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from forage.ai import bench
-from forage.ai.commands import bot_summary, par_report, tiers
+from forage.ai.commands import HINT_WORKERS, bot_summary, par_report, tiers
 from forage.ai.hint import hint
 from forage.cli.output import console
 from forage.engine import Game
@@ -29,7 +29,7 @@ def _print_json(data: object) -> None:
 
 def hint_command(game: Game, as_json: bool) -> int:
     """Print the suggested placement for the hand after the game's moves."""
-    found = hint(game)
+    found = hint(game, HINT_WORKERS)
     if as_json:
         _print_json({"hint": found.to_json() if found is not None else None})
         return 0
