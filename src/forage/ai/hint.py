@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,12 +60,13 @@ def hint(game: Game, workers: int = 1) -> Hint | None:
     state = state_of(game)
     recipes = game.deal.recipes or ()
     pool = unseen_cards(game.deck.numbers, game.deal.cards[: state.next_draw], recipes)
-    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(workers, mp_context=context) as executor:
-            choice = expert_move(sim, state, pool, game.draw_pile, Expert(), executor)
-    else:
-        choice = expert_move(sim, state, pool, game.draw_pile, Expert())
+    forked = workers > 1 and "fork" in multiprocessing.get_all_start_methods()
+    with (
+        ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+        if forked
+        else nullcontext()
+    ) as executor:
+        choice = expert_move(sim, state, pool, game.draw_pile, Expert(), executor)
     if choice is None:
         return None
     outcome = game.outcome(sim.placement(choice.move))
