@@ -46,15 +46,9 @@ def test_bots_score_their_golden_values() -> None:
 def test_the_fifth_sessions_expert_that_par_plays_keeps_its_golden_values() -> None:
     # Par's expert line: every candidate played out by the rollout policy, as before the
     # sixth session; these are that expert's golden values from the fourth session on.
-    deck = standard_deck()
-    sim = Simulator(deck)
+    # ``bot_game`` hands its settings to the expert (the benchmarks' ``--set``).
     settings = Expert(beam=0, narrow=False)
-    scores = []
-    for seed in range(4):
-        deal = Deal.from_seed(seed)
-        line = play(sim, deal, "expert", state_of(Game(deal, deck)), deck.numbers, settings)
-        scores.append(sim.final(line.state))
-    assert scores == [41, 50, 48, 70]
+    assert [bot_game(s, "expert", settings=settings) for s in range(4)] == [41, 50, 48, 70]
 
 
 @pytest.mark.parametrize("recipes", [False, True])

@@ -469,11 +469,12 @@ def bot_game(
     recipes: bool = False,
     deck: Deck | None = None,
     sim: Simulator | None = None,
+    settings: Expert | None = None,
 ) -> int:
-    """The final score a policy reaches on the deal of a seed."""
+    """The final score a policy reaches on the deal of a seed (``settings``: the expert's)."""
     deck = deck or standard_deck()
     deal = Deal.from_seed(seed, recipes=recipes)
     game = Game(deal, deck)
     if sim is None or tuple(sim.recipes) != tuple(game.recipes):
         sim = Simulator(deck, game.recipes)
-    return sim.final(play(sim, deal, policy, state_of(game), deck.numbers).state)
+    return sim.final(play(sim, deal, policy, state_of(game), deck.numbers, settings).state)
