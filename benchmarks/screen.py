@@ -9,13 +9,15 @@ turns; start-up is the median over the runs, latency the median over all key pre
 Python may write its bytecode caches (``PYTHONDONTWRITEBYTECODE`` is dropped) and each
 program runs once untimed first, so that start-up is that of a player's second and later
 runs, not of compiling every module from source.
+``--floor`` also starts the minimal app with one pydantic model, defined and validated
+before its first frame: the least that any game built on a pydantic engine must add.
 ``--startup-only`` skips the key presses (each program is closed after its first frame);
 ``--runs N`` sets the number of runs; ``--against DIR`` also starts the game from the
 forage package found in DIR (e.g. an older checkout's ``src``, with its ``data`` beside
 it), taking turns with the other two, so that before and after meet the same machine.
 
     uv run python benchmarks/screen.py [--quick] [--startup-only] [--runs N] [--against DIR]
-        [--json]
+        [--floor] [--json]
 """
 
 from __future__ import annotations
@@ -54,6 +56,21 @@ class Minimal(App[None]):
 
 Minimal().run()
 """
+
+FLOOR_APP = MINIMAL_APP.replace(
+    "class Minimal(",
+    """from pydantic import BaseModel, ConfigDict, Field
+
+class Die(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    face: int = Field(ge=1, le=6)
+    colours: tuple[str, ...] = ()
+
+Die(face=3, colours=("red",))
+
+class Minimal(""",
+)
+"""The minimal app with one pydantic model defined and validated before its first frame."""
 
 
 def _read_burst(fd: int, first_timeout: float) -> tuple[bytes, float | None]:
@@ -148,12 +165,14 @@ def run(
     startup_only: bool = False,
     runs: int | None = None,
     against: str | None = None,
+    floor: bool = False,
 ) -> dict[str, Any]:
     """Measure the game and the minimal app in one run; returns the figures.
 
     The programs take turns, run after run, so that all meet the same machine; start-up
     is the median over the runs and latency the median over every key press. With
-    ``against``, the game is also run from the forage package in that folder ("before").
+    ``against``, the game is also run from the forage package in that folder ("before");
+    with ``floor``, the minimal app with one pydantic model too (:data:`FLOOR_APP`).
     """
     presses = 0 if startup_only else 4 if quick else 40
     repeats = runs if runs is not None else 1 if quick else 7
@@ -172,6 +191,8 @@ def run(
         if against is not None:
             before_env = {**env, "PYTHONPATH": against}
             programs["before"] = (game_argv, b"Forage", game_keys, before_env)
+        if floor:
+            programs["floor"] = ([sys.executable, "-c", FLOOR_APP], b"presses", plain_keys, env)
         startups: dict[str, list[float]] = {name: [] for name in programs}
         latencies: dict[str, list[float]] = {name: [] for name in programs}
         for argv, marker, _, program_env in programs.values():  # write the bytecode caches
@@ -196,9 +217,9 @@ def run(
             latency = latencies[name]
             figures[f"{name}_latency_median_ms"] = round(statistics.median(latency) * 1000, 2)
             figures[f"{name}_latency_p90_ms"] = round(_p90(latency) * 1000, 2)
-    others = ["game", "before"] if against is not None else ["game"]
+    others = [name for name in programs if name != "minimal"]
     for name in others:
-        prefix = "" if name == "game" else "before_"
+        prefix = "" if name == "game" else f"{name}_"
         # The ratio of each run's pair (they ran back to back), then their median.
         pairs = [g / m for g, m in zip(startups[name], startups["minimal"], strict=True)]
         figures[f"{prefix}startup_ratio"] = round(
@@ -219,10 +240,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--startup-only", action="store_true", help="no key presses")
     parser.add_argument("--runs", type=int, help="runs of each program (default 7, 1 quick)")
     parser.add_argument("--against", metavar="DIR", help="also run the forage found in DIR")
+    parser.add_argument(
+        "--floor", action="store_true", help="also run the minimal app with one pydantic model"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     figures = run(
-        quick=args.quick, startup_only=args.startup_only, runs=args.runs, against=args.against
+        quick=args.quick,
+        startup_only=args.startup_only,
+        runs=args.runs,
+        against=args.against,
+        floor=args.floor,
     )
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -238,9 +266,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{'start-up before (ms)':24}{figures['before_startup_ms']:>10}"
             f"{figures['minimal_startup_ms']:>10}{figures['before_startup_ratio']:>8}"
         )
+    if "floor_startup_ms" in figures:
+        print(
+            f"{'start-up, + pydantic (ms)':24}{figures['floor_startup_ms']:>10}"
+            f"{figures['minimal_startup_ms']:>10}{figures['floor_startup_ratio']:>8}"
+        )
     print(f"{'ratio of each run':24}{figures['startup_ratio_runs']}")
     if "before_startup_ms" in figures:
         print(f"{'ratio of each run before':24}{figures['before_startup_ratio_runs']}")
+    if "floor_startup_ms" in figures:
+        print(f"{'ratio of each run + pyd.':24}{figures['floor_startup_ratio_runs']}")
     if args.startup_only:
         return 0
     print(

@@ -42,3 +42,13 @@ def test_startup_only_against_another_checkout_reports_both_games() -> None:
         assert f"{name}_latency_median_ms" not in figures
     assert figures["startup_ratio"] > 0 and figures["before_startup_ratio"] > 0
     assert len(figures["startup_ratio_runs"]) == 1
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_floor_runs_the_minimal_app_with_one_pydantic_model() -> None:
+    module = load_benchmark()
+    assert "from pydantic import" in module.FLOOR_APP and "Die(face=3" in module.FLOOR_APP
+    figures = module.run(startup_only=True, runs=1, floor=True)
+    assert figures["floor_startup_ms"] > 0 and figures["floor_startup_ratio"] > 0
+    assert len(figures["floor_startup_ratio_runs"]) == 1
+    assert "before_startup_ms" not in figures
