@@ -72,6 +72,9 @@ class Minimal(""",
 )
 """The minimal app with one pydantic model defined and validated before its first frame."""
 
+EXTRA_LABELS = (("before", "before"), ("floor", "+ pyd."))
+"""The optional programs, as the printed table names them."""
+
 
 def _read_burst(fd: int, first_timeout: float) -> tuple[bytes, float | None]:
     """Read one burst of output; returns it and the time its last byte arrived."""
@@ -261,21 +264,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{'start-up (ms)':24}{figures['game_startup_ms']:>10}"
         f"{figures['minimal_startup_ms']:>10}{figures['startup_ratio']:>8}"
     )
-    if "before_startup_ms" in figures:
+    extra = [(name, label) for name, label in EXTRA_LABELS if f"{name}_startup_ms" in figures]
+    for name, label in extra:
         print(
-            f"{'start-up before (ms)':24}{figures['before_startup_ms']:>10}"
-            f"{figures['minimal_startup_ms']:>10}{figures['before_startup_ratio']:>8}"
-        )
-    if "floor_startup_ms" in figures:
-        print(
-            f"{'start-up, + pydantic (ms)':24}{figures['floor_startup_ms']:>10}"
-            f"{figures['minimal_startup_ms']:>10}{figures['floor_startup_ratio']:>8}"
+            f"{f'start-up {label} (ms)':24}{figures[f'{name}_startup_ms']:>10}"
+            f"{figures['minimal_startup_ms']:>10}{figures[f'{name}_startup_ratio']:>8}"
         )
     print(f"{'ratio of each run':24}{figures['startup_ratio_runs']}")
-    if "before_startup_ms" in figures:
-        print(f"{'ratio of each run before':24}{figures['before_startup_ratio_runs']}")
-    if "floor_startup_ms" in figures:
-        print(f"{'ratio of each run + pyd.':24}{figures['floor_startup_ratio_runs']}")
+    for name, label in extra:
+        print(f"{f'ratio of each run {label}':24}{figures[f'{name}_startup_ratio_runs']}")
     if args.startup_only:
         return 0
     print(
