@@ -162,6 +162,53 @@ def test_review_is_the_same_with_one_worker_or_two() -> None:
     assert json.dumps(one.to_json()) == json.dumps(two.to_json())
 
 
+UNDER_AN_APP = """
+import sys
+from forage.ai.par import QUICK
+from forage.ai.review import Settings, review_game
+from forage.carddata import standard_deck
+from forage.engine import Deal, Game
+
+
+class Captured:
+    \"\"\"What a Textual app puts in place of sys.stderr: no file behind it.\"\"\"
+
+    def write(self, text):
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def fileno(self):
+        return -1
+
+
+if __name__ == "__main__":
+    game = Game(Deal(cards=(5, 12, 3, 1)), standard_deck())
+    game.push(next(iter(game.outcomes())).placement)
+    sys.stderr = Captured()
+    try:
+        found = review_game(game, Settings(samples=4, candidates=2, par_effort=QUICK), workers=2)
+    except Exception as error:
+        print(repr(error))
+        raise SystemExit(1)
+    print(len(found.moves))
+"""
+
+
+def test_worker_processes_start_under_an_app_whose_stderr_has_no_file(tmp_path: Path) -> None:
+    # The review screen runs the analysis while Textual holds sys.stderr; the first worker
+    # process used to fail there with "bad value(s) in fds_to_keep" (a fresh interpreter, so
+    # no earlier test has started multiprocessing's resource tracker already).
+    script = tmp_path / "under_app.py"
+    script.write_text(UNDER_AN_APP)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    assert done.stdout.strip() == "1"
+
+
 def test_progress_counts_every_move_and_par() -> None:
     game = small_game()
     seen: list[tuple[int, int]] = []

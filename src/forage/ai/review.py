@@ -18,9 +18,11 @@ method and its figures.
 from __future__ import annotations
 
 import multiprocessing
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from multiprocessing import resource_tracker
 from typing import Any, Final, NamedTuple
 
 from forage.ai.bots import Expert, draw_orders, expert_ranking, play_out, unseen_cards
@@ -256,8 +258,7 @@ def review(
     else:
         # Fresh interpreters: forking a process that runs threads (a screen, a progress bar)
         # can copy a lock held by one of them.
-        context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        pool = _spawning_pool(workers)
         try:
             futures: dict[Future[Any], int] = {
                 pool.submit(_run, start, moves, task, settings): task for task in _tasks(len(moves))
@@ -269,6 +270,28 @@ def review(
             pool.shutdown(wait=False, cancel_futures=True)
     par_found: ParLine = results.pop(-1)
     return Review(start, [results[i] for i in range(len(moves))], par_found)
+
+
+def _spawning_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of fresh worker processes, which can start even under a Textual app.
+
+    The app swaps ``sys.stderr`` for a capture whose ``fileno()`` is -1, and the
+    multiprocessing resource tracker, started with the first worker, would pass that on as
+    a file to keep open and fail ("bad value(s) in fds_to_keep"). So the tracker is
+    started first, with the real stderr.
+    """
+    stream = sys.stderr
+    try:
+        captured = stream is not None and stream.fileno() < 0
+    except (OSError, ValueError):
+        captured = False
+    if captured:
+        sys.stderr = sys.__stderr__
+        try:
+            resource_tracker.ensure_running()
+        finally:
+            sys.stderr = stream
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
 
 
 def review_game(
