@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+import pytest
 from app_helpers import drive_to, greedy, play_out_quickly, session_of, sync
 from textual.widgets import Sparkline, Static
 
@@ -101,14 +102,20 @@ async def test_the_statistics_screen_opens_and_closes(forage_home: Path) -> None
         assert not isinstance(app.screen, StatsScreen)
 
 
+@pytest.mark.parametrize(("key", "notice"), [("s", "#stats-off"), ("g", "#history-off")])
 @sync
-async def test_without_history_the_statistics_screen_says_so() -> None:
+async def test_without_history_the_statistics_and_games_screens_say_so(
+    key: str, notice: str
+) -> None:
     app = ForageApp(seed=1, offer_resume=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await pilot.press("s")
+        await pilot.press(key)
         await pilot.pause()
-        assert "History is off" in str(app.screen.query_one("#stats-off", Static).render())
+        assert "History is off" in str(app.screen.query_one(notice, Static).render())
+        await pilot.press("r")  # the games screen has nothing to review: nothing happens
+        await pilot.pause()
+        assert app.screen.query(notice)
 
 
 @sync

@@ -6,9 +6,11 @@ from collections.abc import Callable
 
 import pytest
 from app_helpers import choice_spot, drive_to, game_screen, greedy, play_out_quickly, session_of
+from history_helpers import stored
 from textual.pilot import Pilot
 
 from forage.app.app import ForageApp
+from forage.app.screens import HistoryScreen
 from forage.app.session import Session
 from forage.engine import Deal, Placement
 
@@ -61,6 +63,23 @@ def test_end_screen_of_a_recipe_challenge(snap_compare: Snap, size: tuple[int, i
     async def run_before(pilot: Pilot[int]) -> None:
         await pilot.pause()
         await play_out_quickly(pilot, app)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_games_screen(snap_compare: Snap, size: tuple[int, int]) -> None:
+    games = [
+        stored(3, player="bob", final=52, won=True, par=55, hints=2),
+        stored(2, mode="challenge", deal="4.11:5.12.3.1.9.17.2.8.14", recipes=(4, 11)),
+        stored(1, status="abandoned", won=None, final=12, undos=3),
+    ]
+    app = ForageApp(seed=1)
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        await app.push_screen(HistoryScreen(games))
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -15,6 +15,7 @@ from forage.app.session import Session, forget_saved, load_saved
 from forage.app.themes import register_themes
 
 if TYPE_CHECKING:
+    from forage.ai.review import Settings
     from forage.app.recorder import Recorder
 
 
@@ -67,6 +68,11 @@ class ForageApp(App[int]):
         """The error that stopped the app, if one did (``run_game`` logs it)."""
         self._saved: Session | None = None
         self._taken = False
+        self.review_settings: Settings | None = None
+        """How hard a review opened from the end or history screen looks (None: as
+        ``forage review`` does); tests make it small."""
+        self.review_workers: int | None = None
+        """Worker processes of such a review (None: as ``forage review`` uses)."""
 
     def get_default_screen(self) -> Screen[Any]:
         """The game asked for, straight away, unless there is a saved game to offer first

@@ -17,7 +17,13 @@ if TYPE_CHECKING:  # the history (SQLite) is imported when first used, not at st
     from forage.app.session import Session
     from forage.history.achievements import Achievement
     from forage.history.stats import Statistics
-    from forage.history.store import HistoryStore, PlayInfo, Recorded, Scoreboard
+    from forage.history.store import (
+        HistoryStore,
+        PlayInfo,
+        Recorded,
+        Scoreboard,
+        StoredGame,
+    )
 
 
 @dataclass
@@ -133,6 +139,14 @@ class Recorder:
         if not store.enabled:
             return None, {}
         return store.statistics(self.player), store.unlocked(self.player)
+
+    def games(self, limit: int) -> list[StoredGame] | None:
+        """Everyone's stored games, newest first, at most ``limit`` (None when history is off)."""
+        store = self.history()
+        self._told()
+        if not store.enabled:
+            return None
+        return store.games(limit=limit)
 
     def close(self) -> None:
         """Close the history file."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Literal, NamedTuple
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -103,6 +103,47 @@ def stats_report(
     )
 
 
+class HistoryColumn(NamedTuple):
+    """A column of the history table: its heading and how its cells sit."""
+
+    heading: str
+    justify: Literal["left", "right"] = "left"
+    fold: bool = False
+    """Whether a long cell wraps onto more lines (else it stays on one)."""
+
+
+HISTORY_COLUMNS: Final = (
+    HistoryColumn("id", "right"),
+    HistoryColumn("ended (UTC)"),
+    HistoryColumn("player", fold=True),
+    HistoryColumn("mode"),
+    HistoryColumn("final", "right"),
+    HistoryColumn("won"),
+    HistoryColumn("par", "right"),
+    HistoryColumn("hints/undos", "right"),
+    HistoryColumn("deal", fold=True),
+)
+"""The columns of the history, in order (``forage history`` and the history screen); the
+long deal code comes last, so a narrow screen shows the rest."""
+
+
+def history_cells(game: StoredGame) -> tuple[str, ...]:
+    """One stored game's cells under :data:`HISTORY_COLUMNS`."""
+    won = "abandoned" if not game.finished else ("yes" if game.won else "no")
+    mode = game.mode + (f" daily {game.daily}" if game.daily else "")
+    return (
+        str(game.id),
+        game.ended[:16].replace("T", " "),
+        game.player,
+        mode,
+        str(game.final),
+        won,
+        _shown(game.par),
+        f"{game.hints}/{game.undos}",
+        game.deal,
+    )
+
+
 def history_table(games: Sequence[StoredGame]) -> Table:
     """Stored games, one a row, in the order given."""
     table = Table(
@@ -112,27 +153,13 @@ def history_table(games: Sequence[StoredGame]) -> Table:
         pad_edge=False,
         collapse_padding=True,
     )
-    table.add_column("id", justify="right")
-    table.add_column("ended (UTC)", no_wrap=True)
-    table.add_column("player")
-    table.add_column("mode", no_wrap=True)
-    table.add_column("deal", overflow="fold")
-    table.add_column("final", justify="right")
-    table.add_column("won", no_wrap=True)
-    table.add_column("par", justify="right")
-    table.add_column("hints/undos", justify="right")
-    for game in games:
-        won = "abandoned" if not game.finished else ("yes" if game.won else "no")
-        mode = game.mode + (f" daily {game.daily}" if game.daily else "")
-        table.add_row(
-            str(game.id),
-            game.ended[:16].replace("T", " "),
-            game.player,
-            mode,
-            game.deal,
-            str(game.final),
-            won,
-            _shown(game.par),
-            f"{game.hints}/{game.undos}",
+    for column in HISTORY_COLUMNS:
+        table.add_column(
+            column.heading,
+            justify=column.justify,
+            overflow="fold" if column.fold else "ellipsis",
+            no_wrap=not column.fold,
         )
+    for game in games:
+        table.add_row(*history_cells(game))
     return table

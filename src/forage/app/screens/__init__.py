@@ -11,16 +11,26 @@ if TYPE_CHECKING:
     from forage.app.screens.end import EndScreen
     from forage.app.screens.game import GameScreen
     from forage.app.screens.help import HelpScreen
+    from forage.app.screens.history import HistoryScreen
     from forage.app.screens.review import ReviewScreen
     from forage.app.screens.stats import StatsScreen
 
-__all__ = ["ConfirmScreen", "EndScreen", "GameScreen", "HelpScreen", "ReviewScreen", "StatsScreen"]
+__all__ = [
+    "ConfirmScreen",
+    "EndScreen",
+    "GameScreen",
+    "HelpScreen",
+    "HistoryScreen",
+    "ReviewScreen",
+    "StatsScreen",
+]
 
 _MODULES = {
     "ConfirmScreen": "confirm",
     "EndScreen": "end",
     "GameScreen": "game",
     "HelpScreen": "help",
+    "HistoryScreen": "history",
     "ReviewScreen": "review",
     "StatsScreen": "stats",
 }

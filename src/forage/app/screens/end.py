@@ -67,7 +67,9 @@ def choices_text(has_other: bool) -> Text:
     text.append("u", "bold reverse")
     text.append(" undo   ")
     text.append("q", "bold reverse")
-    text.append(" quit   ")
+    text.append(" quit\n")
+    text.append("r", "bold reverse")
+    text.append(" review your moves   ")
     text.append("esc", "bold reverse")
     text.append(" see the woodland")
     return text
@@ -75,7 +77,7 @@ def choices_text(has_other: bool) -> Text:
 
 class EndScreen(ForageModal):
     """The result of the game; dismisses with again, other, new, undo, quit, or look (escape:
-    the finished woodland, from which enter brings this summary back)."""
+    the finished woodland, from which enter brings this summary back); r opens the review."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "choose('again')", "Same deal"),
@@ -84,6 +86,7 @@ class EndScreen(ForageModal):
         Binding("u", "choose('undo')", "Undo"),
         Binding("q", "choose('quit')", "Quit"),
         Binding("y", "copy_share", "Copy share line", show=False),
+        Binding("r", "review", "Review"),
         Binding("escape", "choose('look')", "Woodland"),
     ]
 
@@ -189,6 +192,12 @@ class EndScreen(ForageModal):
         if action == "choose" and parameters and parameters[0] == "other":
             return self.has_other
         return True
+
+    def action_review(self) -> None:
+        """Review the finished game move by move; closing the review comes back here."""
+        from forage.app.screens.review import review_screen
+
+        self.app.push_screen(review_screen(self.app, self.session.game))
 
     def action_choose(self, choice: str) -> None:
         """Close with the player's choice."""

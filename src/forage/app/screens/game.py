@@ -58,6 +58,7 @@ class GameScreen(ForageScreen):
         Binding("p", "peek", "Peek under", show=False),
         Binding("n", "new_game", "New", show=False),
         Binding("s", "stats", "Statistics", show=False),
+        Binding("g", "history", "Games", show=False),
         Binding("v", "colours", "Colours", show=False),
     ]
 
@@ -428,6 +429,13 @@ class GameScreen(ForageScreen):
         from forage.app.screens.stats import StatsScreen
 
         self.app.push_screen(StatsScreen(stats, unlocked))
+
+    def action_history(self) -> None:
+        """Open the list of stored games, from which any can be reviewed."""
+        recorder = recorder_of(self.app)
+        from forage.app.screens.history import SHOWN, HistoryScreen
+
+        self.app.push_screen(HistoryScreen(recorder.games(SHOWN) if recorder else None))
 
     def check_end(self) -> None:
         """Show the end screen once the game is over (finished or stuck)."""

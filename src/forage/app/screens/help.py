@@ -28,6 +28,7 @@ KEYS: Final = """\
   u / ctrl+r        undo the last placement / redo it
   t                 hint: show a suggested placement (on the line below)
   s                 statistics and achievements
+  g                 your games: pick one and review it move by move
   v                 colours: the standard or the colour-blind palette
   n                 new game
   q                 quit; the game is saved and offered next time

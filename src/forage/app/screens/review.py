@@ -8,10 +8,10 @@ stepped through. The screen decides no rule: each position and placement is the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import ProgressBar, Sparkline, Static
@@ -66,6 +66,14 @@ def _games(start: Game, placements: Sequence[Placement]) -> list[Game]:
         game.push(placement)
         found.append(game.copy())
     return found
+
+
+def review_screen(app: App[Any], game: Game) -> ReviewScreen:
+    """The review of a game's moves opened from another screen, with the app's review
+    settings (``review_settings`` and ``review_workers``, where the app has them)."""
+    settings: Settings | None = getattr(app, "review_settings", None)
+    workers: int | None = getattr(app, "review_workers", None)
+    return ReviewScreen.of_game(game, settings, workers or WORKERS)
 
 
 class ReviewScreen(ForageScreen):

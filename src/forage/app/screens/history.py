@@ -1,0 +1,109 @@
+"""The history screen (the `g` key): the stored games, newest first; enter reviews one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import DataTable, Static
+
+from forage.app.screens.base import ForageModal, too_small_notice
+from forage.app.widgets.keys import KeyBar
+from forage.engine import Game
+from forage.history.report import HISTORY_COLUMNS, history_cells
+from forage.history.store import StoredGame
+from forage.record import RecordError, load_game
+
+SHOWN: int = 200
+"""How many of the newest games the screen lists."""
+
+
+def stored_game(stored: StoredGame) -> Game | str:
+    """The game a stored record replays to, or a one-line reason it cannot be read."""
+    try:
+        game, refusal = load_game(stored.record)
+    except (RecordError, ValueError) as exc:
+        return f"Game {stored.id}'s record cannot be read: {exc}"
+    if refusal is not None and not game.moves:
+        return f"Game {stored.id}'s first move is refused: {refusal.message}"
+    return game
+
+
+class HistoryScreen(ForageModal):
+    """The stored games, one a row; enter or r opens the review of the one under the cursor."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "review", "Review", key_display="⏎/r"),
+        Binding("escape,g,q", "close", "Close"),
+    ]
+
+    def __init__(self, games: Sequence[StoredGame] | None) -> None:
+        """The screen for these stored games, newest first (None: history is off)."""
+        super().__init__()
+        self.games = tuple(games) if games is not None else None
+
+    def compose(self) -> ComposeResult:
+        """A title, what the list shows, and the table (or why there is none)."""
+        yield too_small_notice()
+        with Vertical(classes="body dialog history"):
+            yield Static("Your games", classes="dialog-title")
+            if self.games is None:
+                yield Static("History is off in this game: nothing is recorded.", id="history-off")
+            elif not self.games:
+                yield Static(
+                    "No games stored yet: finished and abandoned games appear here.",
+                    id="history-empty",
+                )
+            else:
+                count = len(self.games)
+                listed = "1 game" if count == 1 else f"{count} games, newest first"
+                yield Static(
+                    Text(f"{listed}. ↑↓ choose; enter or r reviews it move by move.", "dim"),
+                    id="history-help",
+                )
+                yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        """Fill the table."""
+        if not self.games:
+            return
+        table: DataTable[str] = self.query_one(DataTable)
+        for column in HISTORY_COLUMNS:
+            table.add_column(column.heading, key=column.heading)
+        for game in self.games:
+            table.add_row(*history_cells(game), key=str(game.id))
+        table.focus()
+
+    def selected(self) -> StoredGame | None:
+        """The game under the cursor, if there is a list."""
+        if not self.games:
+            return None
+        row = self.query_one(DataTable).cursor_row
+        return self.games[row] if 0 <= row < len(self.games) else None
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a row: review that game."""
+        event.stop()
+        self.action_review()
+
+    def action_review(self) -> None:
+        """Open the review of the game under the cursor."""
+        stored = self.selected()
+        if stored is None:
+            return
+        game = stored_game(stored)
+        if isinstance(game, str):
+            self.notify(game, severity="error")
+            return
+        from forage.app.screens.review import review_screen
+
+        self.app.push_screen(review_screen(self.app, game))
+
+    def action_close(self) -> None:
+        """Back to the game."""
+        self.dismiss("")

@@ -1,0 +1,97 @@
+"""The review opened from the end screen (`r`) and from the history screen (`g`) (issue 12)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from app_helpers import play_out_quickly, session_of, sync
+from history_helpers import played, stored
+from textual.widgets import DataTable, Static
+
+from forage.ai.par import QUICK
+from forage.ai.review import Settings
+from forage.app.app import ForageApp
+from forage.app.recorder import Recorder
+from forage.app.screens import EndScreen, GameScreen, HistoryScreen, ReviewScreen
+from forage.app.screens.history import stored_game
+from forage.history.report import HISTORY_COLUMNS
+from forage.record import record_from_game
+
+SMALL = Settings(samples=4, candidates=2, par_effort=QUICK)
+
+
+def small_reviews(app: ForageApp) -> ForageApp:
+    """The app with quick reviews, in one process."""
+    app.review_settings = SMALL
+    app.review_workers = 1
+    return app
+
+
+@sync
+async def test_r_on_the_end_screen_reviews_the_game_and_q_comes_back() -> None:
+    app = small_reviews(ForageApp(seed=4, offer_resume=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await play_out_quickly(pilot, app)
+        assert isinstance(app.screen, EndScreen)
+        assert "r review your moves" in str(app.screen.query_one("#end-choices", Static).render())
+        await pilot.press("r")
+        await pilot.pause()
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        assert review.placements == session_of(app).game.moves
+        assert len(review.placements) == 8
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)  # the review closes back to the summary
+
+
+@sync
+async def test_g_lists_the_stored_games_and_enter_reviews_one(forage_home: Path) -> None:
+    app = small_reviews(ForageApp(seed=4, offer_resume=False, recorder=Recorder("ann")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await play_out_quickly(pilot, app)
+        played = list(session_of(app).game.moves)
+        final = session_of(app).game.result().score.final
+        await pilot.press("a")  # the same deal again, then the list of games
+        await pilot.pause()
+        await pilot.press("g")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, HistoryScreen)
+        table = screen.query_one(DataTable)
+        assert table.row_count == 1
+        assert [str(c.label) for c in table.columns.values()] == [
+            c.heading for c in HISTORY_COLUMNS
+        ]
+        row = table.get_row_at(0)
+        assert [str(cell) for cell in row[2:6]] == ["ann", "standard", str(final), "yes"]
+        await pilot.press("enter")
+        await pilot.pause()
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        assert review.placements == played
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+
+
+def test_a_stored_record_that_cannot_be_read_gives_a_one_line_reason() -> None:
+    broken = stored(7, record="{not json")
+    found = stored_game(broken)
+    assert isinstance(found, str) and found.startswith("Game 7's record cannot be read")
+    assert "\n" not in found
+
+
+def test_a_stored_record_replays_to_its_moves() -> None:
+    game = played(4)
+    text = json.dumps(record_from_game(game, seed=4).to_data())
+    found = stored_game(replace(stored(3), record=text))
+    assert not isinstance(found, str)
+    assert found.moves == game.moves
