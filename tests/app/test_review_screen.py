@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app_helpers import sync
 from helpers import play_hints
 from textual.widgets import Sparkline, Static
 
 from forage.ai.par import QUICK
-from forage.ai.review import Settings
+from forage.ai.review import MoveReview, Settings, start_of
 from forage.app.review_app import ReviewApp
-from forage.app.screens.review import ReviewScreen
+from forage.app.screens.review import Gains, ReviewScreen, gains_of, verdict_text
 from forage.app.widgets import WoodlandView
 from forage.carddata import standard_deck
-from forage.engine import Deal, Game
+from forage.engine import Deal, Game, Placement
 
 SMALL = Settings(samples=6, candidates=2, par_effort=QUICK)
 
@@ -80,3 +82,42 @@ async def test_q_closes_the_review_while_it_is_still_analysing() -> None:
         await pilot.press("q")
         await pilot.pause()
     assert screen.result is None  # closed before the analysis was shown
+
+
+def made_entry(label: str, loss: float) -> MoveReview:
+    """A reviewed move made by hand: card 12 played, card 5 turned 90° the best."""
+    return MoveReview(
+        index=0,
+        placement=Placement(card=12, rotation=0, x=1, y=0),
+        score_after=3,
+        best=Placement(card=5, rotation=90, x=1, y=-1),
+        expected_played=41.7,
+        expected_best=round(41.7 + loss, 2),
+        loss=loss,
+        label=label,
+        orders=120,
+        exact=False,
+    )
+
+
+def test_the_verdict_names_the_better_move_and_what_each_scores_at_once() -> None:
+    words = verdict_text(made_entry("mistake", 6.5), Gains(played=2, best=5)).plain
+    assert words.startswith("Mistake: -6.5; card 5 turned 90° at (1, -1) would have been")
+    assert "48.2 rather than 41.7: it scores +5 at once, the move played +2." in words
+    later = verdict_text(made_entry("inaccuracy", 2.5), Gains(played=4, best=1)).plain
+    assert "it scores +1 at once against +4, but leaves a woodland better" in later
+    assert "within the sampling's noise" in verdict_text(made_entry("best", 0.2)).plain
+    assert verdict_text(made_entry("best", 0.0)).plain.startswith("Best: expected final score")
+
+
+def test_gains_are_the_engines_score_changes() -> None:
+    game = hint_game()
+    before = start_of(game)
+    played, other = (
+        game.moves[0],
+        next(o.placement for o in before.outcomes() if o.placement != game.moves[0]),
+    )
+    entry = replace(made_entry("good", 1.0), placement=played, best=other)
+    assert gains_of(before, entry) == Gains(
+        before.outcome(played).score_change, before.outcome(other).score_change
+    )

@@ -8,7 +8,7 @@ stepped through. The screen decides no rule: each position and placement is the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -41,16 +41,48 @@ def placement_words(placement: Placement) -> str:
     return f"card {placement.card}{turned} at ({placement.x}, {placement.y})"
 
 
-def verdict_text(entry: MoveReview) -> Text:
-    """What a move's review says: its label, the points lost and the better move."""
+class Gains(NamedTuple):
+    """What the move played and the best move each change the score by at once."""
+
+    played: int
+    best: int
+
+
+def gains_of(before: Game, entry: MoveReview) -> Gains:
+    """The engine's immediate score change of the move played and of the best move."""
+    return Gains(
+        before.outcome(entry.placement).score_change, before.outcome(entry.best).score_change
+    )
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+def verdict_text(entry: MoveReview, gains: Gains | None = None) -> Text:
+    """What a move's review says: its label, the points lost, the better move and, with
+    ``gains``, what each of the two scores at once."""
     text = Text()
     text.append(entry.label.capitalize(), LABEL_STYLE[entry.label])
     if entry.loss > 0:
-        text.append(f": -{entry.loss:g}; ")
+        close = " (within the sampling's noise)" if entry.label == "best" else ""
+        text.append(f": -{entry.loss:g}{close}; ")
         text.append(
             f"{placement_words(entry.best)} would have been expected to score "
-            f"{entry.expected_best:g} rather than {entry.expected_played:g}."
+            f"{entry.expected_best:g} rather than {entry.expected_played:g}"
         )
+        if gains is None:
+            text.append(".")
+        elif gains.best > gains.played:
+            text.append(
+                f": it scores {_signed(gains.best)} at once, "
+                f"the move played {_signed(gains.played)}."
+            )
+        else:
+            text.append(
+                f": it scores {_signed(gains.best)} at once against {_signed(gains.played)}, "
+                "but leaves a woodland better for the cards to come."
+            )
     else:
         text.append(f": expected final score {entry.expected_played:g}.")
     how = "every possible draw order" if entry.exact else f"{entry.orders} sampled draw orders"
@@ -262,4 +294,4 @@ class ReviewScreen(ForageScreen):
         entry = self._entry()
         if entry is None:
             return Text("Analysing the game…", "dim")
-        return verdict_text(entry)
+        return verdict_text(entry, gains_of(self._positions[self.index], entry))
