@@ -18,6 +18,7 @@ from textual.widgets import ProgressBar, Sparkline, Static
 from textual.worker import get_current_worker
 
 from forage.ai.review import WORKERS, MoveReview, Review, Settings, review, start_of
+from forage.app.describe import cell_previews
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.widgets import KeyBar, WoodlandState, WoodlandView
 from forage.engine import Area, Game, Placement
@@ -262,10 +263,13 @@ class ReviewScreen(ForageScreen):
                 (placement.x + dx, placement.y + dy, area)
                 for dx, dy, area in game.card(placement.card).footprint(placement.rotation)
             )
+        squares = dict(game.woodland.squares)
+        over = {(x, y): area for x, y, area in cells}
         self.query_one(WoodlandView).state = WoodlandState(
-            squares=dict(game.woodland.squares),
+            squares=squares,
             card=cells,
             outcome=outcome,
+            previews=cell_previews(outcome, over, squares) if outcome is not None else {},
         )
         self.query_one("#review-title", Static).update(self.title_text(placement))
         self.query_one("#review-verdict", Static).update(self.verdict())
