@@ -6,15 +6,25 @@ import json
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 
-from forage.ai.bots import Expert, bot_game, expert_move, expert_ranking, play, unseen_cards
+from forage.ai.bots import (
+    Expert,
+    bot_game,
+    bot_played,
+    expert_move,
+    expert_ranking,
+    play,
+    unseen_cards,
+)
 from forage.ai.commands import bot_summary
 from forage.ai.hint import hint
 from forage.ai.sim import Simulator, state_of
 from forage.carddata import standard_deck
+from forage.cli import main
 from forage.cli.ai_commands import bot_command
 from forage.engine import Deal, Game
 
@@ -156,3 +166,34 @@ def test_bot_command_human(capsys: pytest.CaptureFixture[str]) -> None:
 def test_expert_bot_games_shared_among_workers_score_the_same() -> None:
     shared = bot_summary(2, 2, "expert", False, workers=2)["scores"]
     assert shared == [bot_game(s, "expert") for s in (2, 3)]
+
+
+@pytest.mark.parametrize(("policy", "recipes"), [("greedy", False), ("greedy", True)])
+def test_bot_record_replays_to_the_bots_score(
+    policy: str, recipes: bool, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "bot.json"
+    assert bot_command(1, 7, policy, recipes, as_json=True, record=str(path)) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["scores"] == [bot_game(7, policy, recipes)]
+    assert main(["replay", str(path), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["score"]["final"] == summary["scores"][0]
+    assert result["moves_applied"] == 8 and result["finished"]
+
+
+def test_bot_record_of_the_expert_is_its_game() -> None:
+    game = bot_played(3, "expert")
+    assert game.is_over() and game.score().final == bot_game(3, "expert")
+
+
+def test_bot_record_needs_one_game_and_a_writable_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main(["bot", "--games", "2", "--record", str(tmp_path / "x.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--games 1" in err
+    assert main(["bot", "--games", "1", "--record", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "folder" in err
+    assert not list(tmp_path.iterdir())

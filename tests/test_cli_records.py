@@ -861,3 +861,23 @@ def test_engine_games_replay_through_the_cli(
     with contextlib.redirect_stdout(out):
         assert main(["moves", str(path), "--json"]) == 0
     assert len(json.loads(out.getvalue())["moves"]) == sum(1 for _ in game.outcomes())
+
+
+def test_par_output_is_read_as_the_record_it_holds(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # forage par --json prints {"score", "proven", "seconds", "record"}: the tools read the
+    # record inside, so `forage review` of par's output shows par's line.
+    game = engine_game(Deal.from_seed(11))
+    moves = play_first_legal(game)
+    record = {"format": "forage/1", "deal": list(game.deal.cards), "moves": moves}
+    wrapped = {"score": game.score().final, "proven": False, "seconds": 1.0, "record": record}
+    result = replay_json(capsys, tmp_path, wrapped)
+    assert result["score"]["final"] == game.score().final and result["finished"]
+    assert result == replay_json(capsys, tmp_path, record)
+    broken = {"score": 1, "record": {"deal": list(game.deal.cards), "moves": "all"}}
+    code, _, err = run(capsys, "replay", write(tmp_path, broken))
+    assert code == 2 and "record.moves" in err and err.count("\n") == 1
+    # an object that is a record itself (it has a deal) is never unwrapped
+    both = {**record, "record": {"deal": [1, 2, 3], "moves": []}}
+    assert replay_json(capsys, tmp_path, both)["moves_applied"] == len(moves)

@@ -138,6 +138,9 @@ def parse_record(text: str) -> GameRecord:
         raise RecordError("", f"not a record ({number_problem(exc)})") from None
     if not isinstance(data, dict):
         raise RecordError("", "a record is a JSON object")
+    inside = ""
+    if _is_wrapper(data):  # forage par --json's output: the record is its "record"
+        inside, text = "record.", json.dumps(data["record"])
     try:
         return GameRecord.model_validate_json(text, strict=True)
     except ValidationError as exc:
@@ -147,7 +150,14 @@ def parse_record(text: str) -> GameRecord:
         message = str(error["msg"]).removeprefix("Value error, ")
         if shown is not None and error["type"] not in ("missing", "json_invalid"):
             message += f" (got {shown if len(shown) <= 40 else shown[:37] + '...'})"
-        raise RecordError(_field_path(tuple(error["loc"])), message) from None
+        raise RecordError(inside + _field_path(tuple(error["loc"])), message) from None
+
+
+def _is_wrapper(data: dict[str, Any]) -> bool:
+    """Whether a JSON object is not a record itself but holds one under ``record``, as
+    ``forage par --json`` prints it: read as that record."""
+    own = {"format", "deal", "seed", "moves"}
+    return isinstance(data.get("record"), dict) and not own & data.keys()
 
 
 def number_problem(error: ValueError, otherwise: str | None = None) -> str:

@@ -472,9 +472,44 @@ def bot_game(
     settings: Expert | None = None,
 ) -> int:
     """The final score a policy reaches on the deal of a seed (``settings``: the expert's)."""
+    run = _bot_run(seed, policy, recipes, deck, sim, settings)
+    return run.sim.final(run.line.state)
+
+
+def bot_played(
+    seed: int, policy: str, recipes: bool = False, settings: Expert | None = None
+) -> Game:
+    """The whole game a policy plays on the deal of a seed, as the engine's game (built-in
+    deck), so that it can be written as a record and reviewed."""
+    run = _bot_run(seed, policy, recipes, None, None, settings)
+    game = run.game
+    for move in run.line.moves:
+        outcome = game.push(run.sim.placement(move))
+        if not outcome.legal:  # pragma: no cover - the simulator is the engine's own rules
+            raise RuntimeError(f"internal error: the {policy} bot's move {move} is refused")
+    return game
+
+
+class BotRun(NamedTuple):
+    """A bot's game on a seed's deal: the fresh game, its simulator, the line played."""
+
+    game: Game
+    sim: Simulator
+    line: Line
+
+
+def _bot_run(
+    seed: int,
+    policy: str,
+    recipes: bool,
+    deck: Deck | None,
+    sim: Simulator | None,
+    settings: Expert | None,
+) -> BotRun:
+    """A seed's fresh game, a simulator for it, and the line the policy plays on it."""
     deck = deck or standard_deck()
     deal = Deal.from_seed(seed, recipes=recipes)
     game = Game(deal, deck)
     if sim is None or tuple(sim.recipes) != tuple(game.recipes):
         sim = Simulator(deck, game.recipes)
-    return sim.final(play(sim, deal, policy, state_of(game), deck.numbers, settings).state)
+    return BotRun(game, sim, play(sim, deal, policy, state_of(game), deck.numbers, settings))

@@ -61,7 +61,12 @@ def bot_summary(
             scores = list(pool.map(_expert_game, seeds, repeat(recipes)))
     else:
         scores = [bot_game(s, policy, recipes, deck, sim) for s in seeds]
-    seconds = time.perf_counter() - began
+    return summary_of(policy, scores, time.perf_counter() - began)
+
+
+def summary_of(policy: str, scores: list[int], seconds: float) -> dict[str, Any]:
+    """The figures of ``forage bot --json`` for these final scores, played in ``seconds``."""
+    games = len(scores)
     return {
         "policy": policy,
         "games": games,

@@ -127,6 +127,11 @@ def _bot(sub: Subparsers) -> None:
     bot.add_argument("--policy", choices=("greedy", "expert"), default="greedy")
     bot.add_argument("--recipes", action="store_true", help="play recipe challenges")
     bot.add_argument("--json", action="store_true", help="print JSON")
+    bot.add_argument(
+        "--record",
+        metavar="FILE",
+        help="with --games 1: write the game's record here (forage review FILE shows it)",
+    )
 
 
 def _par(sub: Subparsers) -> None:

@@ -7,14 +7,16 @@ happen here.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from forage.ai import bench
-from forage.ai.commands import HINT_WORKERS, bot_summary, par_report, tiers
+from forage.ai.commands import HINT_WORKERS, bot_summary, par_report, summary_of, tiers
 from forage.ai.hint import hint
+from forage.cli.errors import fail, writable_file
 from forage.cli.output import console
 from forage.engine import Game
 
@@ -52,13 +54,28 @@ def hint_command(game: Game, as_json: bool) -> int:
     return 0
 
 
-def bot_command(games: int, seed: int, policy: str, recipes: bool, as_json: bool) -> int:
-    """Play ``games`` games with a bot, game i on the deal of seed ``seed + i``."""
-    try:
-        summary = bot_summary(games, seed, policy, recipes)
-    except ValueError as exc:
-        print(f"forage bot: {exc}")
-        return 2
+def bot_command(
+    games: int, seed: int, policy: str, recipes: bool, as_json: bool, record: str | None = None
+) -> int:
+    """Play ``games`` games with a bot, game i on the deal of seed ``seed + i``; with
+    ``record`` (one game only), write that game's record to the file."""
+    if record is not None:
+        if games != 1:
+            return fail("--record writes one game's record: use it with --games 1")
+        path = writable_file(record)
+        from forage.ai.bots import bot_played
+        from forage.record import record_from_game, write_atomic
+
+        began = time.perf_counter()
+        game = bot_played(seed, policy, recipes)
+        seconds = time.perf_counter() - began
+        write_atomic(path, json.dumps(record_from_game(game, seed=seed).to_data(), indent=1))
+        summary = summary_of(policy, [game.score().final], seconds)
+    else:
+        try:
+            summary = bot_summary(games, seed, policy, recipes)
+        except ValueError as exc:
+            return fail(f"bot: {exc}")
     if as_json:
         _print_json(summary)
         return 0

@@ -30,7 +30,9 @@ def run(args: argparse.Namespace) -> int:
     from forage.cli import ai_commands as commands
 
     if args.command == "bot":
-        return commands.bot_command(args.games, args.seed, args.policy, args.recipes, args.json)
+        return commands.bot_command(
+            args.games, args.seed, args.policy, args.recipes, args.json, args.record
+        )
     if args.command == "bench":
         return commands.bench_command(args.json, args.quick)
     game = game_of(args)
