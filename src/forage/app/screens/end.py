@@ -55,23 +55,26 @@ def summary_text(session: Session) -> Text:
 
 
 def choices_text(has_other: bool) -> Text:
-    """The keys for what to do next."""
+    """The keys for what to do next, two lines of them."""
+    lines = (
+        (
+            ("a", "same deal again"),
+            *((("o", "the other deck"),) if has_other else ()),
+            ("n", "new game"),
+            ("u", "undo"),
+            ("q", "quit"),
+        ),
+        (("r", "review your moves"), ("esc", "see the woodland")),
+    )
     text = Text()
-    text.append("a", "bold reverse")
-    text.append(" same deal again   ")
-    if has_other:
-        text.append("o", "bold reverse")
-        text.append(" the other deck   ")
-    text.append("n", "bold reverse")
-    text.append(" new game   ")
-    text.append("u", "bold reverse")
-    text.append(" undo   ")
-    text.append("q", "bold reverse")
-    text.append(" quit\n")
-    text.append("r", "bold reverse")
-    text.append(" review your moves   ")
-    text.append("esc", "bold reverse")
-    text.append(" see the woodland")
+    for number, line in enumerate(lines):
+        if number:
+            text.append("\n")
+        for place, (key, what) in enumerate(line):
+            if place:
+                text.append("   ")
+            text.append(key, "bold reverse")
+            text.append(f" {what}")
     return text
 
 
