@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,9 +16,9 @@ from forage.app.widgets.keys import KeyBar
 from forage.engine import Game
 from forage.history.report import HISTORY_COLUMNS, history_cells
 from forage.history.store import StoredGame
-from forage.record import RecordError, load_game
+from forage.record import load_game
 
-SHOWN: int = 200
+SHOWN: Final = 200
 """How many of the newest games the screen lists."""
 
 
@@ -26,7 +26,7 @@ def stored_game(stored: StoredGame) -> Game | str:
     """The game a stored record replays to, or a one-line reason it cannot be read."""
     try:
         game, refusal = load_game(stored.record)
-    except (RecordError, ValueError) as exc:
+    except ValueError as exc:  # a RecordError, or a value the engine refuses
         return f"Game {stored.id}'s record cannot be read: {exc}"
     if refusal is not None and not game.moves:
         return f"Game {stored.id}'s first move is refused: {refusal.message}"
