@@ -197,3 +197,13 @@ def test_bot_record_needs_one_game_and_a_writable_file(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "folder" in err
     assert not list(tmp_path.iterdir())
+
+
+def test_bot_record_is_named_in_the_summary(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "games" / "greedy.json"
+    assert main(["bot", "--games", "1", "--seed", "2", "--record", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"Record written to {path}; watch it with: forage review {path}" in out
+    assert "1 standard game from seed 2" in out and path.is_file()

@@ -69,7 +69,7 @@ def bot_command(
         began = time.perf_counter()
         game = bot_played(seed, policy, recipes)
         seconds = time.perf_counter() - began
-        write_atomic(path, json.dumps(record_from_game(game, seed=seed).to_data(), indent=1))
+        write_atomic(path, record_from_game(game, seed=seed).to_json())
         summary = summary_of(policy, [game.score().final], seconds)
     else:
         try:
@@ -80,7 +80,11 @@ def bot_command(
         _print_json(summary)
         return 0
     console = _console()
-    kind = "recipe challenges" if recipes else "standard games"
+    if record is not None:
+        console.print(
+            f"Record written to {record}; watch it with: forage review {record}", soft_wrap=True
+        )
+    kind = ("recipe challenge" if recipes else "standard game") + ("s" if games != 1 else "")
     console.print(
         f"[bold]{policy}[/bold] bot, {games} {kind} from seed {seed} "
         f"({summary['games_per_second']} games/s)"
