@@ -11,7 +11,15 @@ from textual.widgets import Sparkline, Static
 from forage.ai.par import QUICK
 from forage.ai.review import MoveReview, Settings, start_of
 from forage.app.review_app import ReviewApp
-from forage.app.screens.review import Gains, ReviewScreen, gains_of, verdict_text
+from forage.app.screens.review import (
+    MARKS,
+    Gains,
+    ReviewScreen,
+    gains_of,
+    moves_text,
+    next_costly,
+    verdict_text,
+)
 from forage.app.widgets import WoodlandView
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Placement
@@ -121,3 +129,40 @@ def test_gains_are_the_engines_score_changes() -> None:
     assert gains_of(before, entry) == Gains(
         before.outcome(played).score_change, before.outcome(other).score_change
     )
+
+
+def test_the_list_of_moves_marks_each_label_and_the_move_shown() -> None:
+    entries = [made_entry("best", 0.0), made_entry("blunder", 9.0), made_entry("good", 1.0)]
+    assert moves_text(3, 1).plain == "1  2  3"  # before the analysis: numbers only
+    shown = moves_text(3, 1, entries)
+    assert shown.plain == f"1{MARKS['best']}  2??  3{MARKS['good']}"
+    shown_in_reverse = [
+        shown.plain[span.start : span.end] for span in shown.spans if "reverse" in str(span.style)
+    ]
+    assert shown_in_reverse == ["2", "??"]
+
+
+def test_m_goes_round_the_costly_moves() -> None:
+    labels = ["best", "mistake", "good", "blunder", "inaccuracy"]
+    entries = [made_entry(label, 0.0) for label in labels]
+    assert [next_costly(entries, i) for i in range(5)] == [1, 3, 3, 4, 1]
+    assert next_costly([made_entry("best", 0.0), made_entry("good", 1.0)], 0) is None
+
+
+@sync
+async def test_m_jumps_to_the_poor_move_and_the_list_shows_its_mark() -> None:
+    game = hint_game()  # its first move is the poor one
+    app = ReviewApp(game, SMALL, workers=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        found = screen.result
+        assert found is not None
+        await pilot.press("end", "m")
+        expected = next_costly(found.moves, len(game.moves) - 1)
+        assert expected == 0 and screen.index == 0
+        strip = text_of(screen, "#review-moves")
+        assert strip.startswith("1" + MARKS[found.moves[0].label])

@@ -29,10 +29,10 @@ SLASH: Final = "/" if ASCII else "╱"
 ARROW: Final = ">" if ASCII else "→"
 """The arrow of a change, ``M3→M6``."""
 CROSS: Final = "x" if ASCII else "✗"
+"""The mark of the area that causes a refusal."""
 TICK: Final = "v" if ASCII else "✓"
 PEEK: Final = "|" if ASCII else "┃"
 """The outline of the card being placed while peeking under it."""
-"""The mark of the area that causes a refusal."""
 
 TERRAIN: Final = {Colour.B: "bramble", Colour.C: "leaves", Colour.M: "soil"}
 

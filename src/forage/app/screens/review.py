@@ -8,7 +8,7 @@ stepped through. The screen decides no rule: each position and placement is the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Final, NamedTuple
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -18,7 +18,7 @@ from textual.widgets import ProgressBar, Sparkline, Static
 from textual.worker import get_current_worker
 
 from forage.ai.review import WORKERS, MoveReview, Review, Settings, review, start_of
-from forage.app.describe import cell_previews
+from forage.app.describe import TICK, cell_previews
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.widgets import KeyBar, WoodlandState, WoodlandView
 from forage.engine import Area, Game, Placement
@@ -30,6 +30,19 @@ LABEL_STYLE: dict[str, str] = {
     "mistake": "bold #ffb040",
     "blunder": "bold #ff6060",
 }
+
+
+MARKS: dict[str, str] = {
+    "best": "!",
+    "good": TICK,
+    "inaccuracy": "?!",
+    "mistake": "?",
+    "blunder": "??",
+}
+"""The mark of each label in the list of moves (as in chess: ! a strong move, ?! ? ?? the
+costly ones)."""
+COSTLY: Final = ("inaccuracy", "mistake", "blunder")
+"""The labels the `m` key jumps between."""
 
 
 class StopReview(Exception):
@@ -91,6 +104,31 @@ def verdict_text(entry: MoveReview, gains: Gains | None = None) -> Text:
     return text
 
 
+def moves_text(count: int, current: int, entries: Sequence[MoveReview] = ()) -> Text:
+    """The list of moves, ``1★ 2✓ 3?? ...``, with each label's mark once the analysis is
+    in, and the move shown in reverse."""
+    text = Text()
+    for index in range(count):
+        if index:
+            text.append("  ")
+        style = "reverse" if index == current else ""
+        text.append(str(index + 1), style)
+        if index < len(entries):
+            label = entries[index].label
+            text.append(MARKS[label], f"{LABEL_STYLE[label]} {style}".strip())
+    return text
+
+
+def next_costly(entries: Sequence[MoveReview], current: int) -> int | None:
+    """The next move after ``current`` (going round) labelled an inaccuracy or worse."""
+    count = len(entries)
+    for step in range(1, count + 1):
+        index = (current + step) % count
+        if entries[index].label in COSTLY:
+            return index
+    return None
+
+
 def _games(start: Game, placements: Sequence[Placement]) -> list[Game]:
     """The game before each placement of a line, then after the last."""
     game = start.copy()
@@ -117,8 +155,9 @@ class ReviewScreen(ForageScreen):
         Binding("right,l", "step(1)", "Next", key_display="→"),
         Binding("home", "jump(0)", "First"),
         Binding("end", "jump(-1)", "Last"),
+        Binding("m", "next_costly", "Mistakes"),
         Binding("b", "toggle_best", "Best/played"),
-        Binding("p", "toggle_par", "Par line"),
+        Binding("p", "toggle_par", "Par"),
         Binding("q,escape", "close", "Close"),
     ]
 
@@ -154,6 +193,7 @@ class ReviewScreen(ForageScreen):
         yield too_small_notice()
         with Vertical(classes="body"):
             yield Static(id="review-title")
+            yield Static(id="review-moves")
             yield WoodlandView(id="woodland")
             yield Static(id="review-verdict")
             yield Sparkline([], id="review-chart")
@@ -209,6 +249,19 @@ class ReviewScreen(ForageScreen):
     def action_jump(self, where: int) -> None:
         """The first or the last move."""
         self.index = 0 if where == 0 else max(0, len(self._line()) - 1)
+        self.update_view()
+
+    def action_next_costly(self) -> None:
+        """The next move that lost points: an inaccuracy, a mistake or a blunder."""
+        if self.result is None:
+            self.notify("The labels come with the analysis; it is still running.")
+            return
+        found = next_costly(self.result.moves, self.index if not self.on_par else -1)
+        if found is None:
+            self.notify("No inaccuracy, mistake or blunder in this game.")
+            return
+        self.on_par = False
+        self.index = found
         self.update_view()
 
     def action_toggle_best(self) -> None:
@@ -272,6 +325,10 @@ class ReviewScreen(ForageScreen):
             previews=cell_previews(outcome, over, squares) if outcome is not None else {},
         )
         self.query_one("#review-title", Static).update(self.title_text(placement))
+        entries = self.result.moves if self.result is not None and not self.on_par else ()
+        self.query_one("#review-moves", Static).update(
+            moves_text(len(self._line()), self.index, entries)
+        )
         self.query_one("#review-verdict", Static).update(self.verdict())
 
     def title_text(self, placement: Placement | None) -> Text:
