@@ -6,10 +6,11 @@ from dataclasses import replace
 
 from app_helpers import sync
 from helpers import play_hints
+from textual.pilot import Pilot
 from textual.widgets import Sparkline, Static
 
 from forage.ai.par import QUICK
-from forage.ai.review import MoveReview, Settings, start_of
+from forage.ai.review import MoveReview, Review, Settings, start_of
 from forage.app.review_app import ReviewApp
 from forage.app.screens.review import (
     MARKS,
@@ -37,18 +38,23 @@ def text_of(screen: ReviewScreen, selector: str) -> str:
     return str(screen.query_one(selector, Static).render())
 
 
+async def analysed(pilot: Pilot[int], app: ReviewApp) -> tuple[ReviewScreen, Review]:
+    """The review screen once its analysis is in, and the analysis."""
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert screen.result is not None
+    return screen, screen.result
+
+
 @sync
 async def test_stepping_through_the_moves_and_par() -> None:
     game = hint_game()
     app = ReviewApp(game, SMALL, workers=1)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        found = screen.result
-        assert found is not None
+        screen, found = await analysed(pilot, app)
         assert len(screen.query_one(Sparkline).data or []) == len(game.moves)
         # The first move: the one played over the woodland before it, and its verdict.
         assert "move 1 of 3" in text_of(screen, "#review-title")
@@ -154,13 +160,7 @@ async def test_m_jumps_to_the_poor_move_and_the_list_shows_its_mark() -> None:
     game = hint_game()  # its first move is the poor one
     app = ReviewApp(game, SMALL, workers=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        found = screen.result
-        assert found is not None
+        screen, found = await analysed(pilot, app)
         await pilot.press("end", "m")
         expected = next_costly(found.moves, len(game.moves) - 1)
         assert expected == 0 and screen.index == 0
