@@ -42,6 +42,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 WAIT_SECONDS = 20.0
+REVIEW_SECONDS = 180.0
+"""A whole game's review takes about 10 s on a quiet machine; CI may be slower."""
 SETTLE_SECONDS = 0.15
 VIEWPORT = {"width": 1400, "height": 900}
 SCREENSHOT_ENV = "FORAGE_BROWSER_SCREENSHOT"
@@ -88,20 +90,20 @@ class Tab:
         """The terminal's text."""
         return "\n".join(self.lines())
 
-    def wait(self, check: Callable[[str], bool], what: str) -> str:
+    def wait(self, check: Callable[[str], bool], what: str, seconds: float = WAIT_SECONDS) -> str:
         """Wait until the screen's text passes the check and has stopped changing.
 
         A frame can reach the page in several pieces, so a text is taken only once a second
         look, a moment later, finds the same.
         """
-        deadline = time.monotonic() + WAIT_SECONDS
+        deadline = time.monotonic() + seconds
         seen = None
         while True:
             text = self.text()
             if text == seen and check(text):
                 return text
             if time.monotonic() > deadline:
-                raise AssertionError(f"waited {WAIT_SECONDS:.0f} s for {what}; screen:\n{text}")
+                raise AssertionError(f"waited {seconds:.0f} s for {what}; screen:\n{text}")
             seen = text
             time.sleep(SETTLE_SECONDS)
 
@@ -332,6 +334,14 @@ def test_a_card_is_placed_in_the_browser(tmp_path: Path, served: Served, browser
     end = other.wait_for("Game over")
     assert "Base score" in end
     assert not (home / SAVE_NAME).exists(), "a finished game leaves no save"
+
+    # r reviews the game just finished: its analysis runs in worker processes started under
+    # the app (which once failed at once); q comes back to the summary.
+    other.press("r")
+    other.wait_for("move 1 of 8")
+    other.wait(lambda now: "averaged over" in now, "the review's analysis", REVIEW_SECONDS)
+    other.press("q")
+    other.wait_for("Game over")
 
     # q quits: the game ends and the page says so.
     other.press("q")
