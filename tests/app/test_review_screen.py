@@ -11,6 +11,7 @@ from textual.widgets import Sparkline, Static
 
 from forage.ai.par import QUICK
 from forage.ai.review import MoveReview, Review, Settings, start_of
+from forage.app.describe import ARROW
 from forage.app.review_app import ReviewApp
 from forage.app.screens.review import (
     MARKS,
@@ -56,6 +57,9 @@ async def test_stepping_through_the_moves_and_par() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         screen, found = await analysed(pilot, app)
         assert len(screen.query_one(Sparkline).data or []) == len(game.moves)
+        caption = text_of(screen, "#review-chart-label")
+        last = found.moves[-1].expected_played
+        assert f"{ARROW} {last:g} (lowest" in caption and f"par {found.par.score}" in caption
         # The first move: the one played over the woodland before it, and its verdict.
         assert "move 1 of 3" in text_of(screen, "#review-title")
         first = found.moves[0]

@@ -18,7 +18,7 @@ from textual.widgets import ProgressBar, Sparkline, Static
 from textual.worker import get_current_worker
 
 from forage.ai.review import WORKERS, MoveReview, Review, Settings, review, start_of
-from forage.app.describe import TICK, cell_previews
+from forage.app.describe import ARROW, TICK, cell_previews
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.widgets import KeyBar, WoodlandState, WoodlandView
 from forage.engine import Area, Game, Placement
@@ -119,6 +119,18 @@ def moves_text(count: int, current: int, entries: Sequence[MoveReview] = ()) -> 
     return text
 
 
+def chart_caption(found: Review) -> Text:
+    """What the chart below shows: the expected final score after the first and the last
+    move, its lowest and highest, and par."""
+    values = [m.expected_played for m in found.moves]
+    text = Text()
+    text.append("Expected final score by move", "bold")
+    if values:
+        text.append(f": {values[0]:g} {ARROW} {values[-1]:g} (lowest {min(values):g})")
+    text.append(f" · par {found.par.score}", "dim")
+    return text
+
+
 def next_costly(entries: Sequence[MoveReview], current: int) -> int | None:
     """The next move after ``current`` (going round) labelled an inaccuracy or worse."""
     count = len(entries)
@@ -196,6 +208,7 @@ class ReviewScreen(ForageScreen):
             yield Static(id="review-moves")
             yield WoodlandView(id="woodland")
             yield Static(id="review-verdict")
+            yield Static(id="review-chart-label")
             yield Sparkline([], id="review-chart")
             yield ProgressBar(id="review-progress", show_eta=False)
         yield KeyBar()
@@ -231,6 +244,7 @@ class ReviewScreen(ForageScreen):
         self._par_positions = _games(self.start, found.par.placements)
         self.query_one(ProgressBar).display = False
         self.query_one(Sparkline).data = [m.expected_played for m in found.moves]
+        self.query_one("#review-chart-label", Static).update(chart_caption(found))
         self.update_view()
 
     # -- keys --------------------------------------------------------------------------------
