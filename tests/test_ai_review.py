@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -207,6 +209,31 @@ def test_worker_processes_start_under_an_app_whose_stderr_has_no_file(tmp_path: 
     )
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]
     assert done.stdout.strip() == "1"
+
+
+class Stopped(Exception):
+    """Raised by a progress callback to stop a review."""
+
+
+def test_a_stopped_review_ends_its_worker_processes_at_once() -> None:
+    # Par's task (a whole deal at full effort, several seconds) is handed out first; the
+    # review is stopped when the first move is done, while par is still being searched.
+    game = Game(Deal.from_seed(2003), standard_deck())
+    while not game.is_over():
+        game.push(max(game.outcomes(), key=lambda o: o.score_change).placement)
+
+    def stop_at_the_first(done: int, total: int) -> None:
+        if done >= 1:
+            raise Stopped
+
+    began = time.monotonic()
+    with pytest.raises(Stopped):
+        review_game(game, Settings(samples=2, candidates=2), workers=2, progress=stop_at_the_first)
+    deadline = time.monotonic() + 2.0
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not multiprocessing.active_children()
+    assert time.monotonic() - began < 8.0
 
 
 def test_progress_counts_every_move_and_par() -> None:

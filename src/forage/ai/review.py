@@ -266,8 +266,13 @@ def review(
             for future in as_completed(futures):
                 finished(futures[future], future.result())
         finally:
-            # Normally every task is done; when stopped, the rest need not wait for them.
+            # Normally every task is done. When stopped, the tasks not started are dropped
+            # and the ones running are ended, so that leaving (the screen, the program)
+            # does not wait for them; there is no public way to end them before 3.14.
+            running = list(pool._processes.values()) if len(results) < total else []
             pool.shutdown(wait=False, cancel_futures=True)
+            for process in running:
+                process.terminate()
     par_found: ParLine = results.pop(-1)
     return Review(start, [results[i] for i in range(len(moves))], par_found)
 
