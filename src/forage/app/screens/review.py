@@ -17,7 +17,15 @@ from textual.containers import Vertical
 from textual.widgets import ProgressBar, Sparkline, Static
 from textual.worker import get_current_worker
 
-from forage.ai.review import WORKERS, MoveReview, Review, Settings, review, start_of
+from forage.ai.review import (
+    LABELS,
+    WORKERS,
+    MoveReview,
+    Review,
+    Settings,
+    review,
+    start_of,
+)
 from forage.app.describe import ARROW, TICK, cell_previews
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.widgets import KeyBar, WoodlandState, WoodlandView
@@ -41,8 +49,8 @@ MARKS: dict[str, str] = {
 }
 """The mark of each label in the list of moves (as in chess: ! a strong move, ?! ? ?? the
 costly ones)."""
-COSTLY: Final = ("inaccuracy", "mistake", "blunder")
-"""The labels the `m` key jumps between."""
+COSTLY: Final = LABELS[LABELS.index("inaccuracy") :]
+"""The labels the `m` key jumps between: an inaccuracy and every label worse."""
 
 
 class StopReview(Exception):
