@@ -199,3 +199,54 @@ def test_version_and_help_import_nothing_heavy() -> None:
         }
         assert "forage" in imported
         assert not imported & {"pydantic", "rich", "textual", "platformdirs"}, imported
+
+
+def test_a_read_only_record_file_is_refused_not_replaced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "game.json"
+    target.write_text("kept")
+    target.chmod(0o444)
+    assert main(["play", "--record", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(target) in err and "read-only" in err
+    assert target.read_text() == "kept"
+
+
+@pytest.mark.parametrize("command", ["replay", "moves", "review", "play"])
+def test_a_record_over_a_megabyte_is_refused_before_it_is_read(
+    tmp_path: Path, command: str
+) -> None:
+    big = tmp_path / "big.json"
+    big.write_text(" " * 1_000_001)
+    started = time.monotonic()
+    line = one_line_exit_2(run_forage(command, str(big)), str(big), "too large")
+    assert "1 MB" in line and time.monotonic() - started < 20
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="FIFOs and /dev/zero")
+def test_fifos_and_devices_are_refused_without_reading(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in (str(fifo), "/dev/zero"):
+        done = subprocess.run(
+            [sys.executable, "-m", "forage", "replay", path],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+        one_line_exit_2(done, path, "not a regular file")
+
+
+def test_json_errors_read_once_at_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"deal": "1.2\x01"}')
+    line = one_line_exit_2(run_forage("replay", str(bad)), "not valid JSON")
+    assert "at at" not in line and "at line 1" in line
+
+
+def test_a_long_player_name_is_not_echoed_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", "--player", "x" * 130_000]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 200 and "at most 40" in err

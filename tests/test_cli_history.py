@@ -115,13 +115,75 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], names
         assert done.stderr.count("\n") == 1 and done.stderr.startswith("forage: ")
 
 
-def test_a_damaged_history_is_moved_aside_with_one_line(tmp_path: Path) -> None:
+def test_a_damaged_history_is_an_error_naming_the_file_not_an_empty_one(tmp_path: Path) -> None:
     (tmp_path / DB_NAME).write_bytes(b"\x00garbage" * 64)
-    done = forage(tmp_path, "stats", "--json")
-    assert done.returncode == 0, done.stderr
-    assert done.stderr.count("\n") == 1 and "damaged" in done.stderr
-    assert json.loads(done.stdout)["games"] == 0
-    assert len(list(tmp_path.glob(f"{DB_NAME}.damaged-*"))) == 1
+    for command in ("stats", "history"):
+        done = forage(tmp_path, command, "--json")
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and str(tmp_path / DB_NAME) in done.stderr
+        assert done.stdout == ""
+    assert (tmp_path / DB_NAME).read_bytes() == b"\x00garbage" * 64  # read only: left be
+
+
+def test_a_history_that_is_a_folder_is_an_error_naming_it(tmp_path: Path) -> None:
+    (tmp_path / DB_NAME).mkdir()
+    for command in ("stats", "history"):
+        done = forage(tmp_path, command, "--json")
+        assert done.returncode == 2 and "is a folder" in done.stderr
+        assert str(tmp_path / DB_NAME) in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_a_history_locked_past_the_wait_is_an_error_naming_it(tmp_path: Path) -> None:
+    import sqlite3
+
+    with HistoryStore.open(tmp_path) as store:
+        record(store, played(1), "ann", 1)
+    (tmp_path / DB_NAME).with_name(DB_NAME + "-wal").unlink(missing_ok=True)
+    other = sqlite3.connect(tmp_path / DB_NAME, isolation_level=None)
+    other.execute("PRAGMA journal_mode = DELETE")
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        done = forage(tmp_path, "stats", "--player", "ann", "--json")
+    finally:
+        other.close()
+    assert done.returncode == 2 and "locked" in done.stderr, done.stderr
+    assert str(tmp_path / DB_NAME) in done.stderr
+
+
+def test_reading_the_history_writes_nothing(tmp_path: Path) -> None:
+    with HistoryStore.open(tmp_path) as store:
+        record(store, played(1), "ann", 1)
+    before = (tmp_path / DB_NAME).read_bytes()
+    assert forage(tmp_path, "stats", "--json").returncode == 0
+    assert forage(tmp_path, "history", "--json").returncode == 0
+    assert (tmp_path / DB_NAME).read_bytes() == before  # (SQLite's reader may add -shm)
+
+
+@pytest.mark.parametrize(
+    ("column", "value"), [("final", "abc"), ("recipes", "a.b"), ("moves", "x"), ("deck", 1.5)]
+)
+def test_a_row_edited_by_hand_is_left_out_and_counted(
+    tmp_path: Path, column: str, value: object
+) -> None:
+    import sqlite3
+
+    with HistoryStore.open(tmp_path) as store:
+        record(store, played(1), "ann", 1)
+        bad = record(store, played(2, recipes=True), "ann", 2).game.id
+        record(store, played(3), "ann", 3)
+    with sqlite3.connect(tmp_path / DB_NAME) as conn:
+        conn.execute("PRAGMA ignore_check_constraints = ON")
+        conn.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, bad))
+    stats = forage(tmp_path, "stats", "--player", "ann", "--json")
+    assert stats.returncode == 0, stats.stderr
+    assert json.loads(stats.stdout)["games"] == 2
+    assert stats.stderr == "forage: 1 stored game could not be read (left out)\n"
+    history = forage(tmp_path, "history", "--player", "ann", "--json")
+    assert history.returncode == 0
+    assert [g["id"] for g in json.loads(history.stdout)["games"]] == [bad + 1, bad - 1]
+    assert "1 stored game could not be read" in history.stderr
+    table = forage(tmp_path, "history", "--player", "ann")
+    assert table.returncode == 0 and "Traceback" not in table.stderr
 
 
 def test_the_history_commands_do_not_import_textual(tmp_path: Path) -> None:
@@ -138,13 +200,12 @@ def test_the_history_commands_do_not_import_textual(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_an_unusable_data_folder_gives_one_line_and_no_history(tmp_path: Path) -> None:
-    """FORAGE_HOME below a plain file cannot be created, even by root."""
+def test_a_history_that_does_not_exist_reads_as_empty(tmp_path: Path) -> None:
+    """FORAGE_HOME below a plain file: there is no history there, so none is shown."""
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder", encoding="utf-8")
     done = forage(blocker / "home", "stats", "--player", "ann", "--json")
     assert done.returncode == 0, done.stderr
-    assert done.stderr.count("\n") == 1 and "without history" in done.stderr
     assert "Traceback" not in done.stderr
     assert json.loads(done.stdout)["games"] == 0
     history = forage(blocker / "home", "history", "--player", "ann", "--json")

@@ -220,10 +220,27 @@ def test_deal_is_deterministic_and_seeds_differ(capsys: pytest.CaptureFixture[st
     assert first not in others and len(others) == 6
 
 
-def test_deal_negative_and_huge_seeds(capsys: pytest.CaptureFixture[str]) -> None:
-    for seed in ("-5", "0", str(2**70)):
+def test_r14_seeds_are_64_bit_whole_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    deals = []
+    for seed in ("0", "1", str(2**64 - 1)):
         code, out, _ = run(capsys, "deal", "--seed", seed)
         assert code == 0 and len(out.strip().split(".")) == 9
+        deals.append(out)
+    assert len(set(deals)) == 3  # 0 and 2**64 no longer name one deal
+    for seed in ("-5", "-1", str(2**64), str(2**70)):
+        with pytest.raises(SystemExit) as stopped:
+            run(capsys, "deal", "--seed", seed)
+        assert stopped.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "0 to 2**64 - 1" in err
+
+
+def test_r14_a_record_seed_outside_64_bits_is_refused(tmp_path: Path) -> None:
+    from forage.record import RecordError, build_game, parse_record
+
+    for seed in (-1, 2**64):
+        with pytest.raises(RecordError, match="seed"):
+            build_game(parse_record(json.dumps({"format": "forage/1", "seed": seed, "moves": []})))
 
 
 def test_deal_recipes_form(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -131,7 +132,7 @@ def parse_record(text: str) -> GameRecord:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError("", f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise RecordError("", json_problem(exc)) from None
     except RecursionError:
         raise RecordError("", "not a record (JSON nested too deeply)") from None
     except ValueError as exc:  # Python's limit on the digits of a whole number
@@ -403,12 +404,17 @@ def bad_input_object(message: str) -> dict[str, Any]:
     }
 
 
+def json_problem(error: json.JSONDecodeError) -> str:
+    """A few words on where JSON text stops making sense: ``not valid JSON (... at line 1)``."""
+    return f"not valid JSON ({error.msg.removesuffix(' at')} at line {error.lineno})"
+
+
 def os_problem(error: OSError) -> str:
     """A few words on why a file could not be read or written."""
     if isinstance(error, NotADirectoryError | FileExistsError):
         return f"a file is in the way of the folder {error.filename}"
-    if isinstance(error, IsADirectoryError):
-        return f"{error.filename} is a folder, not a file"
+    if isinstance(error, IsADirectoryError):  # a rename names the target second
+        return f"{error.filename2 or error.filename} is a folder, not a file"
     if isinstance(error, PermissionError):
         return "not allowed to write there (permission denied)"
     if error.errno == errno.ENOSPC:
@@ -418,10 +424,22 @@ def os_problem(error: OSError) -> str:
     return error.strerror or str(error)
 
 
+def _writable(path: Path) -> bool:
+    """Whether an existing file may be written: allowed, and not marked read-only (no write
+    bit: a superuser may write anything, but a read-only file is still not to be replaced)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return True
+    return os.access(path, os.W_OK) and bool(stat.S_IMODE(mode) & 0o222)
+
+
 def write_problem(path: Path) -> str | None:
     """Why :func:`write_atomic` could not write this file, or None if it can (tried now)."""
     if path.is_dir():
         return "is a folder, not a file"
+    if path.exists() and not _writable(path):
+        return "the file is read-only"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

@@ -112,6 +112,38 @@ async def test_a_folder_in_the_saves_place_is_left_alone(forage_home: Path) -> N
     assert app.return_value == 0
     assert (forage_home / SAVE_NAME).is_dir()
     assert len(told) == 1 and "is a folder" in told[0]
+    assert str(forage_home / SAVE_NAME) in told[0] and ".tmp" not in told[0]
+
+
+def test_a_full_disk_at_start_still_takes_the_lock_and_lets_go_quietly(
+    forage_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_write = os.write
+
+    def full(fd: int, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    slot = SaveSlot(forage_home)
+    monkeypatch.setattr(os, "write", full)
+    assert slot.acquire()
+    monkeypatch.setattr(os, "write", real_write)
+
+    class Failing:
+        def close(self) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    assert slot._lock is not None
+    slot._lock.close()
+    slot._lock = Failing()  # type: ignore[assignment]
+    slot.release()  # never raises
+    assert slot._lock is None
+
+
+def test_the_lock_file_holds_the_pid(forage_home: Path) -> None:
+    slot = SaveSlot(forage_home)
+    assert slot.acquire()
+    assert (forage_home / "current-game.lock").read_text() == f"{os.getpid()}\n"
+    slot.release()
 
 
 DAMAGED: dict[str, str] = {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -88,6 +90,8 @@ class ForageApp(App[int]):
         """Offer the saved game, if there is one; or a game without saving, if the save is
         another forage's. Once the first frame is drawn, the garbage collector runs again."""
         self.call_after_refresh(startup.release)
+        if self.recorder is not None and not self._taken:
+            self.recorder.later(self.recorder.record_kept)
         if self._taken:
             self._offer_unsaved_game()
             return
@@ -106,6 +110,8 @@ class ForageApp(App[int]):
             if answer == "yes":
                 self.start(saved)
             else:
+                if self.recorder is not None:
+                    self.recorder.replaced(saved)
                 forget_saved()
                 self.start(self.fresh_session())
 
@@ -148,8 +154,13 @@ class ForageApp(App[int]):
         self._exit_renderables.clear()
 
     def history_notice(self, message: str) -> None:
-        """Tell the player that the history file was moved aside or cannot be written."""
-        self.notify(message, severity="warning", timeout=8)
+        """Tell the player about the history (a file moved aside, a game it could not
+        take); from any thread, and never after the app has stopped."""
+        if threading.get_ident() == self._thread_id:
+            self.notify(message, severity="warning", timeout=8)
+        elif self.is_running:
+            with contextlib.suppress(RuntimeError):  # the app stopped meanwhile
+                self.call_from_thread(self.notify, message, severity="warning", timeout=8)
 
     def fresh_session(self) -> Session:
         """The game the command line asked for."""
@@ -161,6 +172,8 @@ class ForageApp(App[int]):
 
     def game_screen(self, session: Session) -> GameScreen:
         """The game screen for a session, its record written first if one is asked for."""
+        if self.recorder is not None:
+            self.recorder.prepare(session)
         if session.record_path is not None:
             session.persist()
         return GameScreen(session)

@@ -3,18 +3,26 @@
 Pure Python, no Textual. The app holds one :class:`Recorder` (when history is on); the end
 screen asks it to record the finished game and shows what comes back (achievements, the
 deal's scoreboard, the daily share line); the game screen asks it to record a game left
-unfinished (new game, quit).
+unfinished when a new game replaces it. A game quit with ``q`` is saved, not abandoned.
 """
 
 from __future__ import annotations
 
+import json
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from forage.app import saves
+from forage.app.saves import parse_save
 
 if TYPE_CHECKING:  # the history (SQLite) is imported when first used, not at start-up
     from forage.app.session import Session
+    from forage.engine import Game
     from forage.history.achievements import Achievement
     from forage.history.stats import Statistics
     from forage.history.store import (
@@ -25,10 +33,17 @@ if TYPE_CHECKING:  # the history (SQLite) is imported when first used, not at st
         StoredGame,
     )
 
+T = TypeVar("T")
+
 
 @dataclass
 class Recorder:
-    """Records the games of one run of the app for one player."""
+    """Records the games of one run of the app for one player.
+
+    Writes run on the history's own thread (:meth:`later`), one at a time and in order, so
+    that a slow or locked history file never holds up the screen; :meth:`close` waits for
+    them. A finished game is given as its save data, taken on the screen's thread.
+    """
 
     player_name: str | None = None
     """The ``--player`` name, or None for the last name used (else the login name)."""
@@ -36,21 +51,35 @@ class Recorder:
     """The date of the daily deal being played, if ``forage daily`` started the app."""
     store: HistoryStore | None = None
     tell: Callable[[str], None] | None = None
-    """Shows the player a one-line message about the history (the app sets it)."""
+    """Shows the player a one-line message about the history (the app sets it; it may be
+    called from the history's thread)."""
 
     def __post_init__(self) -> None:
         """Nothing recorded yet."""
-        self._recorded: dict[int, tuple[Session, Recorded | None]] = {}
+        self._recorded: dict[object, Recorded | None] = {}
+        self._pool: ThreadPoolExecutor | None = None
+        self._using = threading.RLock()
+
+    def later(self, work: Callable[[], T]) -> Future[T]:
+        """Run history work on the history's thread, after the work given before it."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history")
+        return self._pool.submit(self._guarded, work)
+
+    def _guarded(self, work: Callable[[], T]) -> T:
+        with self._using:
+            return work()
 
     def history(self) -> HistoryStore:
         """The history store, opened on first use (not at start-up, to start quickly)."""
-        if self.store is None:
-            from forage.history.store import HistoryStore
+        with self._using:
+            if self.store is None:
+                from forage.history.store import HistoryStore
 
-            self.store = HistoryStore.open()
-            if self.player_name is not None:
-                self.store.set_last_player(self.player_name)
-        return self.store
+                self.store = HistoryStore.open()
+                if self.player_name is not None:
+                    self.store.set_last_player(self.player_name)
+            return self.store
 
     def _told(self) -> None:
         """Pass on the store's message (file moved aside, history off, an error), once."""
@@ -74,41 +103,96 @@ class Recorder:
 
         return session.deal == daily_deal(self.daily, session.is_challenge)
 
-    def _info(self, session: Session) -> PlayInfo:
+    def prepare(self, session: Session) -> Session:
+        """Mark a session as one this recorder records: who plays, the daily date, and that
+        its finished game is kept until the history has it."""
+        session.keeps_history = True
+        if session.player is None:
+            session.player = self.player_name
+        if self.is_daily(session):
+            session.daily = self.daily
+        return session
+
+    def _game_and_info(self, data: dict[str, Any]) -> tuple[Game, PlayInfo]:
+        """The game a save holds and what the history stores with it; ValueError if unreadable."""
+        from forage.app.session import Session
         from forage.history.store import PlayInfo, now_utc
 
-        return PlayInfo(
-            player=self.player,
-            started=session.started,
-            ended=now_utc(),
-            seed=session.seed,
-            deck=session.deck_number,
-            hints=session.hints,
-            undos=session.undos,
-            daily=self.daily if self.is_daily(session) else None,
+        save = parse_save(data)
+        session = Session.from_save_data(data)
+        return session.game, PlayInfo(
+            player=save.player or self.player,
+            started=save.started or now_utc(),
+            ended=save.ended or now_utc(),
+            seed=save.seed,
+            deck=save.deck,
+            hints=save.hints,
+            undos=save.undos,
+            daily=save.daily,
         )
 
-    def finished(self, session: Session) -> Recorded | None:
-        """Record a finished game (only the first time it ends); what was stored.
+    def finished(self, key: object, data: dict[str, Any], kept: Path | None) -> Recorded | None:
+        """Record a finished game from its save data, once for each ``key``; what was stored.
 
-        A game that ends again after an undo is not stored again, and announces nothing new.
+        ``kept`` is the file that held the game until now: removed once the history has the
+        game. Asked again for the same key (the game ended again after an undo), the same
+        game is given back with no achievements, and nothing is stored.
         """
-        key = id(session)
-        if key in self._recorded:
-            done = self._recorded[key][1]
-            return None if done is None else replace(done, achievements=[])
-        done = self.history().record(session.game, self._info(session))
-        self._recorded[key] = (session, done)
-        self._told()
-        return done
+        with self._using:
+            if key in self._recorded:
+                done = self._recorded[key]
+                return None if done is None else replace(done, achievements=[])
+            try:
+                game, info = self._game_and_info(data)
+            except ValueError:
+                return None
+            done = self.history().record(game, info, once=True) if game.is_over() else None
+            if done is not None and kept is not None:
+                saves.slot().forget_finished(kept)
+            self._recorded[key] = done
+            self._told()
+            return done
 
-    def abandoned(self, session: Session) -> None:
-        """Record a game left before its end, if it was begun and not recorded already."""
-        game = session.game
-        if id(session) in self._recorded or not game.moves or game.is_over():
-            return
-        self._recorded[id(session)] = (session, self.history().record(game, self._info(session)))
-        self._told()
+    def record_kept(self) -> list[Recorded]:
+        """Record the finished games kept from an earlier run (the history could not take
+        them then, or forage was stopped as they ended); what was stored, said once."""
+        found = []
+        for path in saves.slot().finished_games():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            done = self.finished(path, data, path) if isinstance(data, dict) else None
+            if done is not None:
+                found.append(done)
+        if found and self.tell is not None:
+            scores = ", ".join(str(r.game.final) for r in found)
+            games = "game" if len(found) == 1 else "games"
+            self.tell(
+                f"The finished {games} of last time (final {scores}) are in your history now."
+            )
+        return found
+
+    def replaced(self, session: Session) -> None:
+        """A new game replaces this one: if it was begun and not finished, record it as
+        abandoned, on the history's thread (its moves taken now)."""
+        if session.game.moves and not session.game.is_over():
+            key, data = id(session), session.save_data()
+            self.later(lambda: self.abandoned(key, data))
+
+    def abandoned(self, key: object, data: dict[str, Any]) -> None:
+        """Record a game left before its end (a new game replaced it), once for each key."""
+        with self._using:
+            if key in self._recorded:
+                return
+            try:
+                game, info = self._game_and_info(data)
+            except ValueError:
+                return
+            if not game.moves or game.is_over():
+                return
+            self._recorded[key] = self.history().record(game, info, once=True)
+            self._told()
 
     def set_par(self, recorded: Recorded, par: int, proven: bool) -> list[Achievement]:
         """Note the par found for a recorded game; the achievements that unlocks."""
@@ -149,9 +233,13 @@ class Recorder:
         return store.games(limit=limit)
 
     def close(self) -> None:
-        """Close the history file."""
-        if self.store is not None:
-            self.store.close()
+        """Wait for the history's work to finish, then close the file."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+        with self._using:
+            if self.store is not None:
+                self.store.close()
 
 
 def recorder_of(app: object) -> Recorder | None:

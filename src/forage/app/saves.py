@@ -20,9 +20,11 @@ import json
 import os
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import IO, Any, Final, TypeVar
 
@@ -34,6 +36,10 @@ SAVE_NAME: Final = "current-game.json"
 LOCK_NAME: Final = "current-game.lock"
 TEMP_PATTERN: Final = f".{SAVE_NAME}.*.tmp"
 """The temporary files of :func:`forage.record.write_atomic` writing the save."""
+FINISHED_PATTERN: Final = "finished-game-*.json"
+"""A finished game kept until the history has it (:meth:`SaveSlot.keep_finished`)."""
+MAX_PLAYER_TEXT: Final = 200
+"""The longest player name a save may carry (the history checks names itself)."""
 STALE_SECONDS: Final = 60.0
 """A temporary save file this old is left over from a killed forage."""
 
@@ -51,12 +57,20 @@ class UnreadableSave(ValueError):
 
 @dataclass(frozen=True)
 class SaveData:
-    """What a save file holds, checked: the deal, the seed and deck it came from, the moves."""
+    """What a save file holds, checked: the deal, the seed and deck it came from, the moves,
+    and what the history stores with the game (who played, when it began and ended, hints,
+    undos, the daily deal's date); those last are left out when missing or not understood."""
 
     deal: Deal
     seed: int | None
     deck: int
     moves: tuple[str, ...]
+    player: str | None = None
+    started: datetime | None = None
+    ended: datetime | None = None
+    hints: int = 0
+    undos: int = 0
+    daily: date | None = None
 
 
 def _whole(value: object) -> bool:
@@ -92,7 +106,27 @@ def parse_save(data: object) -> SaveData:
     moves = [] if moves is None else moves
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise UnreadableSave("moves: not a list of placements")
-    return SaveData(deal, seed, deck, tuple(moves))
+    return SaveData(deal, seed, deck, tuple(moves), **_about(data))
+
+
+def _about(data: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a save that say who played and how; any that cannot be read is left out
+    (they are not needed to go on playing)."""
+    found: dict[str, Any] = {}
+    player = data.get("player")
+    if isinstance(player, str) and 0 < len(player) <= MAX_PLAYER_TEXT:
+        found["player"] = player
+    for name in ("hints", "undos"):
+        count = data.get(name)
+        if isinstance(count, int) and _whole(count) and 0 <= count < 10_000:
+            found[name] = count
+    for name in ("started", "ended"):
+        with contextlib.suppress(TypeError, ValueError, KeyError):
+            moment = datetime.fromisoformat(data[name])
+            found[name] = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    with contextlib.suppress(TypeError, ValueError, KeyError):
+        found["daily"] = date.fromisoformat(data["daily"])
+    return found
 
 
 def _try_lock(handle: IO[str]) -> bool:
@@ -148,6 +182,8 @@ class SaveSlot:
         self.guarding = False
         """An unreadable save could not be moved aside: it is left alone, never overwritten."""
         self._lock: IO[str] | None = None
+        self._writing = threading.Lock()
+        """Held while the save is written or removed: the history's thread removes it too."""
         self._problems: dict[str, str] = {}
         self._news: list[str] = []
 
@@ -196,18 +232,18 @@ class SaveSlot:
             )
             return False
         self._lock = handle
-        with contextlib.suppress(OSError):
-            handle.truncate(0)
-            handle.write(f"{os.getpid()}\n")
-            handle.flush()
+        with contextlib.suppress(OSError):  # the pid is for people; a full disk can go without
+            os.ftruncate(handle.fileno(), 0)
+            os.write(handle.fileno(), f"{os.getpid()}\n".encode())
         clean_temp_files(self.folder, locked=sys.platform != "win32")
         return True
 
     def release(self) -> None:
-        """Let go of the lock (the process ending does the same)."""
+        """Let go of the lock (the process ending does the same); never raises."""
         if self._lock is not None:
-            self._lock.close()
-            self._lock = None
+            handle, self._lock = self._lock, None
+            with contextlib.suppress(OSError):
+                handle.close()
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -244,7 +280,9 @@ class SaveSlot:
         except RecursionError:
             self.set_aside("JSON nested too deeply")
         except json.JSONDecodeError as exc:
-            self.set_aside(f"not valid JSON ({exc.msg} at line {exc.lineno})")
+            from forage.record import json_problem
+
+            self.set_aside(json_problem(exc))
         except (ValueError, KeyError, TypeError) as exc:
             from forage.record import number_problem
 
@@ -291,15 +329,68 @@ class SaveSlot:
         if not self.saving or not self.acquire():
             return False
         try:
-            if data is None:
-                self.path.unlink(missing_ok=True)
-            else:
-                write_atomic(self.path, json.dumps(data, indent=1) + "\n")
+            with self._writing:
+                if data is None:
+                    self.path.unlink(missing_ok=True)
+                else:
+                    write_atomic(self.path, json.dumps(data, indent=1) + "\n")
         except OSError as exc:
             self._failed("save", f"The game cannot be saved: {os_problem(exc)}.")
             return False
         self._worked("save", "The game is saved again.")
         return True
+
+    def keep_finished(self, data: dict[str, Any]) -> Path | None:
+        """Keep a finished game until the history has it: written to its own file
+        (``finished-game-<date>-<n>.json``), and only then is the save removed. Returns that
+        file, or None if it could not be written (the save then stays as it was)."""
+        from forage.record import os_problem, write_atomic
+
+        if not self.saving or not self.acquire():
+            return None
+        target = self._finished_name()
+        try:
+            with self._writing:
+                write_atomic(target, json.dumps(data, indent=1) + "\n")
+                self.path.unlink(missing_ok=True)
+        except OSError as exc:
+            self._failed("save", f"The finished game cannot be kept: {os_problem(exc)}.")
+            return None
+        return target
+
+    def set_finished(self) -> Path | None:
+        """Turn a save holding a finished game into a kept finished game (for the history);
+        the file it became, or None if it could not be renamed."""
+        if not self.saving or not self.acquire():
+            return None
+        target = self._finished_name()
+        try:
+            with self._writing:
+                self.path.rename(target)
+        except OSError:
+            return None
+        return target
+
+    def _finished_name(self) -> Path:
+        stamp = f"{_stamp()}-{os.getpid()}"
+        target = self.folder / f"finished-game-{stamp}.json"
+        number = 1
+        while target.exists():
+            number += 1
+            target = self.folder / f"finished-game-{stamp}-{number}.json"
+        return target
+
+    def finished_games(self) -> list[Path]:
+        """The finished games kept for the history (oldest first) while this process holds
+        the lock; none when another forage does (it records them itself)."""
+        if not self.acquire():
+            return []
+        return sorted(self.folder.glob(FINISHED_PATTERN))
+
+    def forget_finished(self, path: Path) -> None:
+        """Remove a finished game's file once the history has it; never raises."""
+        with self._writing, contextlib.suppress(OSError):
+            path.unlink(missing_ok=True)
 
     def write_record(self, path: Path, text: str) -> bool:
         """Write the ``--record`` file; a failure is told once, like the save's."""

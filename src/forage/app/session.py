@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -45,6 +45,15 @@ class Session:
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
     redo_stack: list[Placement] = field(default_factory=list)
     """Placements undone, the last undone last; a new placement clears it."""
+    player: str | None = None
+    """Who plays, if named (``--player``); kept in the save for the history."""
+    daily: date | None = None
+    """The date of the daily deal this game plays, if it is one; kept in the save."""
+    keeps_history: bool = False
+    """The app records this game in the history when it ends: until then the finished game
+    is kept on disk (:meth:`SaveSlot.keep_finished`) rather than its save simply removed."""
+    finished_file: Path | None = None
+    """Where the finished game was kept for the history, once it ended (None before)."""
 
     def __post_init__(self) -> None:
         """The card to place starts centred on the woodland."""
@@ -288,14 +297,29 @@ class Session:
     # -- saving ---------------------------------------------------------------------------------
 
     def save_data(self) -> dict[str, Any]:
-        """What the save file holds: how the game was dealt and the moves so far."""
-        return {
+        """What the save file holds: how the game was dealt, the moves so far, and what the
+        history stores with the game."""
+        data: dict[str, Any] = {
             "format": SAVE_FORMAT,
             "deal": self.deal.code,
             "seed": self.seed,
             "deck": self.deck_number,
             "moves": [p.notation() for p in self.game.moves],
+            "started": self.started.isoformat(),
+            "hints": self.hints,
+            "undos": self.undos,
         }
+        if self.player is not None:
+            data["player"] = self.player
+        if self.daily is not None:
+            data["daily"] = self.daily.isoformat()
+        return data
+
+    def carry_on(self, other: Session) -> Session:
+        """This new session, told who plays and whether it is recorded, as ``other`` was."""
+        self.player, self.keeps_history = other.player, other.keeps_history
+        self.daily = other.daily if other.deal == self.deal else None
+        return self
 
     def persist(self) -> None:
         """Save the game (or forget the save once it is over) and write the --record file."""
@@ -309,24 +333,44 @@ class Session:
     def save(self) -> None:
         """Write the save file atomically; a finished game or an untouched one leaves none.
 
-        A folder that cannot be written is told on screen (``saves.slot().news()``), never
-        raised.
+        A game the history is waiting for is, the first time it ends, kept in a file of its
+        own until the history has it, and the save removed only then. A folder that cannot
+        be written is told on screen (``saves.slot().news()``), never raised.
         """
-        keep = bool(self.game.moves) and not self.game.is_over()
-        saves.slot().store(self.save_data() if keep else None)
+        slot = saves.slot()
+        over = self.game.is_over()
+        if over and self.keeps_history and self.finished_file is None:
+            data = self.save_data()
+            data["ended"] = datetime.now(UTC).isoformat()
+            self.finished_file = slot.keep_finished(data)
+            if self.finished_file is None:  # kept in the save instead, recorded at next start
+                slot.store(data)
+            return
+        keep = bool(self.game.moves) and not over
+        slot.store(self.save_data() if keep else None)
 
     @classmethod
     def from_save_data(cls, data: dict[str, Any], record_path: Path | None = None) -> Session:
         """Rebuild a saved game; raises ValueError if the save does not make sense."""
         save = saves.parse_save(data)
         moves = [Placement.from_notation(text) for text in save.moves]
-        return cls.deal_up(save.deal, save.seed, save.deck, record_path, moves)
+        session = cls.deal_up(save.deal, save.seed, save.deck, record_path, moves)
+        session.player, session.daily = save.player, save.daily
+        session.hints, session.undos = save.hints, save.undos
+        if save.started is not None:
+            session.started = save.started
+        return session
 
 
 def load_saved(record_path: Path | None = None) -> Session | None:
-    """The saved game in progress, or None if there is none (an unreadable one is set aside)."""
-    session = saves.slot().load(lambda data: Session.from_save_data(data, record_path))
-    if session is None or session.game.is_over():
+    """The saved game in progress, or None if there is none (an unreadable one is set aside;
+    a finished one, left by a forage stopped as it ended, is removed: its own file keeps it)."""
+    slot = saves.slot()
+    session = slot.load(lambda data: Session.from_save_data(data, record_path))
+    if session is None:
+        return None
+    if session.game.is_over():  # the history never had it: keep it for the history
+        slot.set_finished()
         return None
     return session
 

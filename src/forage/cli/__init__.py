@@ -22,6 +22,7 @@ from forage.cli.errors import (
     EXIT_PIPE_CLOSED,
     BadInput,
     fail,
+    shortened,
 )
 
 COMMANDS = (
@@ -49,23 +50,32 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"forage: {' '.join(message.split())}\n")
 
 
-def _seed(text: str) -> int:
-    """A seed: any whole number."""
+def _whole(text: str) -> int:
+    """A whole number given on the command line."""
     try:
         return int(text)
     except ValueError as exc:
         from forage.record import number_problem
 
-        shown = text if len(text) <= 40 else text[:37] + "..."
         problem = (
             number_problem(exc) if text.strip().lstrip("+-").isdigit() else "not a whole number"
         )
-        raise argparse.ArgumentTypeError(f"{problem}: {shown!r}") from None
+        raise argparse.ArgumentTypeError(f"{problem}: {shortened(text)!r}") from None
+
+
+def _seed(text: str) -> int:
+    """A seed: a whole number from 0 to 2**64 - 1 (R14)."""
+    from forage.engine.deal import check_seed
+
+    try:
+        return check_seed(_whole(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _positive(text: str) -> int:
     """A whole number of at least 1."""
-    value = _seed(text)
+    value = _whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value

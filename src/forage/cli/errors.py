@@ -6,6 +6,8 @@ Imported before any command runs, so it imports nothing heavy (``forage --versio
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,16 +30,37 @@ class BadInput(Exception):
     """Input the command cannot use; the message names the file and the field."""
 
 
+def shortened(text: str, limit: int = 40) -> str:
+    """Text as an error message echoes it: at most ``limit`` characters, cut with ``...``."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> int:
     """Print ``forage: message`` on one line of stderr and return the exit code."""
     print(f"forage: {' '.join(message.split())}", file=sys.stderr)
     return code
 
 
-def read_text(path: str) -> str:
-    """The text of a file, or BadInput naming the file and what went wrong."""
+MAX_READ = 1_000_000
+"""The largest file a command reads, in bytes: a record of 18 moves is a few hundred."""
+
+
+def read_text(path: str, limit: int = MAX_READ) -> str:
+    """The text of a file of at most ``limit`` bytes, or BadInput naming the file and what
+    went wrong (a FIFO, a device or a socket is refused before it is opened)."""
     try:
-        return Path(path).read_text(encoding="utf-8-sig")
+        found = os.stat(path)
+        if stat.S_ISDIR(found.st_mode):
+            raise BadInput(f"{path}: is a folder, not a file")
+        if not stat.S_ISREG(found.st_mode):
+            raise BadInput(f"{path}: not a regular file (a device, pipe or socket)")
+        if found.st_size > limit:
+            raise BadInput(f"{path}: too large ({_size(found.st_size)}; at most {_size(limit)})")
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+        if len(data) > limit:
+            raise BadInput(f"{path}: too large (more than {_size(limit)})")
+        return data.decode("utf-8-sig")
     except FileNotFoundError:
         raise BadInput(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -46,6 +69,17 @@ def read_text(path: str) -> str:
         raise BadInput(f"{path}: not a text file (not UTF-8)") from None
     except OSError as exc:
         raise BadInput(f"{path}: cannot read ({exc.strerror})") from None
+    except ValueError:  # a name holding a NUL byte
+        raise BadInput(f"{path!r}: not a file name") from None
+
+
+def _size(count: int) -> str:
+    """A number of bytes for a person: ``1 MB``, ``52.4 MB``, ``900 bytes``."""
+    if count < 1000:
+        return f"{count} bytes"
+    if count < 1_000_000:
+        return f"{count / 1000:.3g} kB"
+    return f"{count / 1_000_000:.3g} MB"
 
 
 def deal_option(code: str, option: str = "--deal") -> Deal:

@@ -9,18 +9,26 @@ import argparse
 import json
 import sys
 
-from forage.cli.errors import BadInput
+from forage.cli.errors import BadInput, shortened
 from forage.history.daily import daily_deal, daily_seed, parse_day, today
-from forage.history.store import HistoryStore, check_player
+from forage.history.store import HistoryStore, HistoryUnreadable, check_player
 
 HISTORY_ROWS = 20
 """How many games ``forage history`` shows as a table without ``--limit``."""
 
 
 def _warn(store: HistoryStore) -> None:
-    """Print the store's notice (file moved aside, history off), if any, on stderr."""
+    """Print the store's notice (stored games that could not be read), if any, on stderr."""
     if store.notice:
         print(f"forage: {store.notice}", file=sys.stderr)
+
+
+def _read_history() -> HistoryStore:
+    """The history, opened to read; BadInput naming the file if it cannot be read."""
+    try:
+        return HistoryStore.read()
+    except HistoryUnreadable as exc:
+        raise BadInput(str(exc)) from None
 
 
 def named_player(name: str) -> str:
@@ -28,7 +36,7 @@ def named_player(name: str) -> str:
     try:
         return check_player(name)
     except ValueError as exc:
-        raise BadInput(f"--player: {exc} (got {name!r})") from None
+        raise BadInput(f"--player: {exc} (got {shortened(name)!r})") from None
 
 
 def chosen_player(name: str | None, store: HistoryStore) -> str:
@@ -41,11 +49,14 @@ def stats_command(args: argparse.Namespace) -> int:
     from forage.history.achievements import all_achievements
     from forage.history.stats import stats_json
 
-    with HistoryStore.open() as store:
+    with _read_history() as store:
+        try:
+            player = chosen_player(args.player, store)
+            stats = store.statistics(player)
+            unlocked = store.unlocked(player)
+        except HistoryUnreadable as exc:
+            raise BadInput(str(exc)) from None
         _warn(store)
-        player = chosen_player(args.player, store)
-        stats = store.statistics(player)
-        unlocked = store.unlocked(player)
     if args.json:
         print(json.dumps(stats_json(stats, all_achievements(), unlocked), indent=2))
         return 0
@@ -59,11 +70,14 @@ def stats_command(args: argparse.Namespace) -> int:
 
 def history_command(args: argparse.Namespace) -> int:
     """Print a player's stored games, newest first."""
-    with HistoryStore.open() as store:
+    with _read_history() as store:
+        try:
+            player = chosen_player(args.player, store)
+            limit = args.limit if args.limit is not None or args.json else HISTORY_ROWS
+            games = store.games(player, limit)
+        except HistoryUnreadable as exc:
+            raise BadInput(str(exc)) from None
         _warn(store)
-        player = chosen_player(args.player, store)
-        limit = args.limit if args.limit is not None or args.json else HISTORY_ROWS
-        games = store.games(player, limit)
     if args.json:
         print(json.dumps({"games": [g.to_json() for g in games]}, indent=2))
         return 0

@@ -8,7 +8,9 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-_MASK64: Final = (1 << 64) - 1
+SEED_LIMIT: Final = 1 << 64
+"""Seeds are whole numbers from 0 up to, not including, this (R14: 64 bits)."""
+_MASK64: Final = SEED_LIMIT - 1
 STANDARD_NUMBERS: Final = tuple(range(1, 19))
 DECK_SIZE: Final = 9
 
@@ -35,6 +37,18 @@ class SplitMix64:
             value = self.next()
             if value < limit:
                 return value % n
+
+
+def check_seed(seed: int) -> int:
+    """The seed itself; raises ValueError if it is not in 0 <= seed < 2**64."""
+    if not 0 <= seed < SEED_LIMIT:
+        raise ValueError(f"a seed is a whole number from 0 to 2**64 - 1, not {_shown(seed)}")
+    return seed
+
+
+def _shown(number: int) -> str:
+    text = str(number)
+    return text if len(text) <= 30 else f"{text[:12]}...{text[-6:]} ({len(text)} digits)"
 
 
 def shuffled(items: Sequence[int], seed: int) -> list[int]:
@@ -74,7 +88,11 @@ class Deal(BaseModel):
         deck: int = 1,
         numbers: Sequence[int] = STANDARD_NUMBERS,
     ) -> Deal:
-        """The deal of a seed: a standard game's deck 1 or 2, or a recipe challenge (R12)."""
+        """The deal of a seed: a standard game's deck 1 or 2, or a recipe challenge (R12).
+
+        Raises ValueError for a seed outside 0 <= seed < :data:`SEED_LIMIT`.
+        """
+        check_seed(seed)
         order = shuffled(numbers, seed)
         if recipes:
             return cls.checked(tuple(order[2 : 2 + DECK_SIZE]), (order[0], order[1]))

@@ -31,6 +31,8 @@ from forage.record import record_from_game
 DB_NAME: Final = "history.sqlite3"
 BUSY_SECONDS: Final = 10.0
 """How long a write waits for another process's transaction before giving up."""
+READ_BUSY_SECONDS: Final = 2.0
+"""How long ``forage stats`` and ``history`` wait for a file another process has locked."""
 MAX_PLAYER: Final = 40
 """The longest player name, in characters."""
 
@@ -90,6 +92,10 @@ T = TypeVar("T")
 
 class TooNew(Exception):
     """The file was written by a newer forage, whose schema this one does not know."""
+
+
+class HistoryUnreadable(Exception):
+    """The history file cannot be read (``forage stats``, ``history``); the message names it."""
 
 
 def now_utc() -> datetime:
@@ -226,40 +232,65 @@ def _dotted(numbers: Iterable[int]) -> str:
     return ".".join(str(n) for n in numbers)
 
 
-def _stored(conn: sqlite3.Connection, sql: str, args: Sequence[Any] = ()) -> list[StoredGame]:
-    """The stored games a query over ``games`` (all columns) selects, in its order."""
+def _stored(
+    conn: sqlite3.Connection,
+    sql: str,
+    args: Sequence[Any] = (),
+    unreadable: set[int] | None = None,
+) -> list[StoredGame]:
+    """The stored games a query over ``games`` (all columns) selects, in its order; a row
+    that cannot be read (edited by hand) is left out, its id added to ``unreadable``."""
     cursor = conn.execute(sql, args)
     names = [d[0] for d in cursor.description]
-    return [_from_row(dict(zip(names, row, strict=True))) for row in cursor]
+    games = []
+    for values in cursor:
+        row = dict(zip(names, values, strict=True))
+        try:
+            games.append(_from_row(row))
+        except (ValueError, TypeError, KeyError):
+            if unreadable is not None:
+                found = row.get("id")
+                unreadable.add(found if isinstance(found, int) else -1)
+    return games
+
+
+def _of(row: dict[str, Any], name: str, kind: type, optional: bool = False) -> Any:
+    """A column's value, checked to be of its type; ValueError if it is not."""
+    value = row[name]
+    if value is None and optional:
+        return None
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ValueError(f"{name}: not {kind.__name__} ({str(value)[:20]!r})")
+    return value
 
 
 def _from_row(row: dict[str, Any]) -> StoredGame:
-    """A stored game from its table row (written by :func:`game_row`, so not validated again)."""
-    recipes, met = row["recipes"], row["recipes_met"]
+    """A stored game from its table row, each value checked; ValueError if one is wrong."""
+    seed = _of(row, "seed", str, optional=True)
     return StoredGame(
-        id=row["id"],
-        player=row["player"],
-        status=row["status"],
-        mode=row["mode"],
-        deal=row["deal"],
-        seed=None if row["seed"] is None else int(row["seed"]),
-        deck=row["deck"],
-        recipes=_numbers(recipes),
-        score=Score.model_construct(**{name: row[name] for name in _SCORE_FIELDS}),
-        rating=row["rating"],
-        recipes_met=_numbers(met),
-        stuck=bool(row["stuck"]),
-        won=None if row["won"] is None else bool(row["won"]),
-        moves=row["moves"],
-        hints=row["hints"],
-        undos=row["undos"],
-        started=row["started"],
-        ended=row["ended"],
-        daily=row["daily"],
-        app_version=row["app_version"],
-        record=row["record"],
-        par=row["par"],
-        par_proven=None if row["par_proven"] is None else bool(row["par_proven"]),
+        id=_of(row, "id", int),
+        player=_of(row, "player", str),
+        status=_of(row, "status", str),
+        mode=_of(row, "mode", str),
+        deal=_of(row, "deal", str),
+        seed=None if seed is None else int(seed),
+        deck=_of(row, "deck", int),
+        recipes=_numbers(_of(row, "recipes", str, optional=True)),
+        score=Score(**{name: _of(row, name, int) for name in _SCORE_FIELDS}),
+        rating=_of(row, "rating", str),
+        recipes_met=_numbers(_of(row, "recipes_met", str)),
+        stuck=bool(_of(row, "stuck", int)),
+        won=None if row["won"] is None else bool(_of(row, "won", int)),
+        moves=_of(row, "moves", int),
+        hints=_of(row, "hints", int),
+        undos=_of(row, "undos", int),
+        started=_of(row, "started", str),
+        ended=_of(row, "ended", str),
+        daily=_of(row, "daily", str, optional=True),
+        app_version=_of(row, "app_version", str),
+        record=_of(row, "record", str),
+        par=_of(row, "par", int, optional=True) if "par" in row else None,
+        par_proven=None if row.get("par_proven") is None else bool(_of(row, "par_proven", int)),
     )
 
 
@@ -396,14 +427,22 @@ class HistoryStore:
     """The history file, open; every method is safe to call when the store is unusable."""
 
     def __init__(
-        self, conn: sqlite3.Connection | None, path: Path, notice: str | None = None
+        self,
+        conn: sqlite3.Connection | None,
+        path: Path,
+        notice: str | None = None,
+        strict: bool = False,
     ) -> None:
-        """A store on an open connection, or (conn None) one that records nothing."""
+        """A store on an open connection, or (conn None) one that records nothing; a
+        ``strict`` store raises HistoryUnreadable where another gives its default."""
         self._conn = conn
         self.path = path
+        self.strict = strict
         self.notice = notice
         """One line for the player: the file was moved aside, or history is off, and why."""
         self._lock = threading.Lock()
+        self.unreadable: set[int] = set()
+        """The ids of stored games that could not be read (edited by hand): left out."""
 
     @classmethod
     def open(cls, folder: Path | None = None) -> HistoryStore:
@@ -434,6 +473,39 @@ class HistoryStore:
         except (OSError, sqlite3.Error, TooNew) as exc:
             return off(f"cannot use {path} ({_reason(exc)})")
 
+    @classmethod
+    def read(cls, folder: Path | None = None) -> HistoryStore:
+        """Open the history in ``folder`` to read only: no journal switch, no migration,
+        nothing written. A missing file reads as an empty history; one that cannot be read
+        raises HistoryUnreadable naming the file."""
+        path = (folder if folder is not None else data_dir()) / DB_NAME
+        if not path.exists() and not path.is_symlink():
+            return cls(None, path, strict=True)
+        if path.is_dir():
+            raise HistoryUnreadable(f"{path}: is a folder, not a history file")
+        try:
+            conn = sqlite3.connect(
+                f"{path.absolute().as_uri()}?mode=ro",
+                uri=True,
+                timeout=READ_BUSY_SECONDS,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            raise HistoryUnreadable(f"{path}: cannot be read ({_reason(exc)})") from None
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(READ_BUSY_SECONDS * 1000)}")
+            version = _user_version(conn)
+            if version > SCHEMA_VERSION:
+                raise HistoryUnreadable(f"{path}: written by a newer forage (schema {version})")
+        except sqlite3.Error as exc:
+            conn.close()
+            raise HistoryUnreadable(f"{path}: cannot be read ({_reason(exc)})") from None
+        except BaseException:
+            conn.close()
+            raise
+        return cls(conn, path, strict=True)
+
     @property
     def enabled(self) -> bool:
         """Whether games are being recorded."""
@@ -459,22 +531,40 @@ class HistoryStore:
         if conn is None:
             return default
         with self._lock:
+            before = len(self.unreadable)
             try:
                 return work(conn)
             except (sqlite3.Error, OSError) as exc:
+                if self.strict:
+                    raise HistoryUnreadable(
+                        f"{self.path}: cannot be read ({_reason(exc)})"
+                    ) from None
                 self.notice = f"the history could not be used ({_reason(exc)})"
                 return default
             except (ValueError, TypeError, KeyError) as exc:  # a row edited by hand
                 self.notice = f"the history holds a row it cannot read ({_reason(exc)})"
                 return default
+            finally:
+                if len(self.unreadable) > before:
+                    self.notice = self.unreadable_line()
+
+    def unreadable_line(self) -> str | None:
+        """``1 stored game could not be read (left out)``, or None when all could be."""
+        count = len(self.unreadable)
+        if not count:
+            return None
+        games = "game" if count == 1 else "games"
+        return f"{count} stored {games} could not be read (left out)"
 
     # -- writing --------------------------------------------------------------------------------
 
-    def record(self, game: Game, info: PlayInfo) -> Recorded | None:
+    def record(self, game: Game, info: PlayInfo, once: bool = False) -> Recorded | None:
         """Store a game (finished, or abandoned if not over) in one transaction.
 
         Returns the stored game and, for a finished game, the achievements it unlocked; None
-        when nothing was stored (history off, an error, or a game without a move).
+        when nothing was stored (history off, an error, or a game without a move). With
+        ``once``, a game stored already (the same player, deal, start, status and moves) is
+        given back instead of being stored again.
         """
         if not game.moves:
             return None
@@ -486,6 +576,16 @@ class HistoryStore:
 
         def work(conn: sqlite3.Connection) -> Recorded:
             with _transaction(conn):
+                same = (
+                    once
+                    and conn.execute(
+                        "SELECT id FROM games WHERE player = ? AND deal = ? AND started = ? "
+                        "AND status = ? AND record = ?",
+                        [row[k] for k in ("player", "deal", "started", "status", "record")],
+                    ).fetchone()
+                )
+                if same:  # stored already, by a forage stopped before it could say so
+                    return Recorded(_game(conn, int(same[0])), [])
                 columns = ", ".join(row)
                 marks = ", ".join(f":{name}" for name in row)
                 cursor = conn.execute(f"INSERT INTO games ({columns}) VALUES ({marks})", row)
@@ -544,11 +644,11 @@ class HistoryStore:
         sql = f"SELECT * FROM games {where} ORDER BY ended DESC, id DESC"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        return self._safely([], lambda conn: _stored(conn, sql, args))
+        return self._safely([], lambda conn: _stored(conn, sql, args, self.unreadable))
 
     def finished(self, player: str) -> list[StoredGame]:
         """A player's finished games, oldest first (what statistics are made of)."""
-        return self._safely([], lambda conn: _finished(conn, player))
+        return self._safely([], lambda conn: _finished(conn, player, None, self.unreadable))
 
     def abandoned_count(self, player: str) -> int:
         """How many games the player abandoned."""
@@ -578,7 +678,9 @@ class HistoryStore:
         With ``first_only`` each player's first finished game counts instead of the best
         (as for the daily deal).
         """
-        return self._safely(Scoreboard(deal), lambda conn: _scoreboard(conn, deal, first_only))
+        return self._safely(
+            Scoreboard(deal), lambda conn: _scoreboard(conn, deal, first_only, self.unreadable)
+        )
 
     def daily_result(self, player: str, day: date, recipes: bool = False) -> StoredGame | None:
         """The player's first finished attempt at a day's deal: the one that counts."""
@@ -589,7 +691,7 @@ class HistoryStore:
         )
 
         def work(conn: sqlite3.Connection) -> StoredGame | None:
-            found = _stored(conn, sql, (player, day.isoformat(), mode))
+            found = _stored(conn, sql, (player, day.isoformat(), mode), self.unreadable)
             return found[0] if found else None
 
         return self._safely(None, work)
@@ -622,7 +724,10 @@ def _game(conn: sqlite3.Connection, game_id: int) -> StoredGame:
 
 
 def _finished(
-    conn: sqlite3.Connection, player: str, upto: StoredGame | None = None
+    conn: sqlite3.Connection,
+    player: str,
+    upto: StoredGame | None = None,
+    unreadable: set[int] | None = None,
 ) -> list[StoredGame]:
     """A player's finished games, oldest first; with ``upto``, only those up to that game."""
     sql = "SELECT * FROM games WHERE player = ? AND status = 'finished'"
@@ -630,7 +735,7 @@ def _finished(
     if upto is not None:
         sql += " AND (ended, id) <= (?, ?)"
         args += [upto.ended, upto.id]
-    return _stored(conn, sql + " ORDER BY ended, id", args)
+    return _stored(conn, sql + " ORDER BY ended, id", args, unreadable)
 
 
 def _unlock(conn: sqlite3.Connection, game: StoredGame) -> list[Achievement]:
@@ -649,10 +754,12 @@ def _unlock(conn: sqlite3.Connection, game: StoredGame) -> list[Achievement]:
     return found
 
 
-def _scoreboard(conn: sqlite3.Connection, deal: str, first_only: bool) -> Scoreboard:
+def _scoreboard(
+    conn: sqlite3.Connection, deal: str, first_only: bool, unreadable: set[int] | None = None
+) -> Scoreboard:
     sql = "SELECT * FROM games WHERE deal = ? AND status = 'finished' ORDER BY ended, id"
     lines: dict[str, ScoreLine] = {}
-    for game in _stored(conn, sql, (deal,)):
+    for game in _stored(conn, sql, (deal,), unreadable):
         seen = lines.get(game.player)
         if seen is None:
             lines[game.player] = ScoreLine(game.player, game.final, bool(game.won), 1, game.id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -9,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from forage.app.describe import score_sum
 from forage.app.par_job import ParJob
@@ -147,35 +148,62 @@ class EndScreen(ForageModal):
     # -- the history (forage.app.recorder) ----------------------------------------------------
 
     def record_history(self) -> None:
-        """Record the finished game and show what it unlocked and the deal's scoreboard."""
+        """Record the finished game, on the history's thread; what it unlocked and the deal's
+        scoreboard are shown when that is done."""
         recorder = recorder_of(self.app)
         if recorder is None:
             self.query_one(HistoryPanel).display = False
             return
-        self._recorded = recorder.finished(self.session)
-        if self._recorded is not None:
-            self._unlocked = tuple(self._recorded.achievements)
-        self._show_history(recorder, None)
+        session = self.session
+        key, data, kept = id(session), session.save_data(), session.finished_file
+        self.query_one(HistoryPanel).state = HistoryState(waiting=True)
+
+        def work() -> HistoryState:
+            self._recorded = recorder.finished(key, data, kept)
+            if self._recorded is not None:
+                self._unlocked = tuple(self._recorded.achievements)
+            return self._history_state(recorder, None)
+
+        self._in_history(recorder, work)
 
     def history_par(self, par: int, proven: bool) -> None:
         """Store the par found and announce any achievement it unlocks."""
         recorder = recorder_of(self.app)
-        if recorder is None or self._recorded is None:
+        if recorder is None:
             return
-        self._unlocked += tuple(recorder.set_par(self._recorded, par, proven))
-        self._show_history(recorder, par)
 
-    def _show_history(self, recorder: Recorder, par: int | None) -> None:
+        def work() -> HistoryState:
+            if self._recorded is not None:
+                self._unlocked += tuple(recorder.set_par(self._recorded, par, proven))
+            return self._history_state(recorder, par)
+
+        self._in_history(recorder, work)
+
+    def _in_history(self, recorder: Recorder, work: Callable[[], HistoryState]) -> None:
+        """Run work on the history's thread; the panel shows the state it gives back."""
+        waiting = recorder.later(work)
+        self.run_worker(waiting.result, thread=True, group="history")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Show what the history gave back."""
+        worker = event.worker
+        if worker.group == "history" and event.state == WorkerState.SUCCESS:
+            state = worker.result
+            if isinstance(state, HistoryState):
+                self._share = state.share
+                self.query_one(HistoryPanel).state = state
+
+    def _history_state(self, recorder: Recorder, par: int | None) -> HistoryState:
+        """What the history panel shows (on the history's thread: it reads the file)."""
         board = recorder.scoreboard(self.session)
         par = par if par is not None else board.par
-        self._share = recorder.share(self.session, par)
-        self.query_one(HistoryPanel).state = HistoryState(
+        return HistoryState(
             recorded=self._recorded is not None,
             player=recorder.player,
             achievements=self._unlocked,
             scoreboard=board.lines,
             par=par,
-            share=self._share,
+            share=recorder.share(self.session, par),
         )
 
     def action_copy_share(self) -> None:

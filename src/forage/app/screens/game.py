@@ -384,16 +384,19 @@ class GameScreen(ForageScreen):
             self.load(self.session.new_game())
 
     def action_quit_game(self) -> None:
-        """Save the game and leave."""
-        self.record_abandoned()
+        """Save the game and leave (it is offered next time: not abandoned)."""
         self.session.save()
         self.app.exit(0)
 
     # -- game flow ---------------------------------------------------------------------------------
 
     def load(self, session: Session) -> None:
-        """Play another session on this screen."""
-        self.record_abandoned()
+        """Play another session on this screen (the one it replaces, if unfinished, is
+        recorded as abandoned)."""
+        recorder = recorder_of(self.app)
+        if recorder is not None:
+            recorder.replaced(self.session)
+            recorder.prepare(session.carry_on(self.session))
         self.session = session
         self._serial += 1
         self._last = ""
@@ -407,12 +410,6 @@ class GameScreen(ForageScreen):
         self.check_end()
 
     # -- the history (forage.app.recorder) ----------------------------------------------------
-
-    def record_abandoned(self) -> None:
-        """Record the game in the history as abandoned if it is being left unfinished."""
-        recorder = recorder_of(self.app)
-        if recorder is not None:
-            recorder.abandoned(self.session)
 
     def daily_label(self) -> str | None:
         """How the daily deal is named in the title (not by its long seed), else None."""

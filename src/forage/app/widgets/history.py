@@ -17,6 +17,8 @@ class HistoryState:
     """What the history panel shows."""
 
     recorded: bool = False
+    waiting: bool = False
+    """The history has not answered yet."""
     player: str = ""
     achievements: tuple[Achievement, ...] = ()
     scoreboard: tuple[ScoreLine, ...] = ()
@@ -27,6 +29,9 @@ class HistoryState:
 def history_text(state: HistoryState) -> Text:
     """New achievements, then the deal's scoreboard, then the daily share line."""
     text = Text()
+    if state.waiting:
+        text.append("Storing the game in your history…", "dim")
+        return text
     if not state.recorded:
         text.append("This game is not in the history (see the message above).", "dim")
         return text

@@ -1,0 +1,315 @@
+"""A finished game is never lost: kept on disk until the history has it, recorded once.
+
+The order at the end of a game: the finished game is written to a file of its own (and
+only then is the save removed), the history stores it on its own thread, and only after
+that commit is the file removed. Whatever stops forage in between (kill -9, a locked or
+full history), the next start records what was kept, once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from app_helpers import greedy, play_out_quickly, session_of, sync
+
+from forage.app import saves
+from forage.app.app import ForageApp
+from forage.app.recorder import Recorder
+from forage.app.saves import FINISHED_PATTERN, SAVE_NAME
+from forage.app.screens import EndScreen
+from forage.app.session import Session, load_saved
+from forage.history.store import DB_NAME, HistoryStore
+
+
+def play_to_end(session: Session) -> None:
+    """Play a session greedily to its end through the session (as the screen does)."""
+    while not session.game.is_over():
+        assert session.go_to(greedy(session).placement)
+        assert session.place() is not None
+
+
+def kept_files(home: Path) -> list[Path]:
+    return sorted(home.glob(FINISHED_PATTERN))
+
+
+def stored(home: Path) -> list[tuple[str, str]]:
+    """The status and player of every stored game."""
+    with HistoryStore.open(home) as store:
+        return [(g.status, g.player) for g in store.games()]
+
+
+def test_a_finished_game_is_kept_in_its_own_file_and_the_save_removed(forage_home: Path) -> None:
+    session = Session.start(seed=4)
+    session.keeps_history, session.player = True, "ann"
+    play_to_end(session)
+    (kept,) = kept_files(forage_home)
+    assert session.finished_file == kept
+    assert not (forage_home / SAVE_NAME).exists()
+    data = json.loads(kept.read_text())
+    assert data["player"] == "ann" and len(data["moves"]) == len(session.game.moves)
+    assert "ended" in data and "started" in data
+
+
+def test_without_a_history_a_finished_game_leaves_no_file(forage_home: Path) -> None:
+    session = Session.start(seed=4)
+    play_to_end(session)
+    assert kept_files(forage_home) == []
+    assert not (forage_home / SAVE_NAME).exists()
+
+
+def test_the_kept_file_goes_only_after_the_history_has_the_game(forage_home: Path) -> None:
+    session = Session.start(seed=4)
+    session.keeps_history = True
+    play_to_end(session)
+    recorder = Recorder("ann")
+    done = recorder.finished(id(session), session.save_data(), session.finished_file)
+    recorder.close()
+    assert done is not None and done.game.finished
+    assert kept_files(forage_home) == []
+    assert stored(forage_home) == [("finished", "ann")]
+
+
+def lock_history(home: Path) -> sqlite3.Connection:
+    """Another process's write transaction on the history, held until closed."""
+    with HistoryStore.open(home):
+        pass  # created and migrated
+    other = sqlite3.connect(home / DB_NAME, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    return other
+
+
+def test_a_locked_history_keeps_the_game_and_the_next_start_records_it(
+    forage_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("forage.history.store.BUSY_SECONDS", 0.05)
+    session = Recorder("ann").prepare(Session.start(seed=4))
+    play_to_end(session)
+    other = lock_history(forage_home)
+    recorder = Recorder("ann")
+    told: list[str] = []
+    recorder.tell = told.append
+    assert recorder.finished(id(session), session.save_data(), session.finished_file) is None
+    recorder.close()
+    assert len(kept_files(forage_home)) == 1  # not stored: kept
+    assert told and "could not be used" in told[0]
+    other.close()
+    later = Recorder()
+    later.tell = told.append
+    (done,) = later.record_kept()
+    later.close()
+    assert done.game.player == "ann" and done.game.finished
+    assert kept_files(forage_home) == []
+    assert stored(forage_home) == [("finished", "ann")]
+    assert "in your history now" in told[-1]
+
+
+def test_a_game_stored_before_a_kill_is_not_stored_twice(forage_home: Path) -> None:
+    session = Session.start(seed=4)
+    session.keeps_history = True
+    play_to_end(session)
+    kept = session.finished_file
+    assert kept is not None
+    recorder = Recorder("ann")
+    assert recorder.finished(id(session), session.save_data(), None) is not None  # not removed
+    recorder.close()
+    assert kept.exists()
+    again = Recorder()
+    (done,) = again.record_kept()
+    again.close()
+    assert done.achievements == []
+    assert kept_files(forage_home) == []
+    assert stored(forage_home) == [("finished", "ann")]
+
+
+def test_a_save_holding_a_finished_game_is_kept_for_the_history(forage_home: Path) -> None:
+    session = Session.start(seed=4)
+    play_to_end(session)
+    forage_home.mkdir(parents=True, exist_ok=True)
+    (forage_home / SAVE_NAME).write_text(json.dumps(session.save_data()))
+    assert load_saved() is None  # not offered to resume...
+    assert len(kept_files(forage_home)) == 1  # ...but kept for the history
+    recorder = Recorder("bo")
+    assert len(recorder.record_kept()) == 1
+    recorder.close()
+    assert stored(forage_home) == [("finished", "bo")]
+
+
+def test_a_full_disk_at_the_end_keeps_the_save(
+    forage_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = Session.start(seed=4)
+    session.keeps_history = True
+    while len(session.game.moves) < 7:
+        session.go_to(greedy(session).placement)
+        session.place()
+    before = json.loads((forage_home / SAVE_NAME).read_text())
+    real = saves.SaveSlot.keep_finished
+    monkeypatch.setattr(saves.SaveSlot, "keep_finished", lambda self, data: None)
+    session.go_to(greedy(session).placement)
+    session.place()
+    monkeypatch.setattr(saves.SaveSlot, "keep_finished", real)
+    after = json.loads((forage_home / SAVE_NAME).read_text())
+    assert len(after["moves"]) == len(before["moves"]) + 1  # kept in the save
+    assert session.game.is_over()
+
+
+@sync
+async def test_the_end_screen_records_on_the_history_thread(forage_home: Path) -> None:
+    recorder = Recorder("ann")
+    app = ForageApp(seed=4, offer_resume=False, recorder=recorder)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await play_out_quickly(pilot, app)
+        assert isinstance(app.screen, EndScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert session_of(app).finished_file is not None
+    recorder.close()
+    assert kept_files(forage_home) == []
+    assert stored(forage_home) == [("finished", "ann")]
+
+
+@sync
+async def test_quitting_saves_without_counting_the_game_abandoned(forage_home: Path) -> None:
+    for _ in range(3):  # three quits of one game
+        recorder = Recorder("cy")
+        app = ForageApp(seed=4, recorder=recorder)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.pause()
+            if app.screen.__class__.__name__ == "ConfirmScreen":
+                await pilot.press("y")
+                await pilot.pause()
+            session = session_of(app)
+            session.go_to(greedy(session).placement)
+            app.screen.action_place()  # type: ignore[attr-defined]
+            await pilot.pause()
+            await pilot.press("q")
+            await pilot.pause()
+        recorder.close()
+    assert stored(forage_home) == []
+    assert len(json.loads((forage_home / SAVE_NAME).read_text())["moves"]) == 3
+
+
+@sync
+async def test_declining_the_saved_game_counts_it_abandoned_once(forage_home: Path) -> None:
+    session = Session.start(seed=4)
+    session.go_to(greedy(session).placement)
+    session.place()
+    recorder = Recorder("di")
+    app = ForageApp(seed=5, recorder=recorder)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "ConfirmScreen"
+        await pilot.press("n")
+        await pilot.pause()
+    recorder.close()
+    assert stored(forage_home) == [("abandoned", "di")]
+
+
+# -- kill -9 just after the last placement, in a real terminal ---------------------------------
+
+
+def _last_move_setup(home: Path) -> tuple[Session, str]:
+    """A save one placement from the end, and the keys that make that placement."""
+    session = Session.start(seed=4)
+    while session.game.turn < session.game.turns:
+        session.go_to(greedy(session).placement)
+        session.place()
+    saves.slot().release()  # the forage started below takes the save
+    home.mkdir(parents=True, exist_ok=True)
+    data = session.save_data()
+    data["player"] = "kim"
+    (home / SAVE_NAME).write_text(json.dumps(data))
+    resumed = Session.from_save_data(data)
+    cursor, target = resumed.cursor, greedy(resumed).placement
+    assert cursor is not None
+    keys = "r" * ((target.rotation.value - cursor.rotation.value) // 90 % 4)
+    turned = Session.from_save_data(data)
+    for _ in keys:
+        turned.rotate()
+    here = turned.cursor
+    assert here is not None
+    dx, dy = target.x - here.x, target.y - here.y
+    keys += ("l" if dx > 0 else "h") * abs(dx)
+    keys += ("j" if dy > 0 else "k") * abs(dy)
+    return resumed, keys
+
+
+def _read_until(fd: int, needle: bytes, seconds: float) -> bytes:
+    """What the terminal shows (escape sequences taken out) until ``needle`` appears."""
+    import re
+    import select
+
+    seen = b""
+    end = time.monotonic() + seconds
+    while needle not in re.sub(rb"\x1b\[[0-9;?>$<=]*[a-zA-Z~]|\s", b"", seen):
+        if time.monotonic() > end:
+            break
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        if ready:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:
+                break
+    return re.sub(rb"\x1b\[[0-9;?>$<=]*[a-zA-Z~]|\s", b"", seen)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal and kill -9")
+@pytest.mark.parametrize("delay_ms", [0, 10, 25, 45, 60])
+def test_kill_9_just_after_the_last_placement_loses_nothing(
+    forage_home: Path, delay_ms: int
+) -> None:
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    resumed, keys = _last_move_setup(forage_home)
+    main, child = pty.openpty()
+    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
+    env = {**os.environ, "FORAGE_HOME": str(forage_home), "COLUMNS": "100", "LINES": "32"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "forage", "play"],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(child)
+    try:
+        assert b"Resume" in _read_until(main, b"Resume", 30)
+        os.write(main, b"y")
+        _read_until(main, b"Hint", 10)
+        time.sleep(0.5)
+        for key in keys:
+            os.write(main, key.encode())
+        _read_until(main, b"placesit", 10)
+        time.sleep(0.3)
+        os.write(main, b"\r")
+        time.sleep(delay_ms / 1000)
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(main)
+    # the next start records what was kept
+    recorder = Recorder()
+    recorder.record_kept()
+    recorder.close()
+    games = stored(forage_home)
+    if games:
+        assert games == [("finished", "kim")]
+        assert not (forage_home / SAVE_NAME).exists() or load_saved() is None
+    else:  # killed before the placement was made: the game is still saved, to resume
+        again = load_saved()
+        assert again is not None and again.game.moves == resumed.game.moves
