@@ -9,16 +9,15 @@ full history), the next start records what was kept, once.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sqlite3
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 from app_helpers import greedy, play_out_quickly, session_of, sync
+from terminal import Terminal
 
 from forage.app import saves
 from forage.app.app import ForageApp
@@ -243,65 +242,25 @@ def _last_move_setup(home: Path) -> tuple[Session, str]:
     return resumed, keys
 
 
-def _read_until(fd: int, needle: bytes, seconds: float) -> bytes:
-    """What the terminal shows (escape sequences taken out) until ``needle`` appears."""
-    import re
-    import select
-
-    seen = b""
-    end = time.monotonic() + seconds
-    while needle not in re.sub(rb"\x1b\[[0-9;?>$<=]*[a-zA-Z~]|\s", b"", seen):
-        if time.monotonic() > end:
-            break
-        ready, _, _ = select.select([fd], [], [], 0.05)
-        if ready:
-            try:
-                seen += os.read(fd, 65536)
-            except OSError:
-                break
-    return re.sub(rb"\x1b\[[0-9;?>$<=]*[a-zA-Z~]|\s", b"", seen)
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal and kill -9")
 @pytest.mark.parametrize("delay_ms", [0, 10, 25, 45, 60])
 def test_kill_9_just_after_the_last_placement_loses_nothing(
     forage_home: Path, delay_ms: int
 ) -> None:
-    import fcntl
-    import pty
-    import struct
-    import termios
 
     resumed, keys = _last_move_setup(forage_home)
-    main, child = pty.openpty()
-    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
-    env = {**os.environ, "FORAGE_HOME": str(forage_home), "COLUMNS": "100", "LINES": "32"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "forage", "play"],
-        stdin=child,
-        stdout=child,
-        stderr=child,
-        env=env,
-        start_new_session=True,
-    )
-    os.close(child)
-    try:
-        assert b"Resume" in _read_until(main, b"Resume", 30)
-        os.write(main, b"y")
-        _read_until(main, b"Hint", 10)
+    with Terminal(forage_home, "play") as terminal:
+        assert terminal.wait_for("Resume it?"), terminal.text()[-300:]
+        terminal.send("y")
+        assert terminal.wait_for("Hint", 10)
         time.sleep(0.5)
-        for key in keys:
-            os.write(main, key.encode())
-        _read_until(main, b"placesit", 10)
+        terminal.send(keys)
+        assert terminal.wait_for("places it", 10)
         time.sleep(0.3)
-        os.write(main, b"\r")
+        terminal.send("\r")
         time.sleep(delay_ms / 1000)
-        process.send_signal(signal.SIGKILL)
-        process.wait(10)
-    finally:
-        if process.poll() is None:
-            process.kill()
-        os.close(main)
+        terminal.signal(signal.SIGKILL)
+        terminal.wait(10)
     # the next start records what was kept
     recorder = Recorder()
     recorder.record_kept()

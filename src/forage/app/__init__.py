@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from forage import __version__
 from forage.carddata import standard_deck
-from forage.cli.errors import EXIT_CRASH
 from forage.engine import Deal, Game
+from forage.exits import EXIT_CRASH
 
 if TYPE_CHECKING:
     from forage.app.session import Session

@@ -2,23 +2,44 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import io
+import signal
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
+from rich.console import Console, RenderableType
 from textual.app import App
 from textual.screen import Screen
 
 from forage import startup
 from forage.app import saves
+from forage.app.guards import guard_input
 from forage.app.screens.game import GameScreen
 from forage.app.session import Session, forget_saved, load_saved
 from forage.app.themes import register_themes
+from forage.exits import EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED
 
 if TYPE_CHECKING:
     from forage.ai.review import Settings
     from forage.app.recorder import Recorder
+
+guard_input()
+
+STOPPING_SIGNALS: Final = (
+    (signal.SIGTERM, EXIT_TERMINATED),
+    (signal.SIGINT, EXIT_INTERRUPTED),
+    *(((signal.SIGHUP, EXIT_HANGUP),) if hasattr(signal, "SIGHUP") else ()),
+)
+"""The signals that end the game (the game saved, the terminal restored) and the exit code
+of each."""
+
+
+class Panicked(RuntimeError):
+    """Textual stopped the app on an error it could not hand on (its input thread failed);
+    the message holds the traceback Textual gave."""
 
 
 class ForageApp(App[int]):
@@ -90,6 +111,7 @@ class ForageApp(App[int]):
         """Offer the saved game, if there is one; or a game without saving, if the save is
         another forage's. Once the first frame is drawn, the garbage collector runs again."""
         self.call_after_refresh(startup.release)
+        self._listen_for_signals()
         if self.recorder is not None and not self._taken:
             self.recorder.later(self.recorder.record_kept)
         if self._taken:
@@ -151,6 +173,34 @@ class ForageApp(App[int]):
         """
         self.crash = error
         super()._handle_exception(error)
+        self._exit_renderables.clear()
+
+    def _listen_for_signals(self) -> None:
+        """End the game cleanly on SIGTERM, SIGINT and SIGHUP (not in headless tests)."""
+        if self.is_headless:
+            return
+        loop = asyncio.get_running_loop()
+        for number, code in STOPPING_SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(number, self.stop_on_signal, code)
+
+    def stop_on_signal(self, code: int) -> None:
+        """Save the game in progress and leave with ``code`` (Textual restores the terminal)."""
+        session = self.session
+        if session is not None:
+            session.save()
+        self.exit(code)
+
+    def panic(self, *renderables: RenderableType) -> None:
+        """An error Textual could not hand on (its input thread failed): the crash path,
+        as for any other error (the traceback logged, exit 70), not a traceback on screen."""
+        out = io.StringIO()
+        console = Console(file=out, width=100, color_system=None, force_terminal=False)
+        for renderable in renderables:
+            console.print(renderable)
+        if self.crash is None:
+            self.crash = Panicked(out.getvalue().strip() or "Textual stopped the app")
+        super().panic(*renderables)
         self._exit_renderables.clear()
 
     def history_notice(self, message: str) -> None:

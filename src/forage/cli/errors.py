@@ -15,15 +15,29 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from forage.engine import Deal
 
-EXIT_OK = 0
-EXIT_ILLEGAL = 1
-EXIT_BAD_INPUT = 2
-EXIT_CRASH = 70
-"""The game stopped on an unexpected error (a bug); the traceback is in a log file."""
-EXIT_PIPE_CLOSED = 141
-"""The reader of the output went away (``| head -1``): 128 + SIGPIPE, as the shell reports."""
-EXIT_INTERRUPTED = 130
-"""Ctrl+C: 128 + SIGINT."""
+from forage.exits import (
+    EXIT_BAD_INPUT,
+    EXIT_CRASH,
+    EXIT_ILLEGAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_PIPE_CLOSED,
+)
+
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_CRASH",
+    "EXIT_ILLEGAL",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_PIPE_CLOSED",
+    "BadInput",
+    "deal_option",
+    "fail",
+    "read_text",
+    "shortened",
+    "writable_file",
+]
 
 
 class BadInput(Exception):
