@@ -66,12 +66,15 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def forage_server(home: Path, folder: Path) -> Iterator[Served]:
+def forage_server(home: Path, folder: Path, *options: str) -> Iterator[Served]:
     """``forage serve`` on a free 127.0.0.1 port with FORAGE_HOME=home, until the block ends."""
     port = free_port()
     log = folder / f"serve-{port}.log"
     env = {**os.environ, "FORAGE_HOME": str(home)}
-    command = [sys.executable, "-m", "forage", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    command = [
+        *(sys.executable, "-m", "forage", "serve", "--host", "127.0.0.1", "--port", str(port)),
+        *options,
+    ]
     with log.open("wb") as out:
         # Its own session, so a hung server and the games it started can be killed together.
         process = subprocess.Popen(
@@ -93,3 +96,29 @@ def forage_server(home: Path, folder: Path) -> Iterator[Served]:
         yield served
     finally:
         stop(process)
+
+
+def games_of(pid: int) -> list[int]:
+    """The running child processes of a process (a server's games), by their ids."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def resident_mb(pid: int) -> float:
+    """A process's resident memory in MB (0 once it has gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0

@@ -174,7 +174,7 @@ def test_other_computers_are_warned_about(
 ) -> None:
     import forage.cli.serve as serve
 
-    monkeypatch.setattr(serve, "_make_server", lambda host, port, names: StubServer())
+    monkeypatch.setattr(serve, "_make_server", lambda *given: StubServer())
     port = free_port()
     assert main(["serve", "--host", "0.0.0.0", "--port", str(port)]) == 0
     said = capsys.readouterr()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import traceback
@@ -48,6 +49,9 @@ def run_game(
     if deck not in (1, 2):
         print(f"forage: --deck: must be 1 or 2, not {deck}", file=sys.stderr)
         return 2
+    for name, value in zip(("COLUMNS", "ROWS"), clamped_size(), strict=True):
+        if value is not None:
+            os.environ[name] = value
     from forage.app import saves
     from forage.app.app import ForageApp
     from forage.app.recorder import Recorder
@@ -77,6 +81,19 @@ def run_game(
         print(f"forage: {message}", file=sys.stderr)
     slot.release()
     return code if isinstance(code, int) else 0
+
+
+def clamped_size() -> tuple[str | None, str | None]:
+    """The COLUMNS and ROWS a web driver starts at, taken within the sizes forage draws
+    (None where it does not say)."""
+    from forage.screen_size import clamp_size
+
+    given = os.environ.get("COLUMNS"), os.environ.get("ROWS")
+    columns, rows = clamp_size(*given)
+    return (
+        None if given[0] is None else str(columns),
+        None if given[1] is None else str(rows),
+    )
 
 
 def report_crash(error: BaseException) -> int:

@@ -11,16 +11,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from rich.console import Console, RenderableType
+from textual import events, messages
 from textual.app import App
+from textual.css.query import NoMatches
+from textual.geometry import Size
+from textual.message import Message
 from textual.screen import Screen
 
 from forage import startup
 from forage.app import saves
 from forage.app.guards import guard_input
+from forage.app.screens.base import COLUMN_CLASSES, ROW_CLASSES
 from forage.app.screens.game import GameScreen
 from forage.app.session import Session, forget_saved, load_saved
 from forage.app.themes import register_themes
 from forage.exits import EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED
+from forage.screen_size import clamp_size
 
 if TYPE_CHECKING:
     from forage.ai.review import Settings
@@ -48,15 +54,8 @@ class ForageApp(App[int]):
     TITLE = "Forage"
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = False
-    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
-        (0, "-too-narrow"),
-        (60, "-normal"),
-        (110, "-wide"),
-    ]
-    VERTICAL_BREAKPOINTS = [  # noqa: RUF012
-        (0, "-too-short"),
-        (20, "-normal-height"),
-    ]
+    HORIZONTAL_BREAKPOINTS = list(COLUMN_CLASSES)  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = list(ROW_CLASSES)  # noqa: RUF012
 
     def __init__(
         self,
@@ -87,6 +86,8 @@ class ForageApp(App[int]):
         self.offer_resume = offer_resume and session is None
         self._given = session
         self.record_path = record_path
+        self.quitting = False
+        """The app has been told to quit (it may still be starting)."""
         self.crash: BaseException | None = None
         """The error that stopped the app, if one did (``run_game`` logs it)."""
         self._saved: Session | None = None
@@ -169,11 +170,28 @@ class ForageApp(App[int]):
         """Keep the error for ``run_game`` to log; Textual restores the terminal and exits.
 
         Textual's own printout of the traceback is dropped: ``run_game`` writes it to a
-        log file and prints one line pointing at it.
+        log file and prints one line pointing at it. A screen that finds its widgets gone
+        because the app was told to quit as it started (a browser tab closed during
+        start-up) is no crash: the app is leaving anyway.
         """
+        if self.quitting and isinstance(error, NoMatches):
+            return
         self.crash = error
         super()._handle_exception(error)
         self._exit_renderables.clear()
+
+    def on_exit_app(self, message: messages.ExitApp) -> None:
+        """Note that the app was told to quit (Textual then closes it)."""
+        self.quitting = True
+
+    def post_message(self, message: Message) -> bool:
+        """Hand a message on; a terminal size beyond what forage takes (a browser tab may
+        say anything) is taken as the largest it does take."""
+        if isinstance(message, events.Resize):
+            size = Size(*clamp_size(message.size.width, message.size.height))
+            if size != message.size:
+                message = events.Resize(size, size, message.pixel_size)
+        return super().post_message(message)
 
     def _listen_for_signals(self) -> None:
         """End the game cleanly on SIGTERM, SIGINT and SIGHUP (not in headless tests)."""

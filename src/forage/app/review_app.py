@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import App
 
 from forage.ai.review import WORKERS, Settings
+from forage.app.screens.base import COLUMN_CLASSES, ROW_CLASSES
 from forage.app.screens.review import ReviewScreen
 from forage.engine import Game
 
@@ -15,8 +16,8 @@ class ReviewApp(App[int]):
     TITLE = "Forage review"
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = False
-    HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (60, "-normal"), (110, "-wide")]  # noqa: RUF012
-    VERTICAL_BREAKPOINTS = [(0, "-too-short"), (20, "-normal-height")]  # noqa: RUF012
+    HORIZONTAL_BREAKPOINTS = list(COLUMN_CLASSES)  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = list(ROW_CLASSES)  # noqa: RUF012
 
     def __init__(
         self, game: Game, settings: Settings | None = None, workers: int = WORKERS

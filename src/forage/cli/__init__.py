@@ -186,6 +186,11 @@ def _serve(sub: Subparsers) -> None:
     serve = sub.add_parser("serve", help="play in a web browser (one game per browser tab)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", default="8000", help="port to listen on (8000)")
+    serve.add_argument(
+        "--max-games",
+        metavar="N",
+        help="games (browser tabs) at once; more get a page saying so (8 a core, 4 to 64)",
+    )
 
 
 _PARSERS: Final[dict[str, Callable[[Subparsers], None]]] = {

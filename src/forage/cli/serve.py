@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import errno
 import ipaddress
+import json
 import logging
 import os
 import shlex
@@ -18,10 +20,10 @@ import socket
 import subprocess
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
-from forage.cli.errors import BadInput
+from forage.cli.errors import BadInput, shortened
 
 if TYPE_CHECKING:
     from textual_serve.server import Server
@@ -95,10 +97,58 @@ def page_address(host: str, port: int) -> str:
     return f"http://{shown}:{port}"
 
 
+HEARTBEAT_SECONDS: Final = 2.0
+"""How often the server pings each tab: a tab gone without a word is noticed within about
+this much again (aiohttp closes a websocket whose pong is late by half of it)."""
+QUIT_SECONDS: Final = 2.0
+"""How long a tab's game has to quit once its tab has closed, before it is terminated."""
+
+
+def default_max_games() -> int:
+    """How many games ``forage serve`` runs at once unless told: eight a core, 4 to 64."""
+    return max(4, min(64, 8 * (os.cpu_count() or 1)))
+
+
+def max_games_option(text: str) -> int:
+    """The --max-games value: a whole number from 1 to 1000, or BadInput."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise BadInput(f"--max-games: not a whole number: {shortened(text)!r}") from None
+    if not 1 <= count <= 1000:
+        raise BadInput(f"--max-games: must be from 1 to 1000, not {count}")
+    return count
+
+
 def game_command() -> str:
-    """The shell command each browser tab runs: this Python's ``forage play``."""
+    """The shell command each browser tab runs: this Python's ``forage play`` (the shell
+    replaced by it, so that stopping the game stops that process)."""
     words = [sys.executable, "-m", "forage", "play"]
-    return subprocess.list2cmdline(words) if os.name == "nt" else shlex.join(words)
+    if os.name == "nt":
+        return subprocess.list2cmdline(words)
+    return "exec " + shlex.join(words)
+
+
+def full_page(limit: int) -> str:
+    """The page a browser gets when every game is taken."""
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'><title>Forage: all games taken"
+        "</title></head><body style='font-family: sans-serif; margin: 3em'>"
+        f"<h1>All {limit} games are being played</h1>"
+        "<p>This forage serves at most that many browser tabs at once. Close a tab that "
+        "plays, or try again in a little while.</p></body></html>"
+    )
+
+
+def envelope_of(text: str) -> tuple[str, object] | None:
+    """A websocket message from the page, ``["kind", data]``, or None if it is not one."""
+    try:
+        found = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(found, list) or not found or not isinstance(found[0], str):
+        return None
+    return found[0], found[1] if len(found) > 1 else None
 
 
 def local_names(host: str, port: int) -> frozenset[str] | None:
@@ -130,9 +180,10 @@ def serve_command(args: argparse.Namespace) -> int:
     """Serve the game to web browsers until ctrl+c."""
     host: str = args.host
     port = port_number(args.port)
+    limit = default_max_games() if args.max_games is None else max_games_option(args.max_games)
     open_to = exposed(host, port)
     check_free(host, port)
-    server = _make_server(host, port, local_names(host, port))
+    server = _make_server(host, port, local_names(host, port), limit)
     print(f"forage: serving the game at {page_address(host, port)} — open it in a web browser")
     if open_to:
         print(
@@ -148,19 +199,44 @@ def serve_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _make_server(host: str, port: int, names: frozenset[str] | None) -> Server:
+def _make_server(
+    host: str, port: int, names: frozenset[str] | None, limit: int | None = None
+) -> Server:
     """A textual-serve server for the game whose page follows the address the browser used.
 
     Requests with a Host not in ``names`` (unless None), or from another site's page, are
-    refused with 403.
+    refused with 403; beyond ``limit`` games at once a new tab gets a page saying so (503).
+    Each tab's game is sized within what forage draws, and ends within a few seconds of its
+    tab closing, however it closed.
     """
-    from aiohttp import web
+    from aiohttp import WSMsgType, web
+    from textual_serve.app_service import AppService
     from textual_serve.server import Server
+
+    from forage.screen_size import clamp_size
+
+    most = default_max_games() if limit is None else limit
 
     def check(request: web.Request) -> None:
         reason = refusal(request.headers, names)
         if reason is not None:
             raise web.HTTPForbidden(text=f"forage: {reason}\n")
+
+    async def end_game(game: AppService) -> None:
+        """Ask a tab's game to quit; terminate it if it has not within QUIT_SECONDS."""
+        process = game._process  # textual-serve keeps the game's process here
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(game.stop(), QUIT_SECONDS)
+        if process is None or process.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            process.terminate()  # the game saves and exits 143
+        try:
+            await asyncio.wait_for(process.wait(), QUIT_SECONDS)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            await process.wait()
 
     class GameServer(Server):
         """textual-serve, quieter, with page addresses taken from each request."""
@@ -168,6 +244,7 @@ def _make_server(host: str, port: int, names: frozenset[str] | None) -> Server:
         def __init__(self) -> None:
             super().__init__(game_command(), host=host, port=port, title="Forage")
             self.tabs: set[asyncio.Task[object]] = set()
+            self.games: set[AppService] = set()
 
         def initialize_logging(self) -> None:
             """Log problems, not every request."""
@@ -185,21 +262,74 @@ def _make_server(host: str, port: int, names: frozenset[str] | None) -> Server:
         async def handle_index(self, request: web.Request) -> web.StreamResponse:
             """The page, its links and websocket pointing where this browser reached us."""
             check(request)
+            if len(self.games) >= most:
+                return web.Response(status=503, text=full_page(most), content_type="text/html")
             # Set and used with no await between, so concurrent requests cannot mix.
             self.public_url = f"{request.scheme}://{request.host}"
             response: web.StreamResponse = await super().handle_index(request)
             return response
 
         async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-            """A game for this tab, if the tab is the game's own page."""
+            """A game for this tab, if the tab is the game's own page and a game is free."""
             check(request)
+            if len(self.games) >= most:
+                raise web.HTTPServiceUnavailable(text=f"forage: all {most} games are taken\n")
+            columns, rows = clamp_size(request.query.get("width"), request.query.get("height"))
+            websocket = web.WebSocketResponse(heartbeat=HEARTBEAT_SECONDS)
+
+            async def close() -> None:
+                await websocket.close()
+
+            game = AppService(
+                self.command,
+                write_bytes=websocket.send_bytes,
+                write_str=websocket.send_str,
+                close=close,
+                download_manager=self.download_manager,
+                debug=self.debug,
+            )
             tab = asyncio.current_task()
             if tab is not None:
                 self.tabs.add(tab)
+            self.games.add(game)
             try:
-                # Cancelled on shutdown, textual-serve closes the tab and quits its game.
-                return await super().handle_websocket(request)
+                await websocket.prepare(request)
+                await game.start(columns, rows)
+                await self._process_messages(websocket, game)
+            except asyncio.CancelledError:  # the server stopping: close the tab
+                with contextlib.suppress(Exception):
+                    await websocket.close()
+            except Exception as error:  # a tab gone mid-write, and the like
+                logging.getLogger("forage.serve").debug("tab closed: %r", error)
             finally:
-                self.tabs.discard(tab)
+                self.games.discard(game)
+                if tab is not None:
+                    self.tabs.discard(tab)
+                await asyncio.shield(end_game(game))
+            return websocket
+
+        async def _process_messages(
+            self, websocket: web.WebSocketResponse, app_service: AppService
+        ) -> None:
+            """Pass the page's keys, sizes (within what forage draws), focus and pings on;
+            anything else, or anything malformed, is dropped."""
+            async for message in websocket:
+                if message.type != WSMsgType.TEXT:
+                    continue
+                envelope = envelope_of(message.data)
+                if envelope is None:
+                    continue
+                kind, data = envelope
+                if kind == "stdin" and isinstance(data, str):
+                    await app_service.send_bytes(data.encode("utf-8", "replace"))
+                elif kind == "resize" and isinstance(data, dict):
+                    columns, rows = clamp_size(data.get("width"), data.get("height"))
+                    await app_service.set_terminal_size(columns, rows)
+                elif kind == "ping":
+                    await websocket.send_json(["pong", data])
+                elif kind == "blur":
+                    await app_service.blur()
+                elif kind == "focus":
+                    await app_service.focus()
 
     return GameServer()

@@ -7,11 +7,16 @@ from typing import Final
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-MIN_WIDTH: Final = 60
-MIN_HEIGHT: Final = 20
+from forage.screen_size import MIN_COLUMNS, MIN_ROWS
+
+WIDE_COLUMNS: Final = 110
+"""From this width the screens lay out side by side (the ``-wide`` class)."""
+COLUMN_CLASSES: Final = ((0, "-too-narrow"), (MIN_COLUMNS, "-normal"), (WIDE_COLUMNS, "-wide"))
+ROW_CLASSES: Final = ((0, "-too-short"), (MIN_ROWS, "-normal-height"))
+"""The classes the apps give their screens by size (styled in ``app.tcss``)."""
 TOO_SMALL: Final = (
     f"The terminal is too small for Forage.\n"
-    f"Please make it at least {MIN_WIDTH}x{MIN_HEIGHT} (80x24 or more is best).\n"
+    f"Please make it at least {MIN_COLUMNS}x{MIN_ROWS} (80x24 or more is best).\n"
     f"q quits; your game is saved."
 )
 
