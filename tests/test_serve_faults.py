@@ -9,6 +9,7 @@ no crash log.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import subprocess
 import sys
@@ -41,6 +42,13 @@ async def first_frame(
     return (session, socket_), drawn
 
 
+async def keep_reading(tab: aiohttp.ClientWebSocketResponse) -> None:
+    """Read a tab's frames (and so answer the server's pings), as a browser does."""
+    with contextlib.suppress(aiohttp.ClientError, ConnectionError):
+        async for _ in tab:
+            pass
+
+
 def wait_until_gone(pids: list[int], seconds: float) -> float:
     """How long the processes took to end (fails past ``seconds``)."""
     started = time.monotonic()
@@ -61,6 +69,7 @@ def _alive(pid: int) -> bool:
 def test_a_huge_size_is_clamped_and_memory_stays_small(tmp_path: Path) -> None:
     async def run(served: Served) -> tuple[float, list[int]]:
         (session, socket_), _ = await first_frame(served, "width=100000&height=100000")
+        reading = asyncio.create_task(keep_reading(socket_))
         await socket_.send_json(["resize", {"width": 100000, "height": 100000}])
         await socket_.send_json(["resize", {"width": "9" * 50, "height": -5}])
         await socket_.send_str("not json at all")
@@ -68,6 +77,7 @@ def test_a_huge_size_is_clamped_and_memory_stays_small(tmp_path: Path) -> None:
         games = games_of(served.process.pid)
         total = resident_mb(served.process.pid) + sum(resident_mb(pid) for pid in games)
         await socket_.close()
+        await reading
         await session.close()
         return total, games
 
