@@ -57,15 +57,14 @@ async def test_keys_bar_follows_the_screen_it_is_on() -> None:
 
 
 @sync
-async def test_status_bar_wraps_long_words_within_its_width() -> None:
+async def test_status_bar_says_each_thing_on_one_line() -> None:
     app = ForageApp(seed=1)
     async with app.run_test(size=(60, 24)) as pilot:
         await pilot.pause()
         bar = app.screen.query_one(StatusBar)
         headline = "Can't place here: " + "the card must cover at least one area " * 3
-        bar.state = StatusState(headline, "details here", legal=False)
+        bar.state = StatusState(headline, "details here", tone="refused", note="a note")
         lines = bar.lines(bar.size.width)
-        assert len(lines) >= 3
-        assert all(len(text) <= bar.size.width for text, _ in lines)
-        assert " ".join(text for text, _ in lines[:-1]) == headline.strip()
-        assert lines[-1][0] == "details here"
+        assert [text for text, _ in lines][1:] == ["details here", "a note"]
+        assert len(lines[0][0]) == bar.size.width and lines[0][0].endswith("…")
+        assert lines[0][0].startswith("Can't place here: the card must")

@@ -152,7 +152,7 @@ async def test_illegal_drop_shows_its_reason_and_changes_nothing() -> None:
         before = (dict(session.game.woodland.squares), session.game.supply, session.game.hand)
         await pilot.press(*["left"] * 6)  # one card beyond the edge: no overlap
         status = app.screen.query_one(StatusBar)
-        assert not status.state.legal
+        assert status.state.refused
         assert "✗" not in app.screen.query_one(WoodlandView).plain_text()  # no one area
         assert "cover at least one area" in status.state.headline
         await pilot.press("enter")

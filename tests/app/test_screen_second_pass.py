@@ -24,6 +24,7 @@ from app_helpers import (
 from textual.widgets import Static
 
 from forage.app.app import ForageApp
+from forage.app.describe import card_name
 from forage.app.screens import EndScreen, GameScreen
 from forage.app.session import Session
 from forage.app.widgets import HandView, ScorePanel, StatusBar, WoodlandView
@@ -50,6 +51,11 @@ def app_on(seed: int, made: list[Placement], recipes: bool = False) -> ForageApp
     """An app continuing a seed's game after these moves."""
     deal = Deal.from_seed(seed, recipes=recipes)
     return ForageApp(session=Session.deal_up(deal, seed, 1, None, made), offer_resume=False)
+
+
+def woodland(app: ForageApp) -> WoodlandView:
+    """The game screen's woodland view."""
+    return app.screen.query_one(WoodlandView)
 
 
 def status(app: ForageApp) -> StatusBar:
@@ -127,13 +133,24 @@ async def test_the_next_card_starts_beside_the_woodland(size: tuple[int, int]) -
         cells = session.game.card(cursor.card).footprint(cursor.rotation)
         assert not any((cursor.x + dx, cursor.y + dy) in squares for dx, dy, _ in cells)
         bar = status(app).state
-        assert not bar.legal
-        assert bar.note == f"Placed card {first.placement.card}: {first.score_change:+d} " + (
+        assert bar.tone == "idle" and "✗" not in bar.headline  # not refused: not yet moved
+        assert "Move it onto the woodland" in bar.headline
+        name = card_name(session.game.card(first.placement.card))
+        assert bar.note == f"Placed {name}: {first.score_change:+d} " + (
             f"(score now {session.game.base})."
         )
-        await pilot.press("enter")  # a second enter is refused, nothing is placed
+        assert not woodland(app).state.previews  # no red mark on the woodland either
+        await pilot.press("enter")  # a second enter places nothing, and says so calmly
         await pilot.pause()
         assert len(session.game.moves) == 1
+        bar = status(app).state
+        assert bar.tone == "idle" and bar.note.startswith("Move the card onto the woodland")
+        await pilot.press("left")  # once the player moves it, a refusal is a refusal
+        await pilot.pause()
+        outcome = session.preview()
+        assert outcome is not None
+        if not outcome.legal:
+            assert status(app).state.tone == "refused"
 
 
 @sync
@@ -150,7 +167,7 @@ async def test_redo_makes_the_undone_placement_again_and_a_new_one_clears_it() -
         await pilot.press("ctrl+r")
         await pilot.pause()
         assert session.game.moves == made and session.game.base == base
-        assert "Placed again" in status(app).state.note
+        assert status(app).state.note.startswith("Redid: placed the ")
         await pilot.press("u")
         other = next(o for o in session.game.outcomes() if o.placement != made[0])
         session.go_to(other.placement)
@@ -248,9 +265,28 @@ async def test_a_hint_is_on_the_status_line_until_it_is_played() -> None:
         screen.show_hint(best.placement, best.score_change, 20.0)
         await pilot.pause()
         note = status(app).state.note
-        assert note.startswith(f"Hint: card {best.placement.card} here, {best.score_change:+d}")
+        name = card_name(session_of(app).game.card(best.placement.card))
+        assert note.startswith(f"Hint: {name} here, {best.score_change:+d}")
         assert not list(app._notifications)  # no toast over the woodland
         await pilot.press("enter")
+        await pilot.pause()
+        assert "Hint" not in status(app).state.note
+
+
+@sync
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_a_hint_goes_once_the_card_leaves_its_placement(size: tuple[int, int]) -> None:
+    app = ForageApp(seed=3)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        best = greedy(session_of(app))
+        game_screen(app).show_hint(best.placement, best.score_change, 20.0)
+        await pilot.pause()
+        assert status(app).state.note.startswith("Hint:")
+        await pilot.press("right")
+        await pilot.pause()
+        assert "Hint" not in status(app).state.note
+        await pilot.press("left")  # back on the spot: the hint stays gone
         await pilot.pause()
         assert "Hint" not in status(app).state.note
 

@@ -111,7 +111,7 @@ def test_faces_and_preview_words() -> None:
     session.move(-6, 0)
     outcome = session.preview()
     assert outcome is not None and not outcome.legal
-    headline, _ = outcome_lines(outcome, 0)
+    headline = outcome_lines(outcome, 0).headline
     assert "cover at least one area" in headline
 
 

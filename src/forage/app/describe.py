@@ -4,9 +4,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from forage.engine import Area, AreaEffect, Colour, Die, Effect, Outcome, Reason, Score, Square
+from forage.engine import (
+    Area,
+    AreaEffect,
+    Card,
+    Colour,
+    Die,
+    Effect,
+    Outcome,
+    Reason,
+    Score,
+    Square,
+)
 from forage.engine.areas import BASKET_FACE, EDWOOD_POINTS, MOUSE_FACE
 from forage.engine.woodland import Pos
 
@@ -27,7 +39,18 @@ BASKET: Final = "U" if ASCII else "⊔"
 SLASH: Final = "/" if ASCII else "╱"
 """The line between the two types of a split area."""
 ARROW: Final = ">" if ASCII else "→"
-"""The arrow of a change, ``M3→M6``."""
+"""The arrow of a change inside a drawn area, ``M3→6`` (at most five characters)."""
+TO: Final = "->" if ASCII else "→"
+"""The arrow of a change in a sentence: ``score 12 → 15``."""
+DOT: Final = "|" if ASCII else "·"
+"""The separator between items on a line."""
+POINTER: Final = ">" if ASCII else "▶"
+"""The mark of the chosen hand card."""
+FRAME: Final = ("[", "]") if ASCII else ("▐", "▌")
+"""The frame drawn either side of the chosen hand card."""
+ARROW_KEYS: Final = "arrows" if ASCII else "←↑↓→"
+"""The arrow keys as the footer names them."""
+UP_DOWN: Final = "up/down" if ASCII else "↑↓"
 CROSS: Final = "x" if ASCII else "✗"
 """The mark of the area that causes a refusal."""
 TICK: Final = "v" if ASCII else "✓"
@@ -49,6 +72,19 @@ on soil     what the area covers (on M3: a die; none: empty table)
 """What the words drawn in the card being placed mean."""
 
 
+def card_name(card: Card) -> str:
+    """A card as a player knows it: by the recipe on its back, ``the Chestnut Tart card``
+    (``card 14`` for a card without a recipe)."""
+    if card.recipe is not None:
+        return f"the {card.recipe.name} card"
+    return f"card {card.number}"
+
+
+def points(count: int) -> str:
+    """``1 point``, ``-3 points``."""
+    return f"{count} point" if abs(count) == 1 else f"{count} points"
+
+
 def face(value: int) -> str:
     """A die face as shown: 1, 3, 6, 10, the basket glyph for 15, -2 for the mouse."""
     if value == BASKET_FACE:
@@ -65,13 +101,13 @@ def effect_phrase(effect: AreaEffect) -> str:
     """What one area of the placed card will do, in a few words."""
     kind = effect.effect
     after = effect.die
-    back = f", {die_text(effect.returned)} back" if effect.returned is not None else ""
+    back = f" ({die_text(effect.returned)} to the supply)" if effect.returned is not None else ""
     if kind is Effect.PLACED and after is not None:
         return f"new {die_text(after)}"
     if kind is Effect.RAISED and after is not None and effect.below is not None:
         before = effect.below.die
         was = face(before.value) if before is not None else "?"
-        return f"{after.colour.value} {was}→{face(after.value)}"
+        return f"{after.colour.value} {was}{TO}{face(after.value)}"
     if kind is Effect.MOVED and after is not None:
         return f"{die_text(after)} carried"
     if kind is Effect.NO_DIE_LEFT:
@@ -79,7 +115,7 @@ def effect_phrase(effect: AreaEffect) -> str:
     if kind is Effect.MOUSE and after is not None:
         return f"mouse {after.colour.value}{MOUSE_FACE}{back}"
     if kind is Effect.EDWOOD:
-        return f"Edwood {EDWOOD_POINTS}{back}"
+        return f"Edwood moves in ({points(EDWOOD_POINTS)}; used up){back}"
     return ""
 
 
@@ -88,39 +124,55 @@ def score_sum(score: Score) -> str:
     = 33``."""
     parts = score.parts
     return (
-        f"food {parts.food} · mice {parts.mice} · split {parts.split} · "
+        f"food {parts.food} {DOT} mice {parts.mice} {DOT} split {parts.split} {DOT} "
         f"Edwood {parts.edwood} = {score.base}"
     )
 
 
-def outcome_lines(
-    outcome: Outcome, base: int, final: tuple[int, int] | None = None
-) -> tuple[str, str]:
-    """The preview of a placement as (headline, details) for the status bar; ``final`` is
-    the final score now and after it, in a recipe challenge."""
+@dataclass(frozen=True)
+class Preview:
+    """What the status bar says of the card where it is: two lines and their tone."""
+
+    headline: str
+    details: str
+    tone: str
+    """``gain``, ``level`` or ``loss`` for a legal drop (by the score's change), ``refused``."""
+
+
+def tone_of(change: int) -> str:
+    """How a drop's change of score reads: a gain, no change, or a loss."""
+    return "gain" if change > 0 else "loss" if change < 0 else "level"
+
+
+def outcome_lines(outcome: Outcome, base: int, final: tuple[int, int] | None = None) -> Preview:
+    """The preview of a placement for the status bar; ``final`` is the final score now and
+    after it, in a recipe challenge."""
     if not outcome.legal:
         where = " (the red area)" if outcome.cause is not None else ""
-        return (
+        return Preview(
             f"{CROSS} Can't place here{where}: {outcome.message}.",
             "Move (arrows) or rotate (r) the card; p peeks under it.",
+            "refused",
         )
     change = outcome.score_change
     if final is not None:
         now, after = final
         headline = (
-            f"{TICK} Enter places it: final {now} {ARROW} {after} ({after - now:+d}; "
+            f"{TICK} Enter places it: final {now} {TO} {after} ({after - now:+d}; "
             f"base {change:+d})."
         )
+        tone = tone_of(after - now)
     else:
-        headline = f"{TICK} Enter places it: score {base} {ARROW} {base + change} ({change:+d})."
+        headline = f"{TICK} Enter places it: score {base} {TO} {base + change} ({change:+d})."
+        tone = tone_of(change)
     phrases = [p for p in (effect_phrase(e) for e in outcome.effects) if p]
     empty = sum(1 for e in outcome.effects if e.effect is Effect.NEW)
     if empty:
         phrases.append(f"{empty} on empty table")
-    details = " · ".join(phrases) if phrases else "no dice change"
+    details = f" {DOT} ".join(phrases) if phrases else "no dice change"
     if outcome.mouse_choice_possible:
-        details += " · c: mouse colour"
-    return headline, details
+        details += f" {DOT} c: mouse colour"
+    return Preview(headline, details, tone)
 
 
 class CellPreview(NamedTuple):

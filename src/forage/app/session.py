@@ -45,6 +45,8 @@ class Session:
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
     redo_stack: list[Placement] = field(default_factory=list)
     """Placements undone, the last undone last; a new placement clears it."""
+    fresh: bool = False
+    """The card was just put at its starting spot and the player has not moved it yet."""
     player: str | None = None
     """Who plays, if named (``--player``); kept in the save for the history."""
     daily: date | None = None
@@ -193,6 +195,7 @@ class Session:
         else:
             x, y = x1 + 1, max(y0, min(before.y, y1 + 1 - height))
         self._put(hand[0], rotation, x, y)
+        self.fresh = True
 
     def move(self, dx: int, dy: int) -> bool:
         """Move the card one area; returns whether it moved (it stops one card past the edge)."""
@@ -203,6 +206,7 @@ class Session:
         if (now.x, now.y) == (here.x, here.y):
             self.cursor = here  # stopped at the edge: the colours chosen still stand
             return False
+        self.fresh = False
         return True
 
     def rotate(self, clockwise: bool = True) -> None:
@@ -210,6 +214,7 @@ class Session:
         if self.cursor is not None:
             here = self.cursor
             self._put(here.card, here.rotation.turned(clockwise), here.x, here.y)
+            self.fresh = False
 
     def choose(self, index: int) -> bool:
         """Take hand card 0 or 1; returns whether that card exists."""
@@ -219,6 +224,7 @@ class Session:
         if hand[index] != self.cursor.card:
             here = self.cursor
             self._put(hand[index], here.rotation, here.x, here.y)
+            self.fresh = False
         return True
 
     def next_card(self) -> None:
@@ -231,11 +237,21 @@ class Session:
         if placement.card not in self.game.hand:
             return False
         self.cursor = placement
+        self.fresh = False
         return True
 
     def placement(self) -> Placement | None:
         """The placement the cursor shows, with the mouse colours chosen so far."""
         return self.cursor
+
+    @property
+    def waiting(self) -> bool:
+        """The card is where it was dealt and cannot go there: nothing the player did, so
+        the screen says what to do rather than why not. Changes nothing."""
+        if not self.fresh:
+            return False
+        outcome = self.preview()
+        return outcome is not None and not outcome.legal
 
     def preview(self) -> Outcome | None:
         """The engine's outcome for the cursor's placement; where its default mouse colours
@@ -254,6 +270,7 @@ class Session:
             return False
         now = next((i for i, o in enumerate(options) if o == outcome), -1)
         self.cursor = options[(now + 1) % len(options)].placement
+        self.fresh = False
         return True
 
     # -- playing ----------------------------------------------------------------------------------

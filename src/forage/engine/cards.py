@@ -53,7 +53,9 @@ class Recipe(BaseModel):
     @property
     def bonus_text(self) -> str:
         """The bonus as printed on the card."""
-        return "x2" if self.bonus == "x2" else f"{self.bonus} pts"
+        if self.bonus == "x2":
+            return "x2"
+        return f"{self.bonus} pt" if self.bonus == 1 else f"{self.bonus} pts"
 
 
 Cell = tuple[int, int, Area]

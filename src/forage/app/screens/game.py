@@ -11,7 +11,7 @@ from textual.reactive import var
 from textual.widgets import Static
 
 from forage.app import saves
-from forage.app.describe import cell_previews, outcome_lines
+from forage.app.describe import ARROW_KEYS, card_name, cell_previews, outcome_lines
 from forage.app.recorder import recorder_of
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.session import Session
@@ -39,7 +39,7 @@ class GameScreen(ForageScreen):
     """Play a game with the keyboard (or the mouse); every rule comes from the engine."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "move(-1, 0)", "Move", key_display="←↑↓→"),
+        Binding("left,h", "move(-1, 0)", "Move", key_display=ARROW_KEYS),
         Binding("right,l", "move(1, 0)", "Right", show=False),
         Binding("up,k", "move(0, -1)", "Up", show=False),
         Binding("down,j", "move(0, 1)", "Down", show=False),
@@ -81,8 +81,9 @@ class GameScreen(ForageScreen):
         """A one-off answer to the last key, shown once on the status bar's last line."""
         self._last = ""
         """What the last drop (or undo, redo) did."""
-        self._hint: tuple[tuple[int, tuple[Placement, ...]], str] | None = None
-        """The hint in words, for the game as it stood when it was worked out."""
+        self._hint: tuple[tuple[int, tuple[Placement, ...]], Placement, str] | None = None
+        """The hint in words, for the game as it stood when it was worked out and the
+        placement it suggests (it goes once the card leaves that placement)."""
 
     def compose(self) -> ComposeResult:
         """Title, woodland and side panel, status bar, footer."""
@@ -137,11 +138,12 @@ class GameScreen(ForageScreen):
         if game_key != self._game_key:
             self._squares = dict(game.woodland.squares)
         over = {(x, y): area for x, y, area in card_cells}
+        waiting = session.waiting  # dealt beside the woodland: not refused, not yet placed
         self.query_one(WoodlandView).state = WoodlandState(
             squares=self._squares,
             card=card_cells,
             outcome=outcome,
-            previews=cell_previews(outcome, over, self._squares) if outcome else {},
+            previews=cell_previews(outcome, over, self._squares) if outcome and not waiting else {},
             peek=self._peek,
         )
         self.query_one(HandView).state = HandState(
@@ -179,14 +181,23 @@ class GameScreen(ForageScreen):
                 "enter shows the summary again; u undoes the last placement; n new game.",
                 note=note,
             )
+        elif waiting:
+            name = card_name(game.card(outcome.placement.card))
+            status = StatusState(
+                f"Your card to place: {name}. Move it onto the woodland.",
+                f"{ARROW_KEYS} move it, r turns it, tab takes the other card; t suggests a spot.",
+                "idle",
+                note,
+            )
         else:
             final = None
             if after is not None:
                 final = (result.score.final, after.score.final)
-            headline, details = outcome_lines(outcome, game.position.base, final)
+            preview = outcome_lines(outcome, game.position.base, final)
+            headline = preview.headline
             if self._peek:
                 headline = "Peeking under the card: p shows the card again."
-            status = StatusState(headline, details, outcome.legal, note)
+            status = StatusState(headline, preview.details, preview.tone, note)
         self.query_one(StatusBar).state = status
 
     def say(self, text: str) -> None:
@@ -198,9 +209,10 @@ class GameScreen(ForageScreen):
         """The hint in words while it is for the game as it stands, else nothing."""
         if self._hint is None:
             return ""
-        key, text = self._hint
-        if key != (self._serial, tuple(self.session.game.moves)):
-            self._hint = None
+        key, placement, text = self._hint
+        here = self.session.cursor
+        if key != (self._serial, tuple(self.session.game.moves)) or here != placement:
+            self._hint = None  # the card left the hinted placement: the hint no longer applies
             return ""
         return text
 
@@ -273,12 +285,15 @@ class GameScreen(ForageScreen):
         if self.session.game.is_over():
             self.check_end()
             return
+        if self.session.waiting:
+            self.say("Move the card onto the woodland first: enter then places it.")
+            return
         before = self._final()
         outcome = self.session.place()
         if outcome is None:
             return
-        if not outcome.legal:
-            self.say(f"Not placed: {outcome.message}.")
+        if not outcome.legal:  # the headline says why, once
+            self.changed()
             return
         self._dropped("Placed", outcome.placement.card, before)
         self.check_end()
@@ -294,7 +309,8 @@ class GameScreen(ForageScreen):
         self._hint = None
         gain = self._final() - before
         what = "final" if self.session.is_challenge else "score"
-        self._last = f"{verb} card {card}: {gain:+d} ({what} now {self._final()})."
+        name = card_name(self.session.game.card(card))
+        self._last = f"{verb} {name}: {gain:+d} ({what} now {self._final()})."
         self.changed()
 
     def action_undo(self) -> None:
@@ -313,7 +329,7 @@ class GameScreen(ForageScreen):
         if outcome is None:
             self.say("Nothing to redo.")
             return
-        self._dropped("Placed again", outcome.placement.card, before)
+        self._dropped("Redid: placed", outcome.placement.card, before)
         self.check_end()
 
     def action_hint(self) -> None:
@@ -353,11 +369,14 @@ class GameScreen(ForageScreen):
         if self.session.go_to(placement):
             self._peek = False
             more = expected - (self.session.game.base + gain)
+            name = card_name(self.session.game.card(placement.card))
             text = (
-                f"Hint: card {placement.card} here, {gain:+d} now; about {more:.0f} more "
-                "expected next turn. Enter places it."
+                f"Hint: {name} here, {gain:+d} now, about {more:.0f} more next turn. "
+                "Enter places it."
             )
-            self._hint = ((self._serial, tuple(self.session.game.moves)), text)
+            here = self.session.cursor
+            assert here is not None
+            self._hint = ((self._serial, tuple(self.session.game.moves)), here, text)
             self.changed()
 
     def action_help(self) -> None:

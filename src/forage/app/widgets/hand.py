@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from forage.app.describe import SLASH
+from forage.app.describe import DOT, FRAME, POINTER, SLASH
 from forage.app.themes import DEFAULT_PALETTE, PALETTES, palette_name
 from forage.engine import Card, Rotation
 
@@ -85,7 +85,7 @@ class HandView(Widget):
         text = Text(no_wrap=True, overflow="crop")
         pile = f"{st.draw_pile} to draw" if st.draw_pile else "pile empty"
         text.append(f"Turn {min(st.turn, st.turns)} of {st.turns}", "bold")
-        text.append(f" · {pile}\n")
+        text.append(f" {DOT} {pile}\n")
         if not st.cards:
             text.append("Hand empty")
             return text
@@ -99,7 +99,7 @@ class HandView(Widget):
         labels = Text()
         for index, card in enumerate(st.cards):
             chosen = index == st.selected
-            label = f"{'▶' if chosen else ' '}{index + 1} card {card.number}"
+            label = f"{POINTER if chosen else ' '}{index + 1} card {card.number}"
             labels.append(label.ljust(BLOCK - 1), "bold reverse" if chosen else "")
             labels.append(" ")
         text.append_text(labels)
@@ -107,15 +107,17 @@ class HandView(Widget):
             text.append("\n")
             for index, mini in enumerate(minis):
                 frame = index == st.selected and row < len(mini)
-                text.append("▐" if frame else " ", "bold")
+                text.append(FRAME[0] if frame else " ", "bold")
                 part = mini[row] if row < len(mini) else Text("")
                 text.append_text(part)
-                text.append("▌" if frame else " ", "bold")
+                text.append(FRAME[1] if frame else " ", "bold")
                 text.append(" " * (BLOCK - 2 - part.cell_len))
-        if st.challenge:
-            for index, card in enumerate(st.cards):
-                if card.recipe is not None:
-                    text.append(f"\n {index + 1}: {card.recipe.name}", "italic")
+        if st.challenge:  # the backs: not the recipes in play (the score panel lists those)
+            backs = [(i, c.recipe.name) for i, c in enumerate(st.cards) if c.recipe is not None]
+            if backs:
+                text.append("\nOn the backs of your cards:", "dim")
+            for index, name in backs:
+                text.append(f"\n {index + 1}: {name}", "italic dim")
         return text
 
     def on_click(self, event: events.Click) -> None:

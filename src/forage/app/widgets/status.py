@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 from typing import Final
 
@@ -12,27 +11,48 @@ from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 
-LEGAL_STYLE: Final = Style.parse("bold #80ff80")
-ILLEGAL_STYLE: Final = Style.parse("bold #ff5050")
+TONE_STYLES: Final = {
+    "gain": Style.parse("bold #80ff80"),
+    "level": Style.parse("bold"),
+    "loss": Style.parse("bold #ffb040"),
+    "refused": Style.parse("bold #ff5050"),
+    "idle": Style.parse("bold"),
+}
+"""The headline's style by its tone: a gain, no change, a loss, a refusal, or nothing yet."""
 NOTE_STYLE: Final = Style.parse("#ffff99")
+ELLIPSIS: Final = "…"
 
 
 @dataclass(frozen=True)
 class StatusState:
-    """What the status bar says: a headline (green if legal, red if not), details, and a
-    note on the last line (what the last drop did, a hint, or the answer to a key)."""
+    """What the status bar says: a headline (coloured by its tone), details, and a note on
+    the last line (what the last drop did, a hint, or the answer to a key)."""
 
     headline: str = ""
     details: str = ""
-    legal: bool = True
+    tone: str = "idle"
+    """``gain``, ``level``, ``loss``, ``refused`` or ``idle`` (see :data:`TONE_STYLES`)."""
     note: str = ""
+
+    @property
+    def refused(self) -> bool:
+        """Whether the headline is a refusal."""
+        return self.tone == "refused"
+
+
+def one_line(text: str, width: int) -> str:
+    """Text on one line of ``width`` cells, cut with an ellipsis if it is longer."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    return text[: max(0, width - 1)].rstrip() + ELLIPSIS
 
 
 class StatusBar(Widget):
-    """What the placement would do (or why not), then the details; wraps on narrow screens."""
+    """What the placement would do (or why not), the details, and a note: a line each."""
 
     DEFAULT_CSS = """
-    StatusBar { height: 4; }
+    StatusBar { height: 3; }
     """
 
     state: var[StatusState] = var(StatusState)
@@ -49,17 +69,17 @@ class StatusBar(Widget):
         self.refresh()
 
     def on_resize(self) -> None:
-        """Wrap the words again at the new width."""
+        """Cut the words again at the new width."""
         self._strips = None
 
     def lines(self, width: int) -> list[tuple[str, Style]]:
-        """The bar's lines at this width: the headline's, then the details'."""
+        """The bar's lines at this width: the headline, the details and the note, each cut
+        to one line."""
         state = self.state
-        style = LEGAL_STYLE if state.legal else ILLEGAL_STYLE
-        out = [(line, style) for line in textwrap.wrap(state.headline, width) or [""]]
-        out += [(line, Style()) for line in textwrap.wrap(state.details, width)]
+        out = [(one_line(state.headline, width), TONE_STYLES.get(state.tone, Style()))]
+        out.append((one_line(state.details, width), Style()))
         if state.note:
-            out += [(line, NOTE_STYLE) for line in textwrap.wrap(state.note, width)]
+            out.append((one_line(state.note, width), NOTE_STYLE))
         return out
 
     def render_line(self, y: int) -> Strip:
@@ -67,13 +87,9 @@ class StatusBar(Widget):
         width = self.size.width
         if self._strips is None:
             base = self.rich_style
-            lines = self.lines(max(1, width))
-            note = textwrap.wrap(self.state.note, max(1, width))[:1]
-            if len(lines) > self.size.height and note:  # the note keeps the last line
-                lines = [*lines[: self.size.height - 1], (note[0], NOTE_STYLE)]
             self._strips = [
                 Strip([Segment(text, base + style)]).adjust_cell_length(width, base)
-                for text, style in lines
+                for text, style in self.lines(max(1, width))
             ]
         if y < len(self._strips):
             return self._strips[y]
