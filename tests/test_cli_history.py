@@ -87,7 +87,7 @@ def test_history_json_is_newest_first_and_its_records_replay(home: Path, tmp_pat
 def test_history_as_a_table(home: Path) -> None:
     done = forage(home, "history", "--player", "ann")
     assert done.returncode == 0, done.stderr
-    assert "abandoned" in done.stdout and "2026-03-01" in done.stdout
+    assert "left" in done.stdout and "2026-03-01" in done.stdout
 
 
 def test_daily_code_prints_the_days_deal(tmp_path: Path) -> None:
@@ -252,3 +252,48 @@ def test_play_passes_the_player_on_and_refuses_a_bad_name(
     err = capsys.readouterr().err
     assert err.startswith("forage: --player:") and err.count("\n") == 1
     assert len(launched) == 1
+
+
+def test_history_fits_80_columns_with_every_deal_code_whole(tmp_path: Path) -> None:
+    with HistoryStore.open(tmp_path) as store:
+        for minute, seed in enumerate((2, 7, 11)):
+            record(store, played(seed, recipes=True), "a-player-with-a-long-name", minute)
+        codes = [g.deal for g in store.games()]
+    done = run_forage("history", env={**os.environ, "FORAGE_HOME": str(tmp_path), "COLUMNS": "80"})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    heading = next(line for line in lines if line.lstrip().startswith("id"))
+    assert heading.split() == ["id", "ended", "player", "mode", "final", "won", "deal"]
+    for code in codes:
+        assert sum(code in line for line in lines) == 1  # whole, on one line
+
+
+def test_history_export_writes_a_record_that_replays(tmp_path: Path) -> None:
+    with HistoryStore.open(tmp_path) as store:
+        done = record(store, played(2, recipes=True), "ann", 1)
+    target = tmp_path / "out" / "game.json"
+    exported = forage(tmp_path, "history", "--export", str(done.game.id), str(target))
+    assert exported.returncode == 0 and exported.stdout == "", exported.stderr
+    assert json.loads(target.read_text()) == json.loads(done.game.record)
+    replayed = forage(tmp_path, "replay", str(target), "--json")
+    assert replayed.returncode == 0
+    assert json.loads(replayed.stdout)["score"]["final"] == done.game.final
+    to_stdout = forage(tmp_path, "history", "--export", str(done.game.id))
+    assert json.loads(to_stdout.stdout) == json.loads(done.game.record)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--export", "99"], "no stored game"),
+        (["--export", "0"], "--export"),
+        (["stray.json"], "goes with --export"),
+    ],
+)
+def test_history_export_errors_are_one_line(tmp_path: Path, args: list[str], words: str) -> None:
+    with HistoryStore.open(tmp_path) as store:
+        record(store, played(1), "ann", 1)
+    done = forage(tmp_path, "history", *args)
+    assert done.returncode == 2 and words in done.stderr
+    assert "Traceback" not in done.stderr

@@ -10,6 +10,7 @@ from textual.widgets import Static
 from forage.ai.hint import hint
 from forage.app.app import ForageApp
 from forage.app.screens import EndScreen
+from forage.app.screens import end as end_module
 
 
 @sync
@@ -64,3 +65,21 @@ async def test_end_screen_shows_the_deals_par_from_a_background_process() -> Non
         mine = session_of(app).game.result().score.final
         assert f"you scored {mine}" in text
         assert int(match.group(1)) >= mine  # par is at least the greedy game just played
+        await pilot.press("u")  # undo and play the last card again: par is not worked out again
+        await pilot.pause()
+        started: list[str] = []
+        real = end_module.ParJob
+
+        def counted(code: str) -> object:
+            started.append(code)
+            return real(code)
+
+        end_module.ParJob = counted  # type: ignore[assignment,misc]
+        try:
+            await play_out_quickly(pilot, app)
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+            again = str(app.screen.query_one("#end-par", Static).content)
+            assert started == [] and f"Par for this deal: {match.group(1)}" in again
+        finally:
+            end_module.ParJob = real  # type: ignore[misc]

@@ -6,6 +6,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from app_helpers import play_out_quickly, session_of, sync
 from history_helpers import played, stored
 from textual.widgets import DataTable, Static
@@ -17,7 +18,7 @@ from forage.app.recorder import Recorder
 from forage.app.screens import EndScreen, GameScreen, HistoryScreen, ReviewScreen
 from forage.app.screens.history import stored_game
 from forage.history.report import HISTORY_COLUMNS
-from forage.record import record_from_game
+from forage.record import load_game, record_from_game
 
 SMALL = Settings(samples=4, candidates=2, par_effort=QUICK)
 
@@ -95,3 +96,27 @@ def test_a_stored_record_replays_to_its_moves() -> None:
     found = stored_game(replace(stored(3), record=text))
     assert not isinstance(found, str)
     assert found.moves == game.moves
+
+
+@sync
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_x_on_the_games_list_writes_the_record(
+    forage_home: Path, size: tuple[int, int]
+) -> None:
+    app = ForageApp(seed=4, offer_resume=False, recorder=Recorder("ann"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await play_out_quickly(pilot, app)
+        played = [p.notation() for p in session_of(app).game.moves]
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        await pilot.press("x")
+        await pilot.pause()
+        (written,) = (forage_home / "exports").glob("forage-game-*.json")
+        told = [n.message for n in app._notifications]
+        assert any(str(written) in message for message in told)
+    game, refusal = load_game(written.read_text())
+    assert refusal is None and [p.notation() for p in game.moves] == played

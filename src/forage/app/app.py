@@ -92,6 +92,8 @@ class ForageApp(App[int]):
         """The error that stopped the app, if one did (``run_game`` logs it)."""
         self._saved: Session | None = None
         self._taken = False
+        self.par_found: dict[str, tuple[int, bool]] = {}
+        """The par of each deal the end screen has worked out: (par, proven) by deal code."""
         self.review_settings: Settings | None = None
         """How hard a review opened from the end or history screen looks (None: as
         ``forage review`` does); tests make it small."""

@@ -172,6 +172,10 @@ def _history(sub: Subparsers) -> None:
     history.add_argument("--player", metavar="NAME", help="whose (default: the last name used)")
     history.add_argument("--limit", type=_positive, metavar="N", help="at most N games")
     history.add_argument("--json", action="store_true", help="print JSON")
+    history.add_argument(
+        "--export", type=_positive, metavar="ID", help="write stored game ID's record"
+    )
+    history.add_argument("file", nargs="?", metavar="FILE", help="with --export: where to")
 
 
 def _daily(sub: Subparsers) -> None:

@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from forage.cli.errors import BadInput, shortened
+from forage.cli.errors import BadInput, shortened, writable_file
 from forage.history.daily import daily_deal, daily_seed, parse_day, today
 from forage.history.store import HistoryStore, HistoryUnreadable, check_player
 
@@ -68,8 +68,40 @@ def stats_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def export_command(game_id: int, path: str | None) -> int:
+    """Write stored game ``game_id``'s record to ``path`` (atomically), or to stdout."""
+    from forage.history.report import export_text
+
+    target = None if path is None else writable_file(path, "--export FILE")
+    with _read_history() as store:
+        try:
+            stored = store.game(game_id)
+        except HistoryUnreadable as exc:
+            raise BadInput(str(exc)) from None
+    if stored is None:
+        raise BadInput(f"--export {game_id}: no stored game has that id (see forage history)")
+    try:
+        text = export_text(stored)
+    except ValueError as exc:
+        raise BadInput(f"--export {game_id}: {exc}") from None
+    if target is None:
+        sys.stdout.write(text)
+        return 0
+    from forage.record import os_problem, write_atomic
+
+    try:
+        write_atomic(target, text)
+    except OSError as exc:
+        raise BadInput(f"--export FILE {target}: {os_problem(exc)}") from None
+    return 0
+
+
 def history_command(args: argparse.Namespace) -> int:
-    """Print a player's stored games, newest first."""
+    """Print a player's stored games, newest first (or, with --export, write one's record)."""
+    if args.export is not None:
+        return export_command(args.export, args.file)
+    if args.file is not None:
+        raise BadInput(f"history: FILE ({shortened(args.file)!r}) goes with --export ID")
     with _read_history() as store:
         try:
             player = chosen_player(args.player, store)
@@ -89,7 +121,7 @@ def history_command(args: argparse.Namespace) -> int:
     if not games:
         console.print(f"No games stored for {player} yet.")
         return 0
-    console.print(history_table(games))
+    console.print(history_table(games, console.width))
     return 0
 
 

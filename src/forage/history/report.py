@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Final, Literal, NamedTuple
 
@@ -108,34 +109,62 @@ class HistoryColumn(NamedTuple):
 
     heading: str
     justify: Literal["left", "right"] = "left"
-    fold: bool = False
-    """Whether a long cell wraps onto more lines (else it stays on one)."""
+    width: int | None = None
+    """The most cells it takes (a longer cell is cut with an ellipsis); None: as wide as
+    its widest cell."""
+    wide_only: bool = False
+    """Left out of ``forage history`` below :data:`WIDE_TABLE` columns."""
 
 
+PLAYER_WIDTH: Final = 10
+"""The player column's width in the history table (longer names are cut)."""
 HISTORY_COLUMNS: Final = (
     HistoryColumn("id", "right"),
-    HistoryColumn("ended (UTC)"),
-    HistoryColumn("player", fold=True),
+    HistoryColumn("ended"),
+    HistoryColumn("player", width=PLAYER_WIDTH),
     HistoryColumn("mode"),
     HistoryColumn("final", "right"),
     HistoryColumn("won"),
-    HistoryColumn("par", "right"),
-    HistoryColumn("hints/undos", "right"),
-    HistoryColumn("deal", fold=True),
+    HistoryColumn("par", "right", wide_only=True),
+    HistoryColumn("h/u", "right", wide_only=True),
+    HistoryColumn("deal"),
 )
-"""The columns of the history, in order (``forage history`` and the history screen); the
-long deal code comes last, so a narrow screen shows the rest."""
+"""The columns of the history, in order (``forage history`` and the history screen): at
+80 columns all but par and h/u fit, the longest deal code whole. ``ended`` is the UTC
+date; ``h/u`` the hints and undos; ``won`` is ``left`` for an abandoned game."""
+WIDE_TABLE: Final = 100
+"""From this width ``forage history`` shows every column."""
+
+
+def export_name(game: StoredGame) -> str:
+    """The file name a stored game is exported under: ``forage-game-12.json``."""
+    return f"forage-game-{game.id}.json"
+
+
+def export_text(game: StoredGame) -> str:
+    """A stored game's record as a file holds it (the forage/1 JSON that ``forage replay``
+    reads); ValueError if the stored record is not JSON."""
+    data = game.record_json()
+    if data is None:
+        raise ValueError(f"game {game.id}'s stored record is not JSON")
+    return json.dumps(data, indent=2) + "\n"
+
+
+def mode_cell(game: StoredGame) -> str:
+    """``standard``, ``recipe``, or ``daily`` / ``daily r`` for the daily deal."""
+    if game.daily:
+        return "daily r" if game.mode == "recipe" else "daily"
+    return game.mode
 
 
 def history_cells(game: StoredGame) -> tuple[str, ...]:
     """One stored game's cells under :data:`HISTORY_COLUMNS`."""
-    won = "abandoned" if not game.finished else ("yes" if game.won else "no")
-    mode = game.mode + (f" daily {game.daily}" if game.daily else "")
+    won = "left" if not game.finished else ("yes" if game.won else "no")
     return (
         str(game.id),
-        game.ended[:16].replace("T", " "),
+        game.ended[:10],
         game.player,
-        mode,
+        mode_cell(game),
         str(game.final),
         won,
         _shown(game.par),
@@ -144,22 +173,28 @@ def history_cells(game: StoredGame) -> tuple[str, ...]:
     )
 
 
-def history_table(games: Sequence[StoredGame]) -> Table:
-    """Stored games, one a row, in the order given."""
+def history_table(games: Sequence[StoredGame], width: int = WIDE_TABLE) -> Table:
+    """Stored games, one a row, in the order given, for a terminal ``width`` columns wide
+    (narrower than :data:`WIDE_TABLE`: without par and h/u)."""
     table = Table(
         title="History",
         title_justify="left",
         box=box.SIMPLE_HEAD,
+        show_edge=False,
         pad_edge=False,
-        collapse_padding=True,
+        padding=(0, 1, 0, 0),
     )
-    for column in HISTORY_COLUMNS:
+    shown = [i for i, c in enumerate(HISTORY_COLUMNS) if width >= WIDE_TABLE or not c.wide_only]
+    for index in shown:
+        column = HISTORY_COLUMNS[index]
         table.add_column(
             column.heading,
             justify=column.justify,
-            overflow="fold" if column.fold else "ellipsis",
-            no_wrap=not column.fold,
+            overflow="ellipsis",
+            no_wrap=True,
+            max_width=column.width,
         )
     for game in games:
-        table.add_row(*history_cells(game))
+        cells = history_cells(game)
+        table.add_row(*(cells[i] for i in shown))
     return table

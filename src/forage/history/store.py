@@ -646,6 +646,16 @@ class HistoryStore:
             sql += f" LIMIT {int(limit)}"
         return self._safely([], lambda conn: _stored(conn, sql, args, self.unreadable))
 
+    def game(self, game_id: int) -> StoredGame | None:
+        """The stored game with this id, or None if there is none (or it cannot be read)."""
+        sql = "SELECT * FROM games WHERE id = ?"
+
+        def work(conn: sqlite3.Connection) -> StoredGame | None:
+            found = _stored(conn, sql, (game_id,), self.unreadable)
+            return found[0] if found else None
+
+        return self._safely(None, work)
+
     def finished(self, player: str) -> list[StoredGame]:
         """A player's finished games, oldest first (what statistics are made of)."""
         return self._safely([], lambda conn: _finished(conn, player, None, self.unreadable))

@@ -79,6 +79,13 @@ def choices_text(has_other: bool) -> Text:
     return text
 
 
+def par_found(app: object) -> dict[str, tuple[int, bool]]:
+    """The pars the app has worked out, by deal code: (par, proven), found once per deal
+    (an app that keeps none gives an empty mapping that is not kept)."""
+    found = getattr(app, "par_found", None)
+    return found if isinstance(found, dict) else {}
+
+
 class EndScreen(ForageModal):
     """The result of the game; dismisses with again, other, new, undo, quit, or look (escape:
     the finished woodland, from which enter brings this summary back); r opens the review."""
@@ -121,6 +128,10 @@ class EndScreen(ForageModal):
         if not getattr(self.app, "show_par", False) or self.session.game.deck != standard_deck():
             self.query_one("#end-par", Static).display = False
             return
+        known = par_found(self.app).get(self.session.deal.code)
+        if known is not None:  # worked out already (the game ended again after an undo)
+            self._show_par(*known)
+            return
         self.query_one("#end-par", Static).update(
             Text("Par for this deal: working it out (a few seconds)…", "dim")
         )
@@ -135,7 +146,8 @@ class EndScreen(ForageModal):
             self.app.call_from_thread(self._show_par, *found)
 
     def _show_par(self, par: int, proven: bool) -> None:
-        """Show the par beside the player's score."""
+        """Show the par beside the player's score (and remember it for the deal)."""
+        par_found(self.app)[self.session.deal.code] = (par, proven)
         result = self.session.game.result()
         mine = result.score.final
         how = "the best possible" if proven else "the best the search found"

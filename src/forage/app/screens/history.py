@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
+from forage.app.describe import UP_DOWN
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.widgets.keys import KeyBar
 from forage.engine import Game
@@ -38,6 +39,7 @@ class HistoryScreen(ForageModal):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "review", "Review", key_display="⏎/r"),
+        Binding("x", "export", "Export record"),
         Binding("escape,g,q", "close", "Close"),
     ]
 
@@ -62,7 +64,11 @@ class HistoryScreen(ForageModal):
                 count = len(self.games)
                 listed = "1 game" if count == 1 else f"{count} games, newest first"
                 yield Static(
-                    Text(f"{listed}. ↑↓ choose; enter or r reviews it move by move.", "dim"),
+                    Text(
+                        f"{listed}. {UP_DOWN} choose; enter or r reviews it move by move; "
+                        "x writes its record to a file.",
+                        "dim",
+                    ),
                     id="history-help",
                 )
                 yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
@@ -74,7 +80,7 @@ class HistoryScreen(ForageModal):
             return
         table: DataTable[str] = self.query_one(DataTable)
         for column in HISTORY_COLUMNS:
-            table.add_column(column.heading, key=column.heading)
+            table.add_column(column.heading, key=column.heading, width=column.width)
         for game in self.games:
             table.add_row(*history_cells(game), key=str(game.id))
         table.focus()
@@ -103,6 +109,26 @@ class HistoryScreen(ForageModal):
         from forage.app.screens.review import review_screen
 
         self.app.push_screen(review_screen(self.app, game))
+
+    def action_export(self) -> None:
+        """Write the record of the game under the cursor to the data folder's exports."""
+        stored = self.selected()
+        if stored is None:
+            return
+        from forage.history.report import export_name, export_text
+        from forage.paths import data_dir
+        from forage.record import os_problem, write_atomic
+
+        target = data_dir() / "exports" / export_name(stored)
+        try:
+            write_atomic(target, export_text(stored))
+        except ValueError as exc:
+            self.notify(f"Not exported: {exc}.", severity="error")
+            return
+        except OSError as exc:
+            self.notify(f"Not exported: {os_problem(exc)}.", severity="error")
+            return
+        self.notify(f"Game {stored.id}'s record is in {target}.", timeout=8)
 
     def action_close(self) -> None:
         """Back to the game."""
