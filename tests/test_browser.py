@@ -137,9 +137,10 @@ class Tab:
 
 
 def preview_line(text: str) -> str | None:
-    """The status line saying what enter would do (✓ ...) or why it cannot (✗ ...), if shown."""
+    """The status line saying what enter would do (✓ ...), why it cannot (✗ ...), or that
+    the card waits to be moved (Your card to place ...), if shown."""
     for line in text.splitlines():
-        if line.strip()[:1] in ("✓", "✗"):
+        if line.strip()[:1] in ("✓", "✗") or line.strip().startswith("Your card to place"):
             return line.strip()
     return None
 
@@ -321,7 +322,7 @@ def test_a_card_is_placed_in_the_browser(tmp_path: Path, served: Served, browser
         )
         if "Game over" in text:
             break
-        if preview(text).startswith("✗"):
+        if not preview(text).startswith("✓"):  # refused, or waiting to be moved: a hint
             other.press("t")
             other.wait(lambda now: (preview_line(now) or "").startswith("✓"), "a hint")
             continue

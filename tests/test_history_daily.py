@@ -62,3 +62,13 @@ def test_osc52_carries_the_text_in_base64() -> None:
     escape = osc52("Forage daily · 42")
     assert escape.startswith("\x1b]52;c;") and escape.endswith("\x07")
     assert base64.b64decode(escape[7:-1]).decode("utf-8") == "Forage daily · 42"
+
+
+def test_the_share_line_has_a_mark_for_each_move_and_an_ascii_form() -> None:
+    day = date(2026, 12, 1)
+    changes = [4, 0, -3, 2]
+    line = share_line(day, 42, "A berry good harvest", par=45, changes=changes)
+    assert line.endswith(" · 🟩🟨🟥🟩")
+    plain = share_line(day, 42, "A berry good harvest", par=45, changes=changes, plain=True)
+    assert plain.isascii() and plain.endswith(" | +=-+")
+    assert plain.split(" | ")[:3] == line.split(" · ")[:3]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 import reference
 from helpers import base_of, dice_of, legal, score_of
 from hypothesis import HealthCheck, event, given, settings
@@ -437,6 +438,17 @@ def test_deal_code_round_trips(deal: Deal) -> None:
 
 @QUICK_SETTINGS
 @given(seed=st.integers(-(2**70), 2**70))
+def test_r14_only_64_bit_seeds_deal(seed: int) -> None:
+    """R14: a seed is a whole number from 0 to 2**64 - 1; any other is refused."""
+    if 0 <= seed < 2**64:
+        assert len(Deal.from_seed(seed).cards) == 9
+    else:
+        with pytest.raises(ValueError, match="2\\*\\*64"):
+            Deal.from_seed(seed)
+
+
+@QUICK_SETTINGS
+@given(seed=st.integers(0, 2**64 - 1))
 def test_deal_from_seed_is_deterministic(seed: int) -> None:
     """R12, R14: the same seed gives the same deals; decks 1 and 2 split one shuffle."""
     deck1 = Deal.from_seed(seed)

@@ -113,6 +113,14 @@ async def play_out_quickly(pilot: Pilot[int], app: ForageApp) -> None:
         session.go_to(greedy(session).placement)
         screen.action_place()
         await pilot.pause()
+    await settled(pilot, app)
+
+
+async def settled(pilot: Pilot[int], app: ForageApp) -> None:
+    """Wait until the history has answered the end screen, and that is shown."""
+    await app.workers.wait_for_complete([w for w in app.workers if w.group == "history"])
+    await pilot.pause()
+    await pilot.pause()
 
 
 def output_with_theme(code: str, theme: str) -> str:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from app_helpers import session_of, sync
+import pytest
+from app_helpers import play_out_quickly, session_of, sync
 from textual.binding import Binding
 
 from forage.app.app import ForageApp
@@ -68,3 +69,41 @@ async def test_status_bar_says_each_thing_on_one_line() -> None:
         assert [text for text, _ in lines][1:] == ["details here", "a note"]
         assert len(lines[0][0]) == bar.size.width and lines[0][0].endswith("…")
         assert lines[0][0].startswith("Can't place here: the card must")
+
+
+@sync
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_the_footer_drops_the_placing_keys_once_the_game_is_over(
+    size: tuple[int, int],
+) -> None:
+
+    app = ForageApp(seed=4, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert "Rotate" in bar_text(app)
+        await play_out_quickly(pilot, app)
+        await pilot.press("escape")  # from the summary to the finished woodland
+        await pilot.pause()
+        shown = bar_text(app)
+        assert "Rotate" not in shown and "Hint" not in shown and "Move" not in shown
+        assert "Undo" in shown and "Quit" in shown
+        await pilot.press("u")  # undone: placing again, its keys back
+        await pilot.pause()
+        assert "Rotate" in bar_text(app)
+
+
+@sync
+async def test_help_lines_fit_the_help_box_at_80x24() -> None:
+    import re
+
+    from forage.app.screens.help import KEYS, READING, RULES
+
+    app = ForageApp(seed=1, offer_resume=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        box = app.screen.query_one("#help-text").content_region.width
+    lines = [re.sub(r"\[/?b\]", "", line) for line in (KEYS + READING + RULES).splitlines()]
+    too_long = [line for line in lines if len(line) > box]
+    assert box >= 60 and too_long == []

@@ -61,9 +61,9 @@ TERRAIN: Final = {Colour.B: "bramble", Colour.C: "leaves", Colour.M: "soil"}
 
 LEGEND: Final = f"""\
 +C1         a new die (C, showing 1) is placed
-M3{ARROW}M6       the die below moves up and goes up a step ({ARROW}10, {ARROW}{BASKET})
+M3{ARROW}6        the die below moves up and goes up a step ({ARROW}10, {ARROW}{BASKET})
 =B3         a split area: the die below moves up unchanged
-+M-2        a mouse die moves in; B3{ARROW}M-2: the die below goes back first
++M-2        a mouse die moves in; B3{ARROW}M-2: the die below goes back
 +Edwood     Edwood Mouse moves in; M-2{ARROW}E: he covers a mouse
 no C        no die of that colour is left: nothing is placed
 on soil     what the area covers (on M3: a die; none: empty table)

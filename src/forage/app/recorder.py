@@ -211,10 +211,19 @@ class Recorder:
         first = self.history().daily_result(self.player, self.daily, session.is_challenge)
         if first is None:
             return None
+        from forage.app.describe import ASCII
         from forage.history.daily import share_line
 
         met = len(first.recipes_met) if first.mode == "recipe" else None
-        return share_line(self.daily, first.final, first.rating, par or first.par, met)
+        return share_line(
+            self.daily,
+            first.final,
+            first.rating,
+            par or first.par,
+            met,
+            changes=score_changes(first.record),
+            plain=ASCII,
+        )
 
     def statistics(self) -> tuple[Statistics | None, dict[str, str]]:
         """The player's statistics (None when history is off) and achievements unlocked."""
@@ -240,6 +249,25 @@ class Recorder:
         with self._using:
             if self.store is not None:
                 self.store.close()
+
+
+def score_changes(record: str) -> list[int]:
+    """Each move's change of the base score in a stored game's record (none if unreadable)."""
+    from forage.record import load_game
+
+    try:
+        game, _ = load_game(record)
+    except ValueError:
+        return []
+    changes = []
+    replay = game.copy()
+    while replay.moves:
+        replay.pop()
+    for placement in game.moves:
+        before = replay.base
+        replay.push(placement)
+        changes.append(replay.base - before)
+    return changes
 
 
 def recorder_of(app: object) -> Recorder | None:

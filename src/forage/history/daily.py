@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from functools import cache
+from typing import Final
 
 from forage.engine import Deal
 
@@ -43,6 +45,19 @@ def parse_day(text: str) -> date:
         raise ValueError(f"not a date: {text!r} (expected YYYY-MM-DD)") from None
 
 
+MOVE_MARKS: Final = {"gain": "🟩", "level": "🟨", "loss": "🟥"}
+"""The share line's mark of a move by what it did to the score; ``ASCII_MARKS`` in plain ASCII."""
+ASCII_MARKS: Final = {"gain": "+", "level": "=", "loss": "-"}
+
+
+def move_marks(changes: Sequence[int], plain: bool = False) -> str:
+    """One mark a move, by its change of the base score: a gain, nothing, a loss."""
+    marks = ASCII_MARKS if plain else MOVE_MARKS
+    return "".join(
+        marks["gain" if change > 0 else "loss" if change < 0 else "level"] for change in changes
+    )
+
+
 def share_line(
     day: date,
     final: int,
@@ -50,8 +65,12 @@ def share_line(
     par: int | None = None,
     recipes_met: int | None = None,
     recipes_total: int = 2,
+    changes: Sequence[int] = (),
+    plain: bool = False,
 ) -> str:
-    """One line to tell friends how the day's deal went, without giving the deal away."""
+    """One line to tell friends how the day's deal went, without giving the deal away:
+    the date, the score, the rating, par, and a mark for each move (``changes``, each
+    move's change of the base score); ``plain`` writes it in ASCII."""
     kind = " recipe challenge" if recipes_met is not None else ""
     parts = [f"Forage daily{kind} {day.isoformat()}: {final} points", rating]
     if par is not None:
@@ -60,7 +79,9 @@ def share_line(
         parts.append(f"par {par}, {against}")
     if recipes_met is not None:
         parts.append(f"recipes met {recipes_met}/{recipes_total}")
-    return " · ".join(parts)
+    if changes:
+        parts.append(move_marks(changes, plain))
+    return (" | " if plain else " · ").join(parts)
 
 
 def osc52(text: str) -> str:

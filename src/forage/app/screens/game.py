@@ -70,6 +70,7 @@ class GameScreen(ForageScreen):
         super().__init__()
         self.session = session
         self._ending = False
+        self._over = session.game.is_over()
         self._title = ""
         self._serial = 0
         self._game_key: tuple[int, tuple[Placement, ...]] | None = None
@@ -115,6 +116,19 @@ class GameScreen(ForageScreen):
         """Note that the game or the cursor changed."""
         self.version += 1
         self.tell_save_news()
+        over = self.session.game.is_over()
+        if over != self._over:  # the keys that work have changed: the footer follows
+            self._over = over
+            self.refresh_bindings()
+
+    PLACING_ACTIONS: ClassVar[frozenset[str]] = frozenset(
+        {"move", "rotate", "next_card", "choose", "mouse_colour", "hint", "peek"}
+    )
+    """The keys that work on the card being placed: none once the game is over."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Once the game is over the keys for placing a card are not shown (nor work)."""
+        return not (action in self.PLACING_ACTIONS and self.session.game.is_over())
 
     def tell_save_news(self) -> None:
         """Say once what went wrong (or right again) with saving the game."""

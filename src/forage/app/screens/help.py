@@ -10,15 +10,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
-from forage.app.describe import BASKET, CROSS, LEGEND, PEEK, SLASH, TICK
+from forage.app.describe import BASKET, CROSS, LEGEND, PEEK, SLASH, TICK, TO, UP_DOWN
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.widgets.keys import KeyBar
 from forage.engine import Recipe
 from forage.engine.areas import EDWOOD_POINTS, MOUSE_FACE, SPLIT_DIE_POINTS
 from forage.engine.scoring import WIN_LINE
 
-KEYS: Final = """\
-[b]Keys[/b]   (↑ ↓ scroll this help; escape or ? closes it)
+KEYS: Final = f"""\
+[b]Keys[/b]   ({UP_DOWN} scroll this help; escape or ? closes it)
   arrows, h j k l   move the card being placed one area
   r / R             rotate clockwise / counter-clockwise
   tab, 1, 2         choose the hand card
@@ -26,7 +26,7 @@ KEYS: Final = """\
   c                 choose the mouse colour on a split area
   p                 peek under the card (again: show the card)
   u / ctrl+r        undo the last placement / redo it
-  t                 hint: show a suggested placement (on the line below)
+  t                 hint: a suggested placement (on the last line)
   s                 statistics and achievements
   g                 your games: pick one and review it move by move
   v                 colours: the standard or the colour-blind palette
@@ -55,14 +55,15 @@ READING: Final = f"""\
   c: colour   (largest size) c changes this mouse's colour
   {PEEK}           the card's outline while peeking under it (p)
   {TICK} / {CROSS}       on the lines below and beside recipes: allowed or met /
-              refused or not met; a reversed tick the drop would change
+              refused or not met; reversed: what the drop would change
   At the smallest size only what the drop does shows; p peeks under.
   The lines under the woodland say what the placement will do and how
   the score changes, or why it is not allowed; the last line what the
   last drop did, a hint, or the answer to a key.
-  Looks: v switches to the colour-blind palette (blue, orange, purple)
-  and back; to start with it, FORAGE_THEME=colour-blind. NO_COLOR=1 (no
-  colours) and FORAGE_ASCII=1 (plain ASCII) are set before starting.
+  Looks: v switches to the colour-blind palette (blue, orange,
+  purple) and back; to start with it, FORAGE_THEME=colour-blind.
+  NO_COLOR=1 (no colours) and FORAGE_ASCII=1 (plain ASCII) are set
+  before starting.
 """
 
 RULES: Final = f"""\
@@ -72,7 +73,7 @@ RULES: Final = f"""\
   Nine cards: eight turns. Each new area that covers an area:
   - food area on an area of its type: a die of its colour is placed
     showing 1, or the die below moves up and goes up a step
-    (1→3→6→10→15); with no die of that colour left, nothing.
+    (1{TO}3{TO}6{TO}10{TO}15); with no die of that colour left, nothing.
   - split area on a matching area: the die below moves up unchanged.
   - no match: the die below (if any) goes back to the supply and a
     mouse die ({MOUSE_FACE}) of the new area's colour is placed; on a split
