@@ -91,3 +91,17 @@ def test_daily_run_counts_days_running() -> None:
     assert daily_run(games, "2026-03-06") == 3
     assert daily_run(games, "2026-03-02") == 2
     assert daily_run(games, "2026-03-03") == 0  # abandoned does not count
+
+
+def test_the_statistics_table_names_the_recipes_beaten() -> None:
+    from rich.console import Console
+
+    from forage.carddata import standard_deck
+    from forage.history.report import figures_table
+
+    games = [stored(4, mode="recipe", recipes=(4, 11), final=55, won=True)]
+    out = Console(width=120, record=True, color_system=None)
+    out.print(figures_table(statistics("ann", games, abandoned=0)))
+    text = out.export_text()
+    names = [standard_deck().recipes()[n].name for n in (4, 11)]
+    assert f"2 of 18: {names[0]}, {names[1]}" in " ".join(text.split())

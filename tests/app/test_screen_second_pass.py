@@ -463,3 +463,37 @@ def test_ascii_fallback_on_the_game_screen() -> None:
     assert done.returncode == 0, done.stderr
     assert "b/m" in done.stdout  # seed 1's start card has a split area
     assert not set("╱⊔✗→┃") & set(done.stdout)
+
+
+@sync
+async def test_the_side_panel_scrolls_at_80x24_and_leaves_the_keys_to_the_card() -> None:
+    from textual.containers import VerticalScroll
+
+    app = ForageApp(seed=3, recipes=True, offer_resume=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        side = app.screen.query_one("#side", VerticalScroll)
+        assert side.max_scroll_y > 0  # the recipes do not fit: the panel scrolls, not cut
+        before = session_of(app).cursor
+        await pilot.press("down")
+        await pilot.pause()
+        assert side.scroll_y == 0 and session_of(app).cursor != before
+        side.scroll_end(animate=False)
+        await pilot.pause()
+        assert side.scroll_y == side.max_scroll_y
+
+
+def test_a_doubling_recipe_with_a_negative_bonus_reads_minus() -> None:
+    from forage.app.widgets.score import recipes_text
+
+    game = Session.start(seed=3, recipes=True).game
+    doubled = [r for r in game.recipes if r.doubles]
+    assert doubled  # seed 3's challenge has Pickled Mushrooms (x2)
+    worst = min(
+        (o for o in game.outcomes() if o.legal),
+        key=lambda o: game.result_after(o).score.final,
+    )
+    after = game.result_after(worst)
+    assert any(r.met and r.bonus < 0 for r in after.recipes)
+    text = str(recipes_text(after, game.recipes, conditions=False))
+    assert "+-" not in text and " -" in text

@@ -37,6 +37,14 @@ def _shown(value: float | None) -> str:
     return "-" if value is None else f"{value:g}"
 
 
+def recipe_name(number: int) -> str:
+    """A recipe as players know it, by its name (its number if the deck has none such)."""
+    from forage.carddata import standard_deck
+
+    recipe = standard_deck().recipes().get(number)
+    return recipe.name if recipe is not None else f"recipe {number}"
+
+
 def figures_table(stats: Statistics) -> Table:
     """The headline figures: games, wins, best, mean, streaks, recipes."""
     table = Table(title=f"Statistics of {stats.player}", show_header=False, title_justify="left")
@@ -48,7 +56,7 @@ def figures_table(stats: Statistics) -> Table:
     table.add_row("mean score", _shown(stats.mean))
     table.add_row("winning streak", f"{stats.streak_current} now, {stats.streak_best} best")
     table.add_row("recipe challenges", f"{stats.recipe_won} won of {stats.recipe_played} played")
-    beaten = ", ".join(str(n) for n in stats.recipes_beaten) or "none yet"
+    beaten = ", ".join(recipe_name(n) for n in stats.recipes_beaten) or "none yet"
     table.add_row("recipes beaten", f"{len(stats.recipes_beaten)} of 18: {beaten}")
     table.add_row("games abandoned", str(stats.abandoned))
     return table

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import var
 from textual.widgets import Static
 
@@ -93,7 +93,7 @@ class GameScreen(ForageScreen):
             yield Static(id="title")
             with Horizontal(id="main"):
                 yield WoodlandView(id="woodland")
-                with Vertical(id="side"):
+                with VerticalScroll(id="side", can_focus=False):  # scrolls when cut (80x24)
                     yield HandView(id="hand")
                     yield SupplyView(id="supply")
                     yield ScorePanel(id="score")

@@ -84,7 +84,7 @@ def recipes_text(
         text.append(f" {mark} ", style)
         name = f"{recipe.name} ({recipe.bonus_text})"
         if then.met and then.bonus:
-            name += f" +{then.bonus}"
+            name += f" {then.bonus:+d}"
         room = width - len(mark) - 2 if width else 0
         lines = textwrap.wrap(name, room) if room > 8 else [name]
         text.append(lines[0])
