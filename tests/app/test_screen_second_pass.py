@@ -497,3 +497,52 @@ def test_a_doubling_recipe_with_a_negative_bonus_reads_minus() -> None:
     assert any(r.met and r.bonus < 0 for r in after.recipes)
     text = str(recipes_text(after, game.recipes, conditions=False))
     assert "+-" not in text and " -" in text
+
+
+@sync
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("seed", [3, 6])
+async def test_the_view_is_steady_and_never_cuts_the_woodland(
+    size: tuple[int, int], seed: int
+) -> None:
+    from forage.app.widgets.woodland import SIZES, _fits
+
+    app = ForageApp(seed=seed, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        screen = game_screen(app)
+        view = screen.query_one(WoodlandView)
+        cells: list[object] = []
+        while not session.game.is_over():
+            session.go_to(greedy(session).placement)
+            screen.changed()
+            await pilot.pause()
+            before = view.drawn_layout
+            screen.action_place()
+            await pilot.pause()
+            now = view.drawn_layout
+            assert before is not None and now is not None
+            cell, ox, oy = now
+            cells.append(cell)
+            state = view.state
+            if cell == before[0] and (ox, oy) != before[1:]:
+                # the view moved after a drop only to keep the whole woodland in sight
+                x0, y0, x1, y1 = session.game.woodland.bounds()
+                bx, by = before[1:]
+                cols = (view.size.width - 1) // (cell.width + 1)
+                rows = view.size.height // cell.height
+                assert not (bx <= x0 and x1 < bx + cols and by <= y0 and y1 < by + rows)
+            if len(cells) > 1 and cells[-1] != cells[-2]:  # it shrank because it had to
+                assert SIZES.index(cells[-1]) > SIZES.index(cells[-2])
+                assert not _fits(state, cells[-2], view.size.width, view.size.height, 1)
+            for key in ("left", "left", "left", "up", "up", "right", "right", "down"):
+                await pilot.press(key)
+                drawn = view.drawn_layout
+                assert drawn is not None
+                cell, ox, oy = drawn
+                cols = (view.size.width - 1) // (cell.width + 1)
+                rows = view.size.height // cell.height
+                x0, y0, x1, y1 = session.game.woodland.bounds()
+                if x1 - x0 < cols and y1 - y0 < rows:  # it fits: all of it is in view
+                    assert ox <= x0 and x1 < ox + cols and oy <= y0 and y1 < oy + rows

@@ -120,8 +120,13 @@ def test_view_follows_the_card_beyond_a_small_view() -> None:
     assert _axis_origin(0, 20, 0, 1, 10, previous=11) == 0
     assert _axis_origin(0, 20, 5, 6, 10, previous=3) == 3  # the card in view: no scrolling
     assert _axis_origin(0, 5, 2, 3, 10, previous=None) == -2  # all fits: centred
-    # the woodland (0..5) fits but a stale view has lost it: centred again
-    assert _axis_origin(-3, 8, 2, 3, 10, previous=-10) == -2
+    # the woodland (0..5) fits but a stale view has lost it: moved just enough to show it
+    assert _axis_origin(0, 5, 2, 3, 10, previous=-10) == -4
+    # the woodland fits and the card reaches past the view: the card is clipped, not
+    # the woodland (0..7 stays whole in 0..9; the card's 10 is cut)
+    assert _axis_origin(0, 7, 8, 10, 10, previous=-1) == 0
+    assert _axis_origin(0, 7, -3, -1, 10, previous=0) == -2  # as far left as keeps 7 in view
+    assert _axis_origin(0, 7, 3, 4, 10, previous=-1) == -1  # a drop elsewhere: no re-centring
 
 
 def test_grid_reads_without_colour() -> None:

@@ -159,6 +159,7 @@ class GameScreen(ForageScreen):
             outcome=outcome,
             previews=cell_previews(outcome, over, self._squares) if outcome and not waiting else {},
             peek=self._peek,
+            game=self._serial,
         )
         self.query_one(HandView).state = HandState(
             cards=tuple(game.card(n) for n in game.hand),

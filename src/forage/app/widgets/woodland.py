@@ -63,6 +63,8 @@ class WoodlandState:
     """What each area of the card covers and what the drop does there."""
     peek: bool = False
     """Show the woodland under the card, the card only outlined."""
+    game: int = 0
+    """Which game of the screen this is: a new one sizes and places the view afresh."""
 
 
 Chunk = tuple[str, Style]
@@ -278,20 +280,31 @@ def _bounds(state: WoodlandState) -> tuple[int, int, int, int]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def choose_size(state: WoodlandState, width: int, height: int) -> CellSize:
-    """The largest cell size at which the woodland and a card's reach around it fit (a
-    card that covers the woodland reaches two areas beyond it), else the largest at which
-    the woodland and one area around it fit, else the woodland alone, else the compact one.
+def _fits(state: WoodlandState, size: CellSize, width: int, height: int, margin: int) -> bool:
+    """Whether the woodland with ``margin`` areas around it fits at this cell size."""
+    x0, y0, x1, y1 = _bounds(state)
+    cols = (width - 1) // (size.width + 1)
+    rows = height // size.height
+    return x1 - x0 + 1 + 2 * margin <= cols and y1 - y0 + 1 + 2 * margin <= rows
+
+
+def choose_size(
+    state: WoodlandState, width: int, height: int, previous: CellSize | None = None
+) -> CellSize:
+    """The cell size to draw at: with a ``previous`` size that still fits the woodland and
+    one area around it, that size (the view shrinks only when it must); else the largest
+    at which the woodland and a card's reach around it fit (a card that covers the
+    woodland reaches two areas beyond it), else the woodland and one area around it, else
+    the woodland alone, else the compact one.
 
     The size depends on the woodland only, so it changes when a card is placed, never
     while the card being placed moves.
     """
-    x0, y0, x1, y1 = _bounds(state)
+    if previous is not None and previous in SIZES[:-1] and _fits(state, previous, width, height, 1):
+        return previous
     for margin in (REACH - 1, 1, 0):
         for size in SIZES[:-1]:
-            cols = (width - 1) // (size.width + 1)
-            rows = height // size.height
-            if x1 - x0 + 1 + 2 * margin <= cols and y1 - y0 + 1 + 2 * margin <= rows:
+            if _fits(state, size, width, height, margin):
                 return size
     return SIZES[-1]
 
@@ -303,24 +316,27 @@ def _axis_origin(
     card_hi: int,
     span: int,
     previous: int | None,
-    reach: int = REACH,
 ) -> int:
-    """The first visible coordinate on one axis, ``[lo, hi]`` being the woodland with a
-    card's ``reach`` either side.
+    """The first visible coordinate on one axis, ``[lo, hi]`` being the woodland.
 
-    Centred on [lo, hi] when that fits, so the view stays still; otherwise the view keeps
-    every placed card in sight where it can, and scrolls only when the card being placed
-    would leave it.
+    While the woodland fits, all of it stays in view: the view keeps its place (centred
+    at first) and moves only as far as it can without cutting the woodland to show more
+    of the card being placed, which is clipped instead. A woodland larger than the view
+    is followed with the card, within the woodland.
     """
-    if hi - lo + 1 <= span:
-        return lo - (span - (hi - lo + 1)) // 2
-    w_lo, w_hi = lo + reach, hi - reach
-    centred = (lo + hi + 1 - span) // 2
-    origin = centred if previous is None else previous
-    if w_hi - w_lo + 1 <= span and not (origin <= w_lo and w_hi < origin + span):
-        origin = centred  # the woodland fits but has left the view: bring all of it back
-    origin = min(origin, card_lo)
-    return max(origin, card_hi - span + 1)
+    extent = hi - lo + 1
+    if extent <= span:
+        first, last = hi - span + 1, lo  # the origins that show the whole woodland
+        origin = lo - (span - extent) // 2 if previous is None else previous
+        origin = min(max(origin, first), last)
+        if card_lo < origin:
+            origin = max(first, card_lo)
+        elif card_hi >= origin + span:
+            origin = min(last, card_hi - span + 1)
+        return origin
+    origin = (lo + hi + 1 - span) // 2 if previous is None else previous
+    origin = max(card_hi - span + 1, min(origin, card_lo))
+    return max(lo - REACH, min(origin, hi + REACH - span + 1))
 
 
 class WoodlandView(Widget):
@@ -347,6 +363,8 @@ class WoodlandView(Widget):
         super().__init__(id=id, classes=classes)
         self._origin: tuple[int, int] | None = None
         self._layout_key: tuple[object, ...] = ()
+        self._origin_squares: object = None
+        """The woodland the view's place was worked out for (a new one holds the place)."""
         self._cell = SIZES[-1]
         self._lines: list[list[Segment]] | None = None
         self._strips: dict[int, Strip] = {}
@@ -355,26 +373,35 @@ class WoodlandView(Widget):
         self._rows: RowCache = {}
         self._rows_for: tuple[object, ...] = ()
 
+    @property
+    def drawn_layout(self) -> tuple[CellSize, int, int] | None:
+        """The cell size and top-left square the view was last drawn at (None before)."""
+        if self._origin is None:
+            return None
+        return self._cell, self._origin[0], self._origin[1]
+
     def layout_for(self, width: int, height: int) -> tuple[CellSize, int, int]:
-        """The cell size and the woodland square at the view's top-left."""
+        """The cell size and the woodland square at the view's top-left, for the state now
+        and the view as last drawn (a query: it changes nothing)."""
         state = self.state
-        size = choose_size(state, width, height)
+        same_view = self._layout_key[1:] == (width, height, state.game)
+        kept = self._cell if self._layout_key and same_view else None
+        size = choose_size(state, width, height, kept)
         cols = max(1, (width - 1) // (size.width + 1))
         rows = max(1, height // size.height)
         x0, y0, x1, y1 = _bounds(state)
-        x0, y0, x1, y1 = x0 - REACH, y0 - REACH, x1 + REACH, y1 + REACH
-        if state.card:
+        dropped = state.squares is not self._origin_squares  # a drop or undo: hold the view
+        if state.card and not dropped:
             cx0 = min(x for x, _, _ in state.card)
             cx1 = max(x for x, _, _ in state.card)
             cy0 = min(y for _, y, _ in state.card)
             cy1 = max(y for _, y, _ in state.card)
         else:
-            cx0, cy0, cx1, cy1 = x0 + REACH, y0 + REACH, x1 - REACH, y1 - REACH
-        # The view keeps its place only while the woodland, the cell size and the view's
-        # size stay; a new woodland (a drop) or a new size starts it afresh, centred.
-        key = (size, cols, rows, x0, y0, x1, y1)
+            cx0, cy0, cx1, cy1 = x0, y0, x1, y1
+        # The view keeps its place while the cell size and the view's size stay (a drop
+        # does not re-centre it); a new size starts it afresh, centred.
+        key = (size, width, height, state.game)
         prev = self._origin if key == self._layout_key else None
-        self._layout_key = key
         ox = _axis_origin(x0, x1, cx0, cx1, cols, prev[0] if prev else None)
         oy = _axis_origin(y0, y1, cy0, cy1, rows, prev[1] if prev else None)
         return size, ox, oy
@@ -418,6 +445,8 @@ class WoodlandView(Widget):
                 size, ox, oy = self.layout_for(width, height)
                 self._origin = (ox, oy)
                 self._cell = size
+                self._layout_key = (size, width, height, self.state.game)
+                self._origin_squares = self.state.squares
                 self._strips = {}
                 no_color = self.app.no_color
                 base = self._base_style = self.rich_style
