@@ -500,10 +500,11 @@ def test_a_doubling_recipe_with_a_negative_bonus_reads_minus() -> None:
 
 
 @sync
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
-@pytest.mark.parametrize("seed", [3, 6])
+@pytest.mark.parametrize(
+    ("seed", "size"), [(3, (80, 24)), (6, (120, 40))], ids=["seed3-80x24", "seed6-120x40"]
+)
 async def test_the_view_is_steady_and_never_cuts_the_woodland(
-    size: tuple[int, int], seed: int
+    seed: int, size: tuple[int, int]
 ) -> None:
     from forage.app.widgets.woodland import SIZES, _fits
 

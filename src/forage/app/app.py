@@ -112,11 +112,14 @@ class ForageApp(App[int]):
 
     def on_mount(self) -> None:
         """Offer the saved game, if there is one; or a game without saving, if the save is
-        another forage's. Once the first frame is drawn, the garbage collector runs again."""
+        another forage's. Once the first frame is drawn, the garbage collector runs again
+        and the history is opened on its own thread (recording what an earlier run kept),
+        so that a game's end only has to store it."""
         self.call_after_refresh(startup.release)
         self._listen_for_signals()
-        if self.recorder is not None and not self._taken:
-            self.recorder.later(self.recorder.record_kept)
+        recorder = self.recorder
+        if recorder is not None and not self._taken:
+            self.call_after_refresh(lambda: recorder.later(recorder.open_history))
         if self._taken:
             self._offer_unsaved_game()
             return

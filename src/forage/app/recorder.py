@@ -180,6 +180,12 @@ class Recorder:
             key, data = id(session), session.save_data()
             self.later(lambda: self.abandoned(key, data))
 
+    def open_history(self) -> None:
+        """Open the history and record the finished games an earlier run kept (at start,
+        on the history's thread)."""
+        self.history()
+        self.record_kept()
+
     def abandoned(self, key: object, data: dict[str, Any]) -> None:
         """Record a game left before its end (a new game replaced it), once for each key."""
         with self._using:
