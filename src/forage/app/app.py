@@ -43,6 +43,11 @@ STOPPING_SIGNALS: Final = (
 of each."""
 
 
+HISTORY_DELAY: Final = 0.5
+"""Seconds after start-up before the history is opened (on its own thread), so that the
+first frame is drawn without it."""
+
+
 class Panicked(RuntimeError):
     """Textual stopped the app on an error it could not hand on (its input thread failed);
     the message holds the traceback Textual gave."""
@@ -112,14 +117,14 @@ class ForageApp(App[int]):
 
     def on_mount(self) -> None:
         """Offer the saved game, if there is one; or a game without saving, if the save is
-        another forage's. Once the first frame is drawn, the garbage collector runs again
-        and the history is opened on its own thread (recording what an earlier run kept),
-        so that a game's end only has to store it."""
+        another forage's. Once the first frame is drawn, the garbage collector runs again;
+        a moment later the history is opened on its own thread (recording what an earlier
+        run kept), so that a game's end only has to store it."""
         self.call_after_refresh(startup.release)
         self._listen_for_signals()
         recorder = self.recorder
         if recorder is not None and not self._taken:
-            self.call_after_refresh(lambda: recorder.later(recorder.open_history))
+            self.set_timer(HISTORY_DELAY, lambda: recorder.later(recorder.open_history))
         if self._taken:
             self._offer_unsaved_game()
             return
