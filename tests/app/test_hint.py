@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from app_helpers import play_out_quickly, session_of, sync
 from textual.widgets import Static
@@ -83,3 +84,34 @@ async def test_end_screen_shows_the_deals_par_from_a_background_process() -> Non
             assert started == [] and f"Par for this deal: {match.group(1)}" in again
         finally:
             end_module.ParJob = real  # type: ignore[misc]
+
+
+@sync
+async def test_a_par_the_history_has_proven_is_shown_without_working_it_out(
+    forage_home: Path,
+) -> None:
+    from datetime import UTC, datetime
+
+    from history_helpers import played
+
+    from forage.app.recorder import Recorder
+    from forage.history.store import HistoryStore, PlayInfo
+
+    earlier = played(3)
+    with HistoryStore.open(forage_home) as store:
+        info = PlayInfo(player="ann", started=datetime.now(UTC), par=99, par_proven=True)
+        assert store.record(earlier, info) is not None
+    started: list[str] = []
+    real = end_module.ParJob
+    end_module.ParJob = lambda code: started.append(code)  # type: ignore[assignment,misc,func-returns-value]
+    try:
+        app = ForageApp(seed=3, show_par=True, recorder=Recorder("ann"), offer_resume=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await play_out_quickly(pilot, app)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            text = str(app.screen.query_one("#end-par", Static).content)
+    finally:
+        end_module.ParJob = real  # type: ignore[misc]
+    assert started == [] and "Par for this deal: 99 (the best possible" in text

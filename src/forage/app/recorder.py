@@ -206,6 +206,12 @@ class Recorder:
         self._told()
         return found
 
+    def proven_par(self, deal: str) -> int | None:
+        """The par a stored game proved for this deal code, if one did."""
+        found = self.history().proven_par(deal)
+        self._told()
+        return found
+
     def scoreboard(self, session: Session) -> Scoreboard:
         """The deal's scoreboard: everyone's best (for the daily deal, everyone's first)."""
         return self.history().scoreboard(session.deal.code, first_only=self.is_daily(session))

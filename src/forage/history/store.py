@@ -656,6 +656,16 @@ class HistoryStore:
 
         return self._safely(None, work)
 
+    def proven_par(self, deal: str) -> int | None:
+        """The par proven for a deal code by an earlier game's end screen, if any."""
+        sql = "SELECT MAX(par) FROM games WHERE deal = ? AND par_proven = 1"
+
+        def work(conn: sqlite3.Connection) -> int | None:
+            found = conn.execute(sql, (deal,)).fetchone()[0]
+            return found if isinstance(found, int) else None
+
+        return self._safely(None, work)
+
     def finished(self, player: str) -> list[StoredGame]:
         """A player's finished games, oldest first (what statistics are made of)."""
         return self._safely([], lambda conn: _finished(conn, player, None, self.unreadable))

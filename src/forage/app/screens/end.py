@@ -135,6 +135,28 @@ class EndScreen(ForageModal):
         self.query_one("#end-par", Static).update(
             Text("Par for this deal: working it out (a few seconds)…", "dim")
         )
+        recorder = recorder_of(self.app)
+        if recorder is None:
+            self._start_par_job()
+            return
+        code = self.session.deal.code
+        self.run_worker(lambda: self._stored_par(recorder, code), thread=True, group="par")
+
+    def _stored_par(self, recorder: Recorder, code: str) -> None:
+        """Worker thread: a par the history has proven for the deal is shown at once; else
+        the par process starts."""
+        proven = recorder.later(lambda: recorder.proven_par(code)).result()
+        if get_current_worker().is_cancelled:
+            return
+        if proven is not None:
+            self.app.call_from_thread(self._show_par, proven, True)
+        else:
+            self.app.call_from_thread(self._start_par_job)
+
+    def _start_par_job(self) -> None:
+        """Start working out the deal's par in a child process."""
+        if not self.is_attached:
+            return
         self._par_job = ParJob(self.session.deal.code)
         self.run_worker(self._wait_for_par, thread=True, exclusive=True, group="par")
 
