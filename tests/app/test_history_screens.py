@@ -162,3 +162,37 @@ async def test_pass_and_play_the_end_screen_ranks_everyone_on_the_deal(forage_ho
             text = panel_text(app)
             final = session_of(app).game.result().score.final
     assert f"{final:>3}  won  ann" in text and f"{final:>3}  won  bob" in text
+
+
+@sync
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_a_row_edited_by_hand_is_left_out_of_s_and_g_and_counted(
+    forage_home: Path, size: tuple[int, int]
+) -> None:
+    import sqlite3
+
+    from history_helpers import played, record
+
+    from forage.app.screens import HistoryScreen
+    from forage.history.store import DB_NAME
+
+    with HistoryStore.open(forage_home) as store:
+        record(store, played(1), "fay", 1)
+        bad = record(store, played(2), "fay", 2).game.id
+    with sqlite3.connect(forage_home / DB_NAME) as conn:
+        conn.execute("UPDATE games SET final = 'abc' WHERE id = ?", (bad,))
+    app = app_with(Recorder("fay"), 4)
+    told: list[str] = []
+    app.notify = lambda message, **kwargs: told.append(message)  # type: ignore[method-assign]
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        assert app.screen.stats is not None and app.screen.stats.games == 1
+        await pilot.press("escape", "g")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        assert app.screen.games is not None and len(app.screen.games) == 1
+    assert app.crash is None
+    assert "1 stored game could not be read (left out)." in told
