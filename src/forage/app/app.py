@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 from rich.console import Console, RenderableType
 from textual import events, messages
-from textual.app import App
 from textual.css.query import NoMatches
 from textual.geometry import Size
 from textual.message import Message
@@ -20,8 +19,8 @@ from textual.screen import Screen
 
 from forage import startup
 from forage.app import saves
+from forage.app.base import ForageBaseApp
 from forage.app.guards import guard_input
-from forage.app.screens.base import COLUMN_CLASSES, ROW_CLASSES
 from forage.app.screens.game import GameScreen
 from forage.app.session import Session, forget_saved, load_saved
 from forage.app.themes import register_themes
@@ -53,14 +52,10 @@ class Panicked(RuntimeError):
     the message holds the traceback Textual gave."""
 
 
-class ForageApp(App[int]):
+class ForageApp(ForageBaseApp):
     """Forage in the terminal."""
 
     TITLE = "Forage"
-    CSS_PATH = "app.tcss"
-    ENABLE_COMMAND_PALETTE = False
-    HORIZONTAL_BREAKPOINTS = list(COLUMN_CLASSES)  # noqa: RUF012
-    VERTICAL_BREAKPOINTS = list(ROW_CLASSES)  # noqa: RUF012
 
     def __init__(
         self,

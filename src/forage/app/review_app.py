@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from textual.app import App
-
 from forage.ai.review import WORKERS, Settings
-from forage.app.screens.base import COLUMN_CLASSES, ROW_CLASSES
+from forage.app.base import ForageBaseApp
 from forage.app.screens.review import ReviewScreen
 from forage.engine import Game
 
 
-class ReviewApp(App[int]):
+class ReviewApp(ForageBaseApp):
     """The review screen on its own."""
 
     TITLE = "Forage review"
-    CSS_PATH = "app.tcss"
-    ENABLE_COMMAND_PALETTE = False
-    HORIZONTAL_BREAKPOINTS = list(COLUMN_CLASSES)  # noqa: RUF012
-    VERTICAL_BREAKPOINTS = list(ROW_CLASSES)  # noqa: RUF012
 
     def __init__(
         self, game: Game, settings: Settings | None = None, workers: int = WORKERS
