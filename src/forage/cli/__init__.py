@@ -161,17 +161,20 @@ def _bench(sub: Subparsers) -> None:
     bench.add_argument("--quick", action="store_true", help="a short smoke run")
 
 
+def _whose(parser: argparse.ArgumentParser) -> None:
+    """The ``--player NAME`` and ``--json`` options of the history's commands."""
+    parser.add_argument("--player", metavar="NAME", help="whose (default: the last name used)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
 def _stats(sub: Subparsers) -> None:
-    stats = sub.add_parser("stats", help="a player's statistics and achievements")
-    stats.add_argument("--player", metavar="NAME", help="whose (default: the last name used)")
-    stats.add_argument("--json", action="store_true", help="print JSON")
+    _whose(sub.add_parser("stats", help="a player's statistics and achievements"))
 
 
 def _history(sub: Subparsers) -> None:
     history = sub.add_parser("history", help="stored games, newest first")
-    history.add_argument("--player", metavar="NAME", help="whose (default: the last name used)")
+    _whose(history)
     history.add_argument("--limit", type=_positive, metavar="N", help="at most N games")
-    history.add_argument("--json", action="store_true", help="print JSON")
     history.add_argument(
         "--export", type=_positive, metavar="ID", help="write stored game ID's record"
     )

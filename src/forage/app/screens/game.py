@@ -330,22 +330,25 @@ class GameScreen(ForageScreen):
 
     def action_undo(self) -> None:
         """Take back the last placement."""
-        before = self._final()
-        placement = self.session.undo()
-        if placement is None:
-            self.say("Nothing to undo: this is the start of the game.")
-            return
-        self._dropped("Took back", placement.card, before)
+        self._step_back_or_on(back=True)
 
     def action_redo(self) -> None:
         """Make again the placement last undone."""
+        self._step_back_or_on(back=False)
+
+    def _step_back_or_on(self, back: bool) -> None:
+        """Undo (``back``) or redo one placement and say what that did to the score."""
         before = self._final()
-        outcome = self.session.redo()
-        if outcome is None:
-            self.say("Nothing to redo.")
+        done = self.session.undo() if back else self.session.redo()
+        if done is None:
+            self.say(
+                "Nothing to undo: this is the start of the game." if back else "Nothing to redo."
+            )
             return
-        self._dropped("Redid: placed", outcome.placement.card, before)
-        self.check_end()
+        card = done.card if isinstance(done, Placement) else done.placement.card
+        self._dropped("Took back" if back else "Redid: placed", card, before)
+        if not back:
+            self.check_end()
 
     def action_hint(self) -> None:
         """Work out a suggested placement in the background, then show it."""
