@@ -22,6 +22,7 @@ from forage.ai.bots import (
 )
 from forage.ai.commands import bot_summary
 from forage.ai.hint import hint
+from forage.ai.par import PAR_EXPERT
 from forage.ai.sim import Simulator, state_of
 from forage.carddata import standard_deck
 from forage.cli import main
@@ -44,21 +45,19 @@ def test_greedy_plays_like_the_engine_greedy() -> None:
 
 
 def test_bots_score_their_golden_values() -> None:
-    # Worked out once (greedy's the same since the first session; the expert's since its
-    # candidates were played out by beam searches, session 6): a change of the bots' play,
-    # or of the rules under them, shows here.
+    # Worked out once, when the expert's candidates came to be played out by beam searches:
+    # a change of the bots' play, or of the rules under them, shows here.
     assert [bot_game(s, "greedy") for s in range(8)] == [39, 47, 43, 66, 50, 48, 41, 34]
     assert [bot_game(s, "expert") for s in range(4)] == [47, 45, 48, 77]
     assert [bot_game(s, "greedy", recipes=True) for s in range(4)] == [49, 52, 43, 70]
     assert [bot_game(s, "expert", recipes=True) for s in range(3)] == [56, 62, 55]
 
 
-def test_the_fifth_sessions_expert_that_par_plays_keeps_its_golden_values() -> None:
-    # Par's expert line: every candidate played out by the rollout policy, as before the
-    # sixth session; these are that expert's golden values from the fourth session on.
+def test_the_expert_that_par_plays_keeps_its_golden_values() -> None:
+    # Par's expert line: every candidate played out by the rollout policy, not by beams;
+    # these are that expert's golden values.
     # ``bot_game`` hands its settings to the expert (the benchmarks' ``--set``).
-    settings = Expert(beam=0, narrow=False)
-    assert [bot_game(s, "expert", settings=settings) for s in range(4)] == [41, 50, 48, 70]
+    assert [bot_game(s, "expert", settings=PAR_EXPERT) for s in range(4)] == [41, 50, 48, 70]
 
 
 @pytest.mark.parametrize("recipes", [False, True])

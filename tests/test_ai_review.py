@@ -1,4 +1,4 @@
-"""The post-game review: known best moves, thresholds, determinism, par and the CLI (issue 12)."""
+"""The post-game review: known best moves, thresholds, determinism, par and the CLI."""
 
 from __future__ import annotations
 

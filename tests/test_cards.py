@@ -1,4 +1,4 @@
-"""The built-in deck (issue 2, item 4; RULINGS R1, R2, R12, R17, R18) and its data file."""
+"""The built-in deck (RULINGS R1, R2, R12, R17, R18) and its data file."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Faults around the commands (issue 9): one line and exit 2 for bad input, never a traceback.
+"""Faults around the commands: one line and exit 2 for bad input, never a traceback.
 
 Argument errors, ``--record`` files that cannot be written, numbers too long for Python to
 read, Ctrl+C at any moment of start-up (130) and an output pipe closed early (141).

@@ -1,4 +1,4 @@
-"""The review opened from the end screen (`r`) and from the history screen (`g`) (issue 12)."""
+"""The review opened from the end screen (`r`) and from the history screen (`g`)."""
 
 from __future__ import annotations
 

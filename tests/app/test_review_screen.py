@@ -1,4 +1,4 @@
-"""The review screen: stepping through the moves, the best move and par's line (issue 12)."""
+"""The review screen: stepping through the moves, the best move and par's line."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The save file under faults (issue 9): play goes on, nothing is lost without a word.
+"""The save file under faults: play goes on, nothing is lost without a word.
 
 A data folder that cannot be written, a damaged save, a second forage on the same folder,
 temporary files left by a kill, and a crash (exit 70 with a log). Tests run as root, for

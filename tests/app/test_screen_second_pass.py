@@ -1,4 +1,4 @@
-"""The game screen's second pass (issue 10): what a drop covers and does, why it is refused,
+"""The game screen in play: what a drop covers and does, why it is refused,
 the next card beside the woodland, the recipe preview, the end summary, the hand, hints,
 redo, continuing a record, the view, and the plain fallbacks."""
 

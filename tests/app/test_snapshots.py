@@ -89,7 +89,7 @@ def test_too_small_terminal(snap_compare: Snap) -> None:
     assert snap_compare(ForageApp(seed=1), terminal_size=(40, 12))
 
 
-# -- the second pass (issue 10) ------------------------------------------------------------
+# -- what a drop covers and does, refusals, the hand ------------------------------------
 
 
 def continued_app(seed: int, notations: list[str], recipes: bool = False) -> ForageApp:

@@ -1,4 +1,4 @@
-"""Benchmarks of the engine, the bots and par (issue 4); figures, never assertions."""
+"""Benchmarks of the engine, the bots and par; figures, never assertions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bots that play whole games: ``greedy`` and ``expert`` (issue 4).
+"""Bots that play whole games: ``greedy`` and ``expert``.
 
 Neither looks at the draw pile. ``greedy`` takes the placement with the best immediate base
 score. ``expert`` looks three placements ahead: the next one is averaged over every card that

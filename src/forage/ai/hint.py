@@ -1,4 +1,4 @@
-"""The hint: the suggested placement for the current hand (issue 4).
+"""The hint: the suggested placement for the current hand.
 
 The hint never looks at the draw pile: it plays the expert bot's choice, which averages over
 every card that could still be drawn. It is always a legal placement of the engine.

@@ -37,6 +37,9 @@ FULL: Final = Effort(exact_nodes=1_500, beams=(24, 300))
 """Par's effort everywhere: a few seconds on a full deal here (docs/performance.md)."""
 QUICK: Final = Effort(exact_nodes=2_000, beams=(4,), expert=False)
 """A small effort for smoke tests and quick benchmarks (a different, weaker par)."""
+PAR_EXPERT: Final = Expert(beam=0, narrow=False)
+"""The expert whose line par starts from: its candidates played out by the rollout policy,
+not by beams, in under half the shipped expert's time, so par stays within its effort."""
 EXACT_PLACEMENTS: Final = 3
 """Up to this many placements left, par always searches exhaustively."""
 TRY_EXACT_PLACEMENTS: Final = 5
@@ -92,9 +95,7 @@ class Searcher:
         self.node_limit: int | None = None
         self.ceiling = _recipe_ceiling(self.sim)
         self.food = {n: food_areas(game.deck, n) for n in self.sim.shapes}
-        # The expert's line is the fifth session's expert (every candidate played out by the
-        # rollout policy): under half the time of today's, so par stays within its time.
-        self.expert = Expert(beam=0, narrow=False)
+        self.expert = PAR_EXPERT
 
     # -- bounds -----------------------------------------------------------------------------
 

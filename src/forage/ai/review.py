@@ -1,4 +1,4 @@
-"""Post-game review: what each move of a game was expected to score, against the best (issue 12).
+"""Post-game review: what each move of a game was expected to score, against the best.
 
 For each move the review asks what the player could know then (the woodland, the supply,
 the hand and which cards were still unseen, not the draw pile's order) and estimates the

@@ -1,4 +1,4 @@
-"""``forage review FILE [--json]``: a game record's move-by-move review (issue 12)."""
+"""``forage review FILE [--json]``: a game record's move-by-move review."""
 
 from __future__ import annotations
 

@@ -102,7 +102,7 @@ class EndScreen(ForageModal):
     ]
 
     def __init__(self, session: Session) -> None:
-        """The end screen of this session's game."""
+        """The end screen of the session's game."""
         super().__init__()
         self.session = session
         self.has_other = session.other_deck() is not None

@@ -66,7 +66,7 @@ class GameScreen(ForageScreen):
     """Goes up whenever the game or the cursor changes; the widgets are then updated."""
 
     def __init__(self, session: Session) -> None:
-        """A screen for this session's game."""
+        """A screen for the session's game."""
         super().__init__()
         self.session = session
         self._ending = False

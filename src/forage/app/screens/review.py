@@ -1,4 +1,4 @@
-"""The review screen: step through a finished game, each move against the best one (issue 12).
+"""The review screen: step through a finished game, each move against the best one.
 
 The analysis (:mod:`forage.ai.review`) runs in a worker thread, its moves in worker
 processes, while the screen shows its progress; until it is done the moves can already be
