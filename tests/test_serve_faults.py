@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -134,7 +135,7 @@ def test_a_dropped_tab_ends_its_game_within_5_seconds(tmp_path: Path) -> None:
                 time.sleep(0.05)
             time.sleep(1.5)  # the game is up
             games = games_of(served.process.pid)
-            os.kill(tab.pid, 19)  # SIGSTOP: the tab says nothing more, closes nothing
+            os.kill(tab.pid, signal.SIGSTOP)  # the tab says nothing more, closes nothing
             assert wait_until_gone(games, END_SECONDS + 3) < END_SECONDS + 3
         finally:
             tab.kill()
