@@ -547,3 +547,57 @@ async def test_the_view_is_steady_and_never_cuts_the_woodland(
                 x0, y0, x1, y1 = session.game.woodland.bounds()
                 if x1 - x0 < cols and y1 - y0 < rows:  # it fits: all of it is in view
                     assert ox <= x0 and x1 < ox + cols and oy <= y0 and y1 < oy + rows
+
+
+ASCII_SCRIPT = """
+import asyncio, sys
+sys.path.insert(0, {helpers!r})
+from app_helpers import greedy, session_of, game_screen
+from forage.app.app import ForageApp
+from forage.app.widgets import HandView, ScorePanel, StatusBar, WoodlandView
+from forage.app.widgets.keys import KeyBar
+from textual.widgets import Static
+
+async def main():
+    app = ForageApp(seed=3, recipes=True, offer_resume=False)
+    async with app.run_test(size=({columns}, {rows})) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        session.go_to(greedy(session).placement)
+        game_screen(app).action_place()
+        await pilot.pause()
+        await pilot.press("left", "left")
+        screen = app.screen
+        parts = [
+            str(screen.query_one("#title", Static).render()),
+            screen.query_one(WoodlandView).plain_text(),
+            screen.query_one(HandView).render().plain,
+            str(screen.query_one(ScorePanel).render()),
+            "\\n".join(text for text, _ in screen.query_one(StatusBar).lines(78)),
+            screen.query_one(KeyBar).render().plain,
+        ]
+        print("\\n".join(parts))
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_forage_ascii_draws_the_game_screen_in_plain_ascii(
+    size: tuple[int, int], tmp_path: Path
+) -> None:
+    helpers = str(Path(__file__).resolve().parent)
+    script = ASCII_SCRIPT.format(helpers=helpers, columns=size[0], rows=size[1])
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "FORAGE_ASCII": "1", "FORAGE_HOME": str(tmp_path)},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    shown = done.stdout
+    assert "Placed the " in shown and "Turn 2 of 8" in shown
+    assert shown.isascii(), sorted({c for c in shown if not c.isascii()})
+    assert " > " not in shown.replace("->", "")  # no 'score 0 > -1' read as a comparison

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from forage.app import saves
+from forage.app.describe import DOT
 from forage.app.saves import SAVE_FORMAT
 from forage.app.saves import save_path as save_path
 from forage.carddata import standard_deck
@@ -116,8 +117,8 @@ class Session:
         kind = "recipe challenge" if self.is_challenge else "standard game"
         if self.seed is not None:
             deck = f" deck {self.deck_number}" if not self.is_challenge else ""
-            return f"seed {self.seed}{deck} · {kind}"
-        return f"deal {self.deal.code} · {kind}"
+            return f"seed {self.seed}{deck} {DOT} {kind}"
+        return f"deal {self.deal.code} {DOT} {kind}"
 
     def snapshot(self) -> Game:
         """A copy of the game that another thread may work on."""

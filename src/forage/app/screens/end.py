@@ -12,7 +12,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from forage.app.describe import score_sum
+from forage.app.describe import ELLIPSIS, score_sum
 from forage.app.par_job import ParJob
 from forage.app.recorder import Recorder, recorder_of
 from forage.app.screens.base import ForageModal, too_small_notice
@@ -133,7 +133,7 @@ class EndScreen(ForageModal):
             self._show_par(*known)
             return
         self.query_one("#end-par", Static).update(
-            Text("Par for this deal: working it out (a few seconds)…", "dim")
+            Text(f"Par for this deal: working it out (a few seconds){ELLIPSIS}", "dim")
         )
         recorder = recorder_of(self.app)
         if recorder is None:

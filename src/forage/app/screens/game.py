@@ -11,7 +11,15 @@ from textual.reactive import var
 from textual.widgets import Static
 
 from forage.app import saves
-from forage.app.describe import ARROW_KEYS, card_name, cell_previews, outcome_lines
+from forage.app.describe import (
+    ARROW_KEYS,
+    DOT,
+    ELLIPSIS,
+    ENTER_KEY,
+    card_name,
+    cell_previews,
+    outcome_lines,
+)
 from forage.app.recorder import recorder_of
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.session import Session
@@ -48,7 +56,7 @@ class GameScreen(ForageScreen):
         Binding("tab", "next_card", "Card", priority=True),
         Binding("1", "choose(0)", "Card 1", show=False),
         Binding("2", "choose(1)", "Card 2", show=False),
-        Binding("enter,space", "place", "Place", key_display="⏎"),
+        Binding("enter,space", "place", "Place", key_display=ENTER_KEY),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit_game", "Quit"),
         Binding("c", "mouse_colour", "Mouse colour"),
@@ -184,7 +192,7 @@ class GameScreen(ForageScreen):
             self.query_one(ScorePanel).state = ScoreState(
                 result=result, recipes=game.recipes, after=after
             )
-        title = f"Forage · {self.daily_label() or session.label()}"
+        title = f"Forage {DOT} {self.daily_label() or session.label()}"
         if title != self._title:
             self._title = title
             self.query_one("#title", Static).update(title)
@@ -356,7 +364,7 @@ class GameScreen(ForageScreen):
         if game.is_over():
             return
         self.session.hints += 1
-        self.say("Hint: looking for a good placement…")
+        self.say(f"Hint: looking for a good placement{ELLIPSIS}")
         key = (self._serial, tuple(game.moves))
         snapshot = self.session.snapshot()
         self.run_worker(
@@ -453,7 +461,7 @@ class GameScreen(ForageScreen):
         recorder = recorder_of(self.app)
         if recorder is not None and recorder.is_daily(self.session):
             kind = "recipe challenge" if self.session.is_challenge else "standard game"
-            return f"daily deal {recorder.daily} · {kind}"
+            return f"daily deal {recorder.daily} {DOT} {kind}"
         return None
 
     def action_stats(self) -> None:

@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
-from forage.app.describe import BASKET, CROSS, LEGEND, PEEK, SLASH, TICK, TO, UP_DOWN
+from forage.app.describe import BAR, BASKET, CROSS, LEGEND, PEEK, SLASH, TICK, TO, UP_DOWN
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.widgets.keys import KeyBar
 from forage.engine import Recipe
@@ -48,7 +48,7 @@ READING: Final = f"""\
   M{MOUSE_FACE} (red)   a mouse die: only Edwood can cover it; its letter keeps
               its die's colour
   EDW         Edwood Mouse (purple): his area can never be covered
-  │ and underlines mark the edges between cards.
+  {BAR} and underlines mark the edges between cards.
 [b]The card being placed[/b] is drawn bright; each of its areas shows its
   type, what the drop does there (highlighted) and what it covers:
 {textwrap.indent(LEGEND, "  ")}

@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from forage.app.describe import UP_DOWN
+from forage.app.describe import ENTER_KEY, UP_DOWN
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.widgets.keys import KeyBar
 from forage.engine import Game
@@ -38,7 +38,7 @@ class HistoryScreen(ForageModal):
     """The stored games, one a row; enter or r opens the review of the one under the cursor."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "review", "Review", key_display="⏎/r"),
+        Binding("r", "review", "Review", key_display=f"{ENTER_KEY}/r"),
         Binding("x", "export", "Export record"),
         Binding("escape,g,q", "close", "Close"),
     ]

@@ -26,7 +26,16 @@ from forage.ai.review import (
     review,
     start_of,
 )
-from forage.app.describe import ARROW, TICK, cell_previews
+from forage.app.describe import (
+    ARROW,
+    DEGREE,
+    DOT,
+    ELLIPSIS,
+    LEFT_KEY,
+    RIGHT_KEY,
+    TICK,
+    cell_previews,
+)
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.widgets import KeyBar, WoodlandState, WoodlandView
 from forage.engine import Area, Game, Placement
@@ -59,7 +68,7 @@ class StopReview(Exception):
 
 def placement_words(placement: Placement) -> str:
     """A placement in words: ``card 12 turned 90° at (1, -1)``."""
-    turned = f" turned {int(placement.rotation)}°" if placement.rotation else ""
+    turned = f" turned {int(placement.rotation)}{DEGREE}" if placement.rotation else ""
     return f"card {placement.card}{turned} at ({placement.x}, {placement.y})"
 
 
@@ -135,7 +144,7 @@ def chart_caption(found: Review) -> Text:
     text.append("Expected final score by move", "bold")
     if values:
         text.append(f": {values[0]:g} {ARROW} {values[-1]:g} (lowest {min(values):g})")
-    text.append(f" · par {found.par.score}", "dim")
+    text.append(f" {DOT} par {found.par.score}", "dim")
     return text
 
 
@@ -171,8 +180,8 @@ class ReviewScreen(ForageScreen):
     """A game move by move: the move played or the best one over the woodland, and par's line."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "step(-1)", "Back", key_display="←"),
-        Binding("right,l", "step(1)", "Next", key_display="→"),
+        Binding("left,h", "step(-1)", "Back", key_display=LEFT_KEY),
+        Binding("right,l", "step(1)", "Next", key_display=RIGHT_KEY),
         Binding("home", "jump(0)", "First"),
         Binding("end", "jump(-1)", "Last"),
         Binding("m", "next_costly", "Mistakes"),
@@ -376,5 +385,5 @@ class ReviewScreen(ForageScreen):
             return Text("Par knows the draw order: the best score this deal allows.", "dim")
         entry = self._entry()
         if entry is None:
-            return Text("Analysing the game…", "dim")
+            return Text(f"Analysing the game{ELLIPSIS}", "dim")
         return verdict_text(entry, gains_of(self._positions[self.index], entry))

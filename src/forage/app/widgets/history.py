@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from forage.app.describe import DOT, ELLIPSIS, STAR
 from forage.history.achievements import Achievement
 from forage.history.store import ScoreLine
 
@@ -30,17 +31,17 @@ def history_text(state: HistoryState) -> Text:
     """New achievements, then the deal's scoreboard, then the daily share line."""
     text = Text()
     if state.waiting:
-        text.append("Storing the game in your history…", "dim")
+        text.append(f"Storing the game in your history{ELLIPSIS}", "dim")
         return text
     if not state.recorded:
         text.append("This game is not in the history (see the message above).", "dim")
         return text
     for achievement in state.achievements:
-        text.append("★ Achievement: ", "bold #ffff66")
+        text.append(f"{STAR} Achievement: ", "bold #ffff66")
         text.append(achievement.name, "bold")
         text.append(f" ({achievement.description})\n")
     if state.scoreboard:
-        par = f" · par {state.par}" if state.par is not None else ""
+        par = f" {DOT} par {state.par}" if state.par is not None else ""
         text.append(f"Scoreboard for this deal{par}\n", "bold")
         for line in state.scoreboard[:5]:
             style = "bold" if line.player == state.player else ""

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from forage.app.describe import ARROW, CROSS, TICK
+from forage.app.describe import CROSS, DOT, TICK, TO
 from forage.engine import GameResult, Recipe
 
 MET_STYLE = "bold #80ff80"
@@ -36,8 +36,8 @@ def breakdown_text(result: GameResult, challenge: bool = False) -> Text:
     text.append(f"{score.base}", "bold #ffff66")
     text.append("\n")
     parts = score.parts
-    text.append(f" food {parts.food} · mice {parts.mice}\n")
-    text.append(f" split {parts.split} · Edwood {parts.edwood}")
+    text.append(f" food {parts.food} {DOT} mice {parts.mice}\n")
+    text.append(f" split {parts.split} {DOT} Edwood {parts.edwood}")
     if result.finished:
         text.append(f"\n Woodland: {result.rating}", "italic")
     return text
@@ -50,13 +50,13 @@ def final_text(result: GameResult, after: GameResult | None = None, width: int =
     final = result.score.final
     text.append(f"Final {final}", "bold #ffff66")
     if after is not None and after.score.final != final:
-        text.append(f" {ARROW} {after.score.final}", "bold reverse")
+        text.append(f" {TO} {after.score.final}", "bold reverse")
     if result.target is not None:
-        text.append(f" · target {result.target}", "bold")
+        text.append(f" {DOT} target {result.target}", "bold")
         gap = result.target - (after or result).score.final
         rest = "reached" if gap <= 0 else f"{gap} to go"
         fits = not width or text.cell_len + 3 + len(rest) <= width
-        text.append(f" · {rest}" if fits else f"\n ({rest})")
+        text.append(f" {DOT} {rest}" if fits else f"\n ({rest})")
     return text
 
 
@@ -78,7 +78,7 @@ def recipes_text(
         mark = TICK if then.met else CROSS
         style = MET_STYLE if then.met else UNMET_STYLE
         if then.met != now.met:  # the drop shown would change this tick: say so
-            mark = f"{TICK if now.met else CROSS}{ARROW}{mark}"
+            mark = f"{TICK if now.met else CROSS}{TO}{mark}"
             style = f"{style} {FLIP_STYLE}"
         text.append("\n")
         text.append(f" {mark} ", style)

@@ -11,6 +11,8 @@ from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 
+from forage.app.describe import ELLIPSIS
+
 TONE_STYLES: Final = {
     "gain": Style.parse("bold #80ff80"),
     "level": Style.parse("bold"),
@@ -20,7 +22,6 @@ TONE_STYLES: Final = {
 }
 """The headline's style by its tone: a gain, no change, a loss, a refusal, or nothing yet."""
 NOTE_STYLE: Final = Style.parse("#ffff99")
-ELLIPSIS: Final = "…"
 
 
 @dataclass(frozen=True)

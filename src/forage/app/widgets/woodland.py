@@ -15,7 +15,7 @@ from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 
-from forage.app.describe import ASCII, BASKET, PEEK, SLASH, TERRAIN, CellPreview, face
+from forage.app.describe import BAR, BASKET, EMPTY, PEEK, SLASH, TERRAIN, CellPreview, face
 from forage.app.themes import DEFAULT_PALETTE, PALETTES, Palette, palette_name
 from forage.engine import Area, Colour, Die, Outcome, Square
 from forage.engine.areas import EDWOOD_POINTS
@@ -259,7 +259,7 @@ def _card_segments(
 def _empty_segments(size: CellSize, base: Style) -> tuple[tuple[Segment, ...], ...]:
     """An area of empty table: a faint dot in the middle, for counting squares."""
     lines = [(Segment(" " * size.width, base),) for _ in range(size.height)]
-    lines[size.height // 2] = (Segment("·".center(size.width), base + EMPTY_STYLE),)
+    lines[size.height // 2] = (Segment(EMPTY.center(size.width), base + EMPTY_STYLE),)
     return tuple(lines)
 
 
@@ -637,6 +637,6 @@ def _separator(
     if left_sq is not None and right_sq is not None:
         bg = _split_bg(left_sq.area, 99, 1, PALETTES[palette].terrain)
         if left_sq.card != right_sq.card:
-            return ("|" if ASCII else "│", _style("#000000", bg, bold=True))
+            return (BAR, _style("#000000", bg, bold=True))
         return (" ", _style(None, bg))
     return (" ", NO_STYLE)
