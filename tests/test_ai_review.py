@@ -328,3 +328,50 @@ def test_review_bad_file_and_illegal_move(tmp_path: Path) -> None:
     illegal = forage("review", str(path), "--json")
     assert illegal.returncode == 1
     assert "no-overlap" in illegal.stderr
+
+
+def test_a_review_is_remembered_and_read_back_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    from forage.ai import remembered
+    from forage.ai.review import REVIEW_VERSION, review, review_key, start_of
+    from forage.history.store import HistoryStore
+
+    game = Game(Deal.from_seed(21), standard_deck())
+    for _ in range(3):
+        game.push(max(game.outcomes(), key=lambda o: o.score_change))
+    settings = Settings(samples=4, candidates=2, par_effort=QUICK)
+    start = start_of(game)
+    first = remembered.remembered_review(start, game.moves, settings, workers=1)
+    assert first == review(start, game.moves, settings, workers=1)
+
+    def worked_out_again(*args: object) -> object:
+        raise AssertionError("the review was worked out again")
+
+    monkeypatch.setattr(remembered, "review", worked_out_again)
+    told: list[tuple[int, int]] = []
+    again = remembered.remembered_review(
+        start, game.moves, settings, workers=1, progress=lambda d, t: told.append((d, t))
+    )
+    assert again == first and told == [(4, 4)]
+    # other settings, or another version of the review, are another analysis
+    other = Settings(samples=5, candidates=2, par_effort=QUICK)
+    assert review_key(start, game.moves, other) != review_key(start, game.moves, settings)
+    with HistoryStore.open() as store:
+        assert store.remembered("review", review_key(start, game.moves, settings))
+    before = review_key(start, game.moves, settings)
+    monkeypatch.setattr("forage.ai.review.REVIEW_VERSION", REVIEW_VERSION + "-next")
+    assert review_key(start, game.moves, settings) != before
+
+
+def test_forage_review_again_reads_the_remembered_review(tmp_path: Path) -> None:
+    from forage.history.store import HistoryStore
+
+    path = tmp_path / "game.json"
+    path.write_text(record_from_game(small_game()).to_json(), encoding="utf-8")
+    first = forage("review", str(path), "--json")
+    assert first.returncode == 0, first.stderr
+    with HistoryStore.open() as store:  # FORAGE_HOME is this test's folder
+        assert store._conn is not None
+        (count,) = store._conn.execute("SELECT COUNT(*) FROM analyses").fetchone()
+    assert count == 1
+    again = forage("review", str(path), "--json")
+    assert again.returncode == 0 and again.stdout == first.stdout

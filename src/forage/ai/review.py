@@ -17,6 +17,8 @@ method and its figures.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import multiprocessing
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -132,6 +134,83 @@ class Review:
             "moves": [m.to_json() for m in self.moves],
             "par": {"score": self.par.score, "record": self.par_record()},
         }
+
+
+REVIEW_VERSION: Final = "review/1"
+"""The review's analysis version: a stored review of another version is worked out again.
+Change it whenever what the review finds for a game could change."""
+
+
+def review_key(start: Game, placements: Sequence[Placement], settings: Settings) -> str:
+    """What decides a review, as one key: its version, the deal (and deck), the moves and
+    the settings."""
+    named = json.dumps(
+        [
+            REVIEW_VERSION,
+            start.deal.code,
+            start.deck.model_dump_json(),
+            [p.notation() for p in placements],
+            repr(settings),
+        ]
+    )
+    return hashlib.sha256(named.encode("utf-8")).hexdigest()
+
+
+def stored_review(review: Review) -> str:
+    """A review as text to keep (:func:`review_from_text` reads it back)."""
+    return json.dumps(
+        {
+            "moves": [
+                {
+                    "index": m.index,
+                    "placement": m.placement.notation(),
+                    "score_after": m.score_after,
+                    "best": m.best.notation(),
+                    "expected": [m.expected_played, m.expected_best],
+                    "loss": m.loss,
+                    "label": m.label,
+                    "orders": m.orders,
+                    "exact": m.exact,
+                }
+                for m in review.moves
+            ],
+            "par": {
+                "score": review.par.score,
+                "placements": [p.notation() for p in review.par.placements],
+                "proven": review.par.proven,
+            },
+        }
+    )
+
+
+def review_from_text(start: Game, text: str) -> Review:
+    """A kept review of a game at its first position; ValueError if it cannot be read."""
+    try:
+        data = json.loads(text)
+        moves = [
+            MoveReview(
+                index=int(m["index"]),
+                placement=Placement.from_notation(m["placement"]),
+                score_after=int(m["score_after"]),
+                best=Placement.from_notation(m["best"]),
+                expected_played=float(m["expected"][0]),
+                expected_best=float(m["expected"][1]),
+                loss=float(m["loss"]),
+                label=str(m["label"]),
+                orders=int(m["orders"]),
+                exact=bool(m["exact"]),
+            )
+            for m in data["moves"]
+        ]
+        par = data["par"]
+        line = ParLine(
+            int(par["score"]),
+            [Placement.from_notation(p) for p in par["placements"]],
+            bool(par["proven"]),
+        )
+    except (KeyError, TypeError, IndexError) as exc:
+        raise ValueError(f"not a kept review ({exc!r})") from None
+    return Review(start, moves, line)
 
 
 def line_record(start: Game, placements: Sequence[Placement]) -> dict[str, Any]:

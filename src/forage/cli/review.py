@@ -22,7 +22,8 @@ def review_command(args: argparse.Namespace) -> int:
 
         run_review_app(game)
         return EXIT_OK
-    from forage.ai.review import review_game
+    from forage.ai.remembered import remembered_review
+    from forage.ai.review import start_of
 
     console = Console(stderr=True)
     with Progress(
@@ -38,6 +39,6 @@ def review_command(args: argparse.Namespace) -> int:
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        result = review_game(game, progress=advance)
+        result = remembered_review(start_of(game), game.moves, progress=advance)
     print(json.dumps(result.to_json()))
     return EXIT_OK

@@ -84,6 +84,16 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         "CREATE INDEX games_by_player ON games (player, status, ended)",
         "CREATE INDEX games_by_deal ON games (deal)",
     ),
+    # version 3: analyses remembered (a game's review), keyed by what decides them
+    (
+        """CREATE TABLE analyses (
+            kind TEXT NOT NULL,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            stored TEXT NOT NULL,
+            PRIMARY KEY (kind, key)
+        )""",
+    ),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -610,6 +620,30 @@ class HistoryStore:
                 return _unlock(conn, stored) if stored.finished else []
 
         return self._safely([], work)
+
+    def remember(self, kind: str, key: str, value: str) -> None:
+        """Keep an analysis (``kind``, e.g. ``review``) under a key that names everything
+        that decides it (the deal, the moves, the settings and the analysis's version)."""
+
+        def work(conn: sqlite3.Connection) -> None:
+            with _transaction(conn):
+                conn.execute(
+                    "INSERT OR REPLACE INTO analyses (kind, key, value, stored) "
+                    "VALUES (?, ?, ?, ?)",
+                    (kind, key, value, timestamp(now_utc())),
+                )
+
+        self._safely(None, work)
+
+    def remembered(self, kind: str, key: str) -> str | None:
+        """An analysis kept under this key, or None."""
+        sql = "SELECT value FROM analyses WHERE kind = ? AND key = ?"
+
+        def work(conn: sqlite3.Connection) -> str | None:
+            found = conn.execute(sql, (kind, key)).fetchone()
+            return None if found is None else str(found[0])
+
+        return self._safely(None, work)
 
     def set_last_player(self, name: str) -> None:
         """Remember the player's name as the default for next time."""

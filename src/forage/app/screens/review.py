@@ -17,13 +17,13 @@ from textual.containers import Vertical
 from textual.widgets import ProgressBar, Sparkline, Static
 from textual.worker import get_current_worker
 
+from forage.ai.remembered import remembered_review
 from forage.ai.review import (
     LABELS,
     WORKERS,
     MoveReview,
     Review,
     Settings,
-    review,
     start_of,
 )
 from forage.app.describe import (
@@ -246,7 +246,9 @@ class ReviewScreen(ForageScreen):
             self.app.call_from_thread(self._progress, done, total)
 
         try:
-            found = review(self.start, self.placements, self.settings, self.processes, progress)
+            found = remembered_review(
+                self.start, self.placements, self.settings, self.processes, progress
+            )
         except StopReview:
             return
         self.app.call_from_thread(self._done, found)
