@@ -331,7 +331,7 @@ def test_review_bad_file_and_illegal_move(tmp_path: Path) -> None:
 
 
 def test_a_review_is_remembered_and_read_back_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    from forage.ai import remembered
+    from forage.ai import review as review_module
     from forage.ai.review import REVIEW_VERSION, review, review_key, start_of
     from forage.history.store import HistoryStore
 
@@ -340,23 +340,23 @@ def test_a_review_is_remembered_and_read_back_the_same(monkeypatch: pytest.Monke
         game.push(max(game.outcomes(), key=lambda o: o.score_change))
     settings = Settings(samples=4, candidates=2, par_effort=QUICK)
     start = start_of(game)
-    first = remembered.remembered_review(start, game.moves, settings, workers=1)
-    assert first == review(start, game.moves, settings, workers=1)
+    with HistoryStore.open() as memory:
+        first = review(start, game.moves, settings, workers=1, memory=memory)
+        assert first == review(start, game.moves, settings, workers=1)
 
-    def worked_out_again(*args: object) -> object:
-        raise AssertionError("the review was worked out again")
+        def worked_out_again(*args: object) -> object:
+            raise AssertionError("the review was worked out again")
 
-    monkeypatch.setattr(remembered, "review", worked_out_again)
-    told: list[tuple[int, int]] = []
-    again = remembered.remembered_review(
-        start, game.moves, settings, workers=1, progress=lambda d, t: told.append((d, t))
-    )
-    assert again == first and told == [(4, 4)]
+        monkeypatch.setattr(review_module, "_run", worked_out_again)
+        told: list[tuple[int, int]] = []
+        again = review(
+            start, game.moves, settings, 1, lambda d, t: told.append((d, t)), memory=memory
+        )
+        assert again == first and told == [(4, 4)]
+        assert memory.remembered("review", review_key(start, game.moves, settings))
     # other settings, or another version of the review, are another analysis
     other = Settings(samples=5, candidates=2, par_effort=QUICK)
     assert review_key(start, game.moves, other) != review_key(start, game.moves, settings)
-    with HistoryStore.open() as store:
-        assert store.remembered("review", review_key(start, game.moves, settings))
     before = review_key(start, game.moves, settings)
     monkeypatch.setattr("forage.ai.review.REVIEW_VERSION", REVIEW_VERSION + "-next")
     assert review_key(start, game.moves, settings) != before

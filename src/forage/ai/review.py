@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing import resource_tracker
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, Protocol
 
 from forage.ai.bots import Expert, draw_orders, expert_ranking, play_out, unseen_cards
 from forage.ai.par import FULL, Effort, par
@@ -306,22 +306,46 @@ def _tasks(count: int) -> Iterator[int]:
     yield from range(count)
 
 
+class Memory(Protocol):
+    """Where analyses are kept and read back (the history store is one)."""
+
+    def remembered(self, kind: str, key: str) -> str | None:
+        """The analysis kept under this key, or None."""
+
+    def remember(self, kind: str, key: str, value: str) -> None:
+        """Keep an analysis under this key."""
+
+
+MEMORY_KIND: Final = "review"
+"""The kind of analysis a review is kept as."""
+
+
 def review(
     start: Game,
     placements: Sequence[Placement],
     settings: Settings | None = None,
     workers: int = WORKERS,
     progress: ProgressFn | None = None,
+    memory: Memory | None = None,
 ) -> Review:
     """The review of a game: ``start`` its first position, ``placements`` its (legal) moves.
 
     With ``workers`` above 1 the moves are reviewed in that many processes; the result is
     the same with any number. ``progress`` is told (done, total) after each task; an
-    exception it raises stops the review, dropping the tasks not yet started.
+    exception it raises stops the review, dropping the tasks not yet started. With a
+    ``memory``, a review kept there under its key (:func:`review_key`) is read back at
+    once, and one worked out is kept.
     """
     settings = settings or Settings()
     moves = list(placements)
     total = len(moves) + 1
+    key = review_key(start, moves, settings) if memory is not None else ""
+    if memory is not None:
+        kept = _read_back(start, memory.remembered(MEMORY_KIND, key), len(moves))
+        if kept is not None:
+            if progress is not None:
+                progress(total, total)
+            return kept
     results: dict[int, Any] = {}
 
     def finished(task: int, value: Any) -> None:
@@ -353,7 +377,21 @@ def review(
             for process in running:
                 process.terminate()
     par_found: ParLine = results.pop(-1)
-    return Review(start, [results[i] for i in range(len(moves))], par_found)
+    found = Review(start, [results[i] for i in range(len(moves))], par_found)
+    if memory is not None:
+        memory.remember(MEMORY_KIND, key, stored_review(found))
+    return found
+
+
+def _read_back(start: Game, text: str | None, moves: int) -> Review | None:
+    """A kept review, if there is one and it reads as the review of ``moves`` moves."""
+    if text is None:
+        return None
+    try:
+        found = review_from_text(start, text)
+    except ValueError:
+        return None
+    return found if len(found.moves) == moves else None
 
 
 def _spawning_pool(workers: int) -> ProcessPoolExecutor:
@@ -383,9 +421,10 @@ def review_game(
     settings: Settings | None = None,
     workers: int = WORKERS,
     progress: ProgressFn | None = None,
+    memory: Memory | None = None,
 ) -> Review:
     """The review of the moves a game has made (as replayed from a record)."""
-    return review(start_of(game), game.moves, settings, workers, progress)
+    return review(start_of(game), game.moves, settings, workers, progress, memory)
 
 
 def start_of(game: Game) -> Game:

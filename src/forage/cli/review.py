@@ -22,8 +22,8 @@ def review_command(args: argparse.Namespace) -> int:
 
         run_review_app(game)
         return EXIT_OK
-    from forage.ai.remembered import remembered_review
-    from forage.ai.review import start_of
+    from forage.ai.review import review_game
+    from forage.history.store import HistoryStore
 
     console = Console(stderr=True)
     with Progress(
@@ -39,6 +39,7 @@ def review_command(args: argparse.Namespace) -> int:
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        result = remembered_review(start_of(game), game.moves, progress=advance)
+        with HistoryStore.open() as memory:  # a review asked again is read back at once
+            result = review_game(game, progress=advance, memory=memory)
     print(json.dumps(result.to_json()))
     return EXIT_OK

@@ -17,13 +17,13 @@ from textual.containers import Vertical
 from textual.widgets import ProgressBar, Sparkline, Static
 from textual.worker import get_current_worker
 
-from forage.ai.remembered import remembered_review
 from forage.ai.review import (
     LABELS,
     WORKERS,
     MoveReview,
     Review,
     Settings,
+    review,
     start_of,
 )
 from forage.app.describe import (
@@ -39,6 +39,7 @@ from forage.app.describe import (
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.widgets import KeyBar, WoodlandState, WoodlandView
 from forage.engine import Area, Game, Placement
+from forage.history.store import HistoryStore
 
 LABEL_STYLE: dict[str, str] = {
     "best": "bold #80ff80",
@@ -246,9 +247,10 @@ class ReviewScreen(ForageScreen):
             self.app.call_from_thread(self._progress, done, total)
 
         try:
-            found = remembered_review(
-                self.start, self.placements, self.settings, self.processes, progress
-            )
+            with HistoryStore.open() as memory:  # a review seen before is read back at once
+                found = review(
+                    self.start, self.placements, self.settings, self.processes, progress, memory
+                )
         except StopReview:
             return
         self.app.call_from_thread(self._done, found)
