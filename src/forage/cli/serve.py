@@ -29,15 +29,21 @@ if TYPE_CHECKING:
     from textual_serve.server import Server
 
 
+def whole_in_range(text: str, option: str, lowest: int, highest: int) -> int:
+    """An option's value as a whole number from ``lowest`` to ``highest``, or BadInput
+    naming the option and the problem."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise BadInput(f"{option}: not a whole number: {shortened(text)!r}") from None
+    if not lowest <= value <= highest:
+        raise BadInput(f"{option}: must be from {lowest} to {highest}, not {value}")
+    return value
+
+
 def port_number(text: str) -> int:
     """The --port value as a TCP port (1-65535), or BadInput naming the problem."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise BadInput(f"--port: not a whole number: {text!r}") from None
-    if not 1 <= port <= 65535:
-        raise BadInput(f"--port: must be from 1 to 65535, not {port}")
-    return port
+    return whole_in_range(text, "--port", 1, 65535)
 
 
 def addresses(host: str, port: int) -> list[str]:
@@ -111,13 +117,7 @@ def default_max_games() -> int:
 
 def max_games_option(text: str) -> int:
     """The --max-games value: a whole number from 1 to 1000, or BadInput."""
-    try:
-        count = int(text)
-    except ValueError:
-        raise BadInput(f"--max-games: not a whole number: {shortened(text)!r}") from None
-    if not 1 <= count <= 1000:
-        raise BadInput(f"--max-games: must be from 1 to 1000, not {count}")
-    return count
+    return whole_in_range(text, "--max-games", 1, 1000)
 
 
 def game_command() -> str:
