@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from app_helpers import sync
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rich.segment import Segment
-from rich.style import Style
+from textual.geometry import Region
 
+from forage.app.app import ForageApp
 from forage.app.describe import cell_previews
 from forage.app.session import Session
 from forage.app.widgets.woodland import (
@@ -14,7 +15,7 @@ from forage.app.widgets.woodland import (
     CellSize,
     RowCache,
     WoodlandState,
-    _changed_span,
+    WoodlandView,
     grid_segments,
 )
 from forage.engine import Square
@@ -63,18 +64,23 @@ def test_cached_rows_draw_the_same_grid_as_drawing_afresh(
         assert kept == fresh
 
 
-def _line(text: str, styles: str) -> list[Segment]:
-    """A drawn line: one segment per character, styled bold where ``styles`` has a b."""
-    return [Segment(ch, Style(bold=s == "b")) for ch, s in zip(text, styles, strict=True)]
+@sync
+async def test_a_move_repaints_only_the_lines_that_changed() -> None:
+    app = ForageApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        view = app.screen.query_one(WoodlandView)
+        before = list(view.grid_lines())
+        repainted: list[int] = []
+        refresh = view.refresh
 
+        def spy(*regions: Region, **kwargs: bool) -> WoodlandView:
+            repainted.extend(region.y for region in regions)
+            return refresh(*regions, **kwargs)
 
-def test_changed_span_covers_exactly_the_differing_columns() -> None:
-    before = _line("abcdefgh", "........")
-    assert _changed_span(before, before) == (0, 0)
-    assert _changed_span(before, _line("abXdeYgh", "........")) == (2, 6)
-    assert _changed_span(before, _line("abcdefgh", "...b....")) == (3, 4)
-    # the same cells cut into segments differently are no change
-    merged = list(Segment.simplify(before))
-    assert len(merged) == 1 and _changed_span(before, merged) == (0, 0)
-    # a line of another length is repainted whole
-    assert _changed_span(before, _line("abc", "...")) == (0, 8)
+        view.refresh = spy  # type: ignore[method-assign]
+        await pilot.press("l")
+        after = view.grid_lines()
+        changed = [y for y, line in enumerate(after) if line != before[y]]
+        assert 0 < len(changed) < len(after) // 2
+        assert sorted(repainted) == changed

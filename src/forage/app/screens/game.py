@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.reactive import var
 from textual.widgets import Static
 
@@ -95,17 +95,17 @@ class GameScreen(ForageScreen):
         placement it suggests (it goes once the card leaves that placement)."""
 
     def compose(self) -> ComposeResult:
-        """Title, woodland and side panel, status bar, footer."""
+        """Title; woodland and side panel; status bar; footer."""
+        # Laid out by the screen's grid (app.tcss), with no containers between: a key press
+        # repaints fewer lines.
         yield too_small_notice()
-        with Vertical(classes="body"):
-            yield Static(id="title")
-            with Horizontal(id="main"):
-                yield WoodlandView(id="woodland")
-                with VerticalScroll(id="side", can_focus=False):  # scrolls when cut (80x24)
-                    yield HandView(id="hand")
-                    yield SupplyView(id="supply")
-                    yield ScorePanel(id="score")
-            yield StatusBar(id="status")
+        yield Static(id="title", classes="body")
+        yield WoodlandView(id="woodland", classes="body")
+        with VerticalScroll(id="side", classes="body", can_focus=False):  # scrolls when cut
+            yield HandView(id="hand")
+            yield SupplyView(id="supply")
+            yield ScorePanel(id="score")
+        yield StatusBar(id="status", classes="body")
         yield KeyBar()
 
     def on_mount(self) -> None:

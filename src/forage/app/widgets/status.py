@@ -7,6 +7,7 @@ from typing import Final
 
 from rich.segment import Segment
 from rich.style import Style
+from textual.geometry import Region
 from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
@@ -63,20 +64,38 @@ class StatusBar(Widget):
         """An empty status bar."""
         super().__init__(id=id, classes=classes)
         self._strips: list[Strip] | None = None
+        self._base: tuple[str, Style] | None = None
+        """The theme and the bar's background style in it (worked out once per theme)."""
 
-    def watch_state(self) -> None:
-        """Repaint with the new words."""
+    def watch_state(self, before: StatusState, after: StatusState) -> None:
+        """Repaint the lines whose words changed."""
         self._strips = None
-        self.refresh()
+        width = self.size.width
+        if not self.is_mounted or width < 1:
+            self.refresh()
+            return
+        old, new = self._lines_of(before, width), self._lines_of(after, width)
+        changed = [
+            Region(0, y, self.outer_size.width, 1)
+            for y in range(max(len(old), len(new)))
+            if y >= len(old) or y >= len(new) or old[y] != new[y]
+        ]
+        if changed:
+            self.refresh(*changed)
 
     def on_resize(self) -> None:
         """Cut the words again at the new width."""
         self._strips = None
+        self._base = None
 
     def lines(self, width: int) -> list[tuple[str, Style]]:
         """The bar's lines at this width: the headline, the details and the note, each cut
         to one line."""
-        state = self.state
+        return self._lines_of(self.state, width)
+
+    @staticmethod
+    def _lines_of(state: StatusState, width: int) -> list[tuple[str, Style]]:
+        """A state's lines at this width."""
         out = [(one_line(state.headline, width), TONE_STYLES.get(state.tone, Style()))]
         out.append((one_line(state.details, width), Style()))
         if state.note:
@@ -87,7 +106,9 @@ class StatusBar(Widget):
         """One line of the bar on its background."""
         width = self.size.width
         if self._strips is None:
-            base = self.rich_style
+            if self._base is None or self._base[0] != self.app.theme:
+                self._base = (self.app.theme, self.rich_style)
+            base = self._base[1]
             self._strips = [
                 Strip([Segment(text, base + style)]).adjust_cell_length(width, base)
                 for text, style in self.lines(max(1, width))

@@ -367,7 +367,8 @@ class WoodlandView(Widget):
         """The woodland the view's place was worked out for (a new one holds the place)."""
         self._cell = SIZES[-1]
         self._lines: list[list[Segment]] | None = None
-        self._strips: dict[int, Strip] = {}
+        self._strips: dict[int, tuple[list[Segment] | None, Strip]] = {}
+        """Each screen line's strip and the drawn line it was made from."""
         self._drawn_for: tuple[object, ...] = ()
         self._base_style = Style()
         self._rows: RowCache = {}
@@ -410,7 +411,6 @@ class WoodlandView(Widget):
         """Draw the new state and repaint just the lines that differ from the last one."""
         before, cell, origin = self._lines, self._cell, self._origin
         self._lines = None
-        self._strips = {}
         if before is None or not self.is_mounted:
             self.refresh()
             return
@@ -418,11 +418,12 @@ class WoodlandView(Widget):
         if len(before) != len(after) or (cell, origin) != (self._cell, self._origin):
             self.refresh()
             return
+        # A changed line is repainted whole: Textual writes a widget's line whole anyway.
+        width = self.size.width
         changed = [
-            Region(start, y, end - start, 1)
+            Region(0, y, width, 1)
             for y, line in enumerate(after)
-            for start, end in [_changed_span(before[y], line)]
-            if end > start
+            if line is not before[y] and line != before[y]
         ]
         if changed:
             self.refresh(*changed)
@@ -442,14 +443,16 @@ class WoodlandView(Widget):
                 self._lines = []
                 self._strips = {}
             else:
+                if self._drawn_for != (width, height, palette):
+                    self._base_style = self.rich_style  # the theme's background, per size
+                    self._strips = {}
                 size, ox, oy = self.layout_for(width, height)
                 self._origin = (ox, oy)
                 self._cell = size
                 self._layout_key = (size, width, height, self.state.game)
                 self._origin_squares = self.state.squares
-                self._strips = {}
                 no_color = self.app.no_color
-                base = self._base_style = self.rich_style
+                base = self._base_style
                 # Rows away from the card are kept while the woodland and layout stay.
                 drawn_for = (self.state.squares, size, ox, width, no_color, base, palette)
                 if self._rows_for != drawn_for:
@@ -462,16 +465,19 @@ class WoodlandView(Widget):
         return self._lines
 
     def render_line(self, y: int) -> Strip:
-        """One line of the grid on the widget's own background."""
+        """One line of the grid on the widget's own background (a line drawn before is
+        not made into a strip again)."""
         lines = self.grid_lines()
-        strip = self._strips.get(y)
-        if strip is None:
-            base, width = self._base_style, self.size.width
-            if y >= len(lines):
-                strip = Strip.blank(width, base)
-            else:
-                strip = Strip(lines[y]).adjust_cell_length(width, base)
-            self._strips[y] = strip
+        line = lines[y] if y < len(lines) else None
+        kept = self._strips.get(y)
+        if kept is not None and kept[0] is line:
+            return kept[1]
+        base, width = self._base_style, self.size.width
+        if line is None:
+            strip = Strip.blank(width, base)
+        else:
+            strip = Strip(line).adjust_cell_length(width, base)
+        self._strips[y] = (line, strip)
         return strip
 
     def plain_text(self) -> str:
@@ -514,25 +520,6 @@ class WoodlandView(Widget):
         """The wheel turns the card counter-clockwise."""
         event.stop()
         self.post_message(self.Turned(False))
-
-
-def _changed_span(before: list[Segment], after: list[Segment]) -> tuple[int, int]:
-    """The columns [start, end) where two drawn lines differ (start == end: none)."""
-    if before is after or before == after:
-        return 0, 0
-    old = [(ch, seg.style) for seg in before for ch in seg.text]
-    new = [(ch, seg.style) for seg in after for ch in seg.text]
-    if len(old) != len(new):
-        return 0, max(len(old), len(new))
-    if old == new:
-        return 0, 0
-    start = 0
-    while old[start] == new[start]:
-        start += 1
-    end = len(new)
-    while old[end - 1] == new[end - 1]:
-        end -= 1
-    return start, end
 
 
 RowCache = dict[int, list[list[Segment]]]
@@ -606,14 +593,20 @@ def _row_lines(
             cells.append(_empty_segments(size, base))
     out: list[list[Segment]] = []
     for i in range(size.height):
-        text, style = _separator(state, squares, card, ox - 1, y, i, size, palette)
-        line: list[Segment] = [Segment(text, base + style)]
+        line: list[Segment] = [
+            _on(base, *_separator(state, squares, card, ox - 1, y, i, size, palette))
+        ]
         for c in range(cols):
             line.extend(cells[c][i])
-            text, style = _separator(state, squares, card, ox + c, y, i, size, palette)
-            line.append(Segment(text, base + style))
-        out.append(list(Segment.simplify(line)))
+            line.append(_on(base, *_separator(state, squares, card, ox + c, y, i, size, palette)))
+        out.append(line)
     return out
+
+
+@lru_cache(maxsize=256)
+def _on(base: Style, text: str, style: Style) -> Segment:
+    """A separator's segment over ``base`` (a few are drawn again and again)."""
+    return Segment(text, base + style)
 
 
 def _separator(
