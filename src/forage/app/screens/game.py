@@ -11,33 +11,29 @@ from textual.reactive import var
 from textual.widgets import Static
 
 from forage.app import saves
-from forage.app.describe import (
-    ARROW_KEYS,
-    DOT,
-    ELLIPSIS,
-    ENTER_KEY,
-    card_name,
-    cell_previews,
-    outcome_lines,
-)
+from forage.app.describe import ARROW_KEYS, DOT, ELLIPSIS, ENTER_KEY, card_name
 from forage.app.recorder import recorder_of
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.session import Session
 from forage.app.themes import next_theme, palette_name
+from forage.app.view import (
+    Standing,
+    hand_state,
+    score_state,
+    standing_of,
+    status_state,
+    title_text,
+    woodland_state,
+)
 from forage.app.widgets import (
-    HandState,
     HandView,
     KeyBar,
     ScorePanel,
-    ScoreState,
     StatusBar,
-    StatusState,
     SupplyView,
-    WoodlandState,
     WoodlandView,
 )
-from forage.engine import Area, Game, GameResult, Placement, Square
-from forage.engine.woodland import Pos
+from forage.engine import Game, Placement
 
 if TYPE_CHECKING:
     from forage.ai.hint import Hint
@@ -81,11 +77,9 @@ class GameScreen(ForageScreen):
         self._over = session.game.is_over()
         self._title = ""
         self._serial = 0
-        self._game_key: tuple[int, tuple[Placement, ...]] | None = None
-        self._squares: dict[Pos, Square] = {}
+        self._standing: Standing | None = None
+        """The woodland and standing of the position shown (kept while the card moves)."""
         self._peek = False
-        self._result: GameResult | None = None
-        """The standing of the game as it is, worked out once per position."""
         self._message = ""
         """A one-off answer to the last key, shown once on the status bar's last line."""
         self._last = ""
@@ -144,84 +138,43 @@ class GameScreen(ForageScreen):
             self.notify(message, title="Saving", severity="warning", timeout=8)
 
     def update_view(self) -> None:
-        """Give every widget what it shows, straight from the session and the engine."""
+        """Give every widget its state (``forage.app.view``): what depends only on the
+        position once per position, what depends on the card being placed each time."""
         session = self.session
         game = session.game
+        key = (self._serial, tuple(game.moves))
+        moved_on = self._standing is None or self._standing.key != key
+        if moved_on:
+            self._standing = standing_of(game, self._serial)
+            self.query_one(SupplyView).supply = game.supply
+        standing = self._standing
+        assert standing is not None
         outcome = None if game.is_over() else session.preview()
-        placement = outcome.placement if outcome is not None else None
-        card_cells: tuple[tuple[int, int, Area], ...] = ()
-        if placement is not None:
-            card = game.card(placement.card)
-            card_cells = tuple(
-                (placement.x + dx, placement.y + dy, area)
-                for dx, dy, area in card.footprint(placement.rotation)
-            )
-        game_key = (self._serial, tuple(game.moves))
-        if game_key != self._game_key:
-            self._squares = dict(game.woodland.squares)
-        over = {(x, y): area for x, y, area in card_cells}
         waiting = session.waiting  # dealt beside the woodland: not refused, not yet placed
-        self.query_one(WoodlandView).state = WoodlandState(
-            squares=self._squares,
-            card=card_cells,
-            outcome=outcome,
-            previews=cell_previews(outcome, over, self._squares) if outcome and not waiting else {},
+        self.query_one(WoodlandView).state = woodland_state(
+            game,
+            standing.squares,
+            outcome,
+            previews=not waiting,
             peek=self._peek,
-            game=self._serial,
+            serial=self._serial,
         )
-        self.query_one(HandView).state = HandState(
-            cards=tuple(game.card(n) for n in game.hand),
-            selected=session.selected,
-            turn=game.turn,
-            turns=game.turns,
-            draw_pile=game.draw_pile,
-            rotation=placement.rotation if placement is not None else None,
-            challenge=session.is_challenge,
-        )
+        self.query_one(HandView).state = hand_state(game, session.cursor, session.is_challenge)
         # In a recipe challenge the engine works out the standing after the drop shown.
         after = None
         if session.is_challenge and outcome is not None and outcome.legal:
             after = game.result_after(outcome)
-        moved_on = game_key != self._game_key
-        if moved_on:
-            self._game_key = game_key
-            self._result = game.result()
-            self.query_one(SupplyView).supply = game.supply
-        result = self._result or game.result()
         if moved_on or session.is_challenge:
-            self.query_one(ScorePanel).state = ScoreState(
-                result=result, recipes=game.recipes, after=after
-            )
-        title = f"Forage {DOT} {self.daily_label() or session.label()}"
+            self.query_one(ScorePanel).state = score_state(game, standing, after)
+        title = title_text(self.daily_label() or session.label())
         if title != self._title:
             self._title = title
             self.query_one("#title", Static).update(title)
         note = self._message or self._hint_text() or self._last
         self._message = ""
-        if outcome is None:
-            status = StatusState(
-                "The game is over.",
-                "enter shows the summary again; u undoes the last placement; n new game.",
-                note=note,
-            )
-        elif waiting:
-            name = card_name(game.card(outcome.placement.card))
-            status = StatusState(
-                f"Your card to place: {name}. Move it onto the woodland.",
-                f"{ARROW_KEYS} move it, r turns it, tab takes the other card; t suggests a spot.",
-                "idle",
-                note,
-            )
-        else:
-            final = None
-            if after is not None:
-                final = (result.score.final, after.score.final)
-            preview = outcome_lines(outcome, game.position.base, final)
-            headline = preview.headline
-            if self._peek:
-                headline = "Peeking under the card: p shows the card again."
-            status = StatusState(headline, preview.details, preview.tone, note)
-        self.query_one(StatusBar).state = status
+        self.query_one(StatusBar).state = status_state(
+            game, standing, outcome, waiting=waiting, peek=self._peek, note=note, after=after
+        )
 
     def say(self, text: str) -> None:
         """Answer a key on the status bar's last line (instead of a notification)."""

@@ -34,11 +34,11 @@ from forage.app.describe import (
     LEFT_KEY,
     RIGHT_KEY,
     TICK,
-    cell_previews,
 )
 from forage.app.screens.base import ForageScreen, too_small_notice
-from forage.app.widgets import KeyBar, WoodlandState, WoodlandView
-from forage.engine import Area, Game, Placement
+from forage.app.view import woodland_state
+from forage.app.widgets import KeyBar, WoodlandView
+from forage.engine import Game, Placement
 from forage.history.store import HistoryStore
 
 LABEL_STYLE: dict[str, str] = {
@@ -343,22 +343,9 @@ class ReviewScreen(ForageScreen):
     def update_view(self) -> None:
         """Give the widgets what they show."""
         game, placement = self.shown()
-        cells: tuple[tuple[int, int, Area], ...] = ()
-        outcome = None
-        if placement is not None:
-            outcome = game.outcome(placement)
-            cells = tuple(
-                (placement.x + dx, placement.y + dy, area)
-                for dx, dy, area in game.card(placement.card).footprint(placement.rotation)
-            )
+        outcome = game.outcome(placement) if placement is not None else None
         squares = dict(game.woodland.squares)
-        over = {(x, y): area for x, y, area in cells}
-        self.query_one(WoodlandView).state = WoodlandState(
-            squares=squares,
-            card=cells,
-            outcome=outcome,
-            previews=cell_previews(outcome, over, squares) if outcome is not None else {},
-        )
+        self.query_one(WoodlandView).state = woodland_state(game, squares, outcome)
         self.query_one("#review-title", Static).update(self.title_text(placement))
         entries = self.result.moves if self.result is not None and not self.on_par else ()
         self.query_one("#review-moves", Static).update(

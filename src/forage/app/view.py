@@ -1,0 +1,126 @@
+"""What the game and review screens show, worked out from engine values: pure functions.
+
+A screen keeps one :class:`Standing` per position (it changes only when a card is placed,
+undone or redone) and asks these functions for each widget's state; moving the card being
+placed costs one engine outcome and the states that depend on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from forage.app.describe import ARROW_KEYS, DOT, card_name, cell_previews, outcome_lines
+from forage.app.widgets import HandState, ScoreState, StatusState, WoodlandState
+from forage.engine import Area, Game, GameResult, Outcome, Placement, Square
+from forage.engine.woodland import Pos
+
+CardCells = tuple[tuple[int, int, Area], ...]
+"""A card's areas as (x, y, area) in woodland coordinates."""
+
+PositionKey = tuple[int, tuple[Placement, ...]]
+"""Which game of a screen (its serial) and the moves made: a position on that screen."""
+
+
+@dataclass(frozen=True, eq=False)
+class Standing:
+    """What stays while the card being placed moves: the woodland's squares and the
+    standing of the game, for one position."""
+
+    key: PositionKey
+    squares: dict[Pos, Square]
+    result: GameResult
+
+
+def standing_of(game: Game, serial: int = 0) -> Standing:
+    """The woodland and the standing of the game as it is (copied: later moves leave it)."""
+    return Standing((serial, tuple(game.moves)), dict(game.woodland.squares), game.result())
+
+
+def card_cells(game: Game, placement: Placement | None) -> CardCells:
+    """The areas a placement's card would cover (none for no placement)."""
+    if placement is None:
+        return ()
+    card = game.card(placement.card)
+    return tuple(
+        (placement.x + dx, placement.y + dy, area)
+        for dx, dy, area in card.footprint(placement.rotation)
+    )
+
+
+def woodland_state(
+    game: Game,
+    squares: dict[Pos, Square],
+    outcome: Outcome | None,
+    *,
+    previews: bool = True,
+    peek: bool = False,
+    serial: int = 0,
+) -> WoodlandState:
+    """The woodland with the outcome's card over it (and, with ``previews``, what the drop
+    does on each of its areas)."""
+    cells = card_cells(game, outcome.placement if outcome is not None else None)
+    shown = {}
+    if outcome is not None and previews:
+        shown = cell_previews(outcome, {(x, y): area for x, y, area in cells}, squares)
+    return WoodlandState(
+        squares=squares, card=cells, outcome=outcome, previews=shown, peek=peek, game=serial
+    )
+
+
+def hand_state(game: Game, cursor: Placement | None, challenge: bool) -> HandState:
+    """The hand, the card being placed marked with its rotation, the turn and the pile."""
+    hand = game.hand
+    selected = hand.index(cursor.card) if cursor is not None and cursor.card in hand else 0
+    return HandState(
+        cards=tuple(game.card(n) for n in hand),
+        selected=selected,
+        turn=game.turn,
+        turns=game.turns,
+        draw_pile=game.draw_pile,
+        rotation=cursor.rotation if cursor is not None else None,
+        challenge=challenge,
+    )
+
+
+def score_state(game: Game, standing: Standing, after: GameResult | None) -> ScoreState:
+    """The score panel: the standing, the recipes, and the standing after the drop shown."""
+    return ScoreState(result=standing.result, recipes=game.recipes, after=after)
+
+
+def title_text(label: str) -> str:
+    """The screen's title line for a deal named ``label``."""
+    return f"Forage {DOT} {label}"
+
+
+def status_state(
+    game: Game,
+    standing: Standing,
+    outcome: Outcome | None,
+    *,
+    waiting: bool,
+    peek: bool,
+    note: str,
+    after: GameResult | None = None,
+) -> StatusState:
+    """The status bar: what the drop shown would do (or why not, or what to do first) and
+    a note on the last line."""
+    if outcome is None:
+        return StatusState(
+            "The game is over.",
+            "enter shows the summary again; u undoes the last placement; n new game.",
+            note=note,
+        )
+    if waiting:
+        name = card_name(game.card(outcome.placement.card))
+        return StatusState(
+            f"Your card to place: {name}. Move it onto the woodland.",
+            f"{ARROW_KEYS} move it, r turns it, tab takes the other card; t suggests a spot.",
+            "idle",
+            note,
+        )
+    final = None if after is None else (standing.result.score.final, after.score.final)
+    preview = outcome_lines(outcome, game.position.base, final)
+    headline = preview.headline
+    if peek:
+        headline = "Peeking under the card: p shows the card again."
+    return StatusState(headline, preview.details, preview.tone, note)
