@@ -1,0 +1,109 @@
+"""CPU instructions to the first frame: the game against a bare Textual app and the floor.
+
+Each program runs once under ``valgrind --tool=callgrind`` with Textual headless: the game
+as a player starts it (``forage play --seed 1``, through the command line), the bare app
+of ``benchmarks/screen.py`` and the floor (the bare app with one pydantic model validated
+before its first frame). Each exits after its first frame. Instruction counts hardly move
+between runs, unlike wall-clock start-up, so one run of each is enough; the ratios are
+what to compare (the interpreter's own start-up is in all three).
+
+    uv run python benchmarks/first_frame.py [--against DIR] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from screen import FLOOR_APP, MINIMAL_APP
+
+HEADLESS = """
+import textual.app
+
+_run = textual.app.App.run
+
+def _first_frame(self, *args, **kwargs):
+    async def leave(pilot):
+        await pilot.pause()
+        pilot.app.exit(0)
+    return _run(self, headless=True, size=(80, 24), auto_pilot=leave)
+
+textual.app.App.run = _first_frame
+"""
+"""Every app is run headless at 80x24 and leaves once its first frame is drawn."""
+
+GAME = HEADLESS + "\nfrom forage.cli import main\nmain(['play', '--seed', '1'])\n"
+
+
+def instructions(code: str, env: dict[str, str]) -> int:
+    """The instructions a Python program runs, counted by callgrind."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "callgrind.out"
+        subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                "-c",
+                code,
+            ],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+        found = re.search(r"^totals:\s+(\d+)", out.read_text(), re.MULTILINE)
+        if found is None:
+            raise RuntimeError("callgrind wrote no totals")
+        return int(found.group(1))
+
+
+def run(against: str | None = None) -> dict[str, float]:
+    """Count the instructions of each program; returns the counts (M) and the ratios."""
+    with tempfile.TemporaryDirectory() as home:
+        env = {**os.environ, "FORAGE_HOME": home, "TERM": "xterm-256color"}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        programs = {
+            "game": (GAME, env),
+            "minimal": (HEADLESS + MINIMAL_APP, env),
+            "floor": (HEADLESS + FLOOR_APP, env),
+        }
+        if against is not None:
+            programs["before"] = (GAME, {**env, "PYTHONPATH": against})
+        for code, program_env in programs.values():  # write the bytecode caches first
+            subprocess.run([sys.executable, "-c", code], env=program_env, check=True)
+        counts = {name: instructions(code, e) / 1e6 for name, (code, e) in programs.items()}
+    figures = {f"{name}_minstr": round(count, 1) for name, count in counts.items()}
+    figures["game_over_floor"] = round(counts["game"] / counts["floor"], 3)
+    figures["floor_over_minimal"] = round(counts["floor"] / counts["minimal"], 3)
+    if against is not None:
+        figures["before_over_floor"] = round(counts["before"] / counts["floor"], 3)
+    return figures
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Count and print the instructions to the first frame."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--against", metavar="DIR", help="also count the forage found in DIR")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args(argv)
+    figures = run(args.against)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return 0
+    for name, value in figures.items():
+        print(f"{name:24}{value:>12}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
