@@ -19,7 +19,8 @@ from typing import Any
 
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game
-from forage.history.store import HistoryStore, PlayInfo
+from forage.history.games import PlayInfo
+from forage.history.store import HistoryStore
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 

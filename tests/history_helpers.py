@@ -9,7 +9,8 @@ from typing import Any
 
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Score
-from forage.history.store import HistoryStore, PlayInfo, Recorded, StoredGame
+from forage.history.games import PlayInfo, StoredGame
+from forage.history.store import HistoryStore, Recorded
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

@@ -138,7 +138,7 @@ def told(*args):
     return result
 signal.signal = told
 sys.argv[0] = "forage"
-from forage import main
+from forage.launch import main
 sys.exit(main())
 """
 

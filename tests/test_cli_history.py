@@ -215,7 +215,7 @@ def test_a_history_that_does_not_exist_reads_as_empty(tmp_path: Path) -> None:
 @pytest.fixture
 def launched(monkeypatch: pytest.MonkeyPatch) -> list[tuple[tuple[object, ...], dict[str, object]]]:
     """Calls to the game's entry point, which is not started."""
-    import forage.app
+    import forage.cli.play
 
     calls: list[tuple[tuple[object, ...], dict[str, object]]] = []
 
@@ -223,7 +223,7 @@ def launched(monkeypatch: pytest.MonkeyPatch) -> list[tuple[tuple[object, ...], 
         calls.append((args, kwargs))
         return 0
 
-    monkeypatch.setattr(forage.app, "run_game", fake_run_game)
+    monkeypatch.setattr(forage.cli.play, "run_game", fake_run_game)
     return calls
 
 

@@ -15,7 +15,7 @@ from forage.history.achievements import (
     newly_unlocked,
     parse_achievements,
 )
-from forage.history.store import StoredGame
+from forage.history.games import StoredGame
 from forage.record import record_from_game
 
 

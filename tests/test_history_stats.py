@@ -6,12 +6,12 @@ import pytest
 from history_helpers import STATS_KEYS, stored
 
 from forage.history.achievements import all_achievements
+from forage.history.report import stats_json
 from forage.history.stats import (
     daily_run,
     distribution,
     recipes_beaten,
     statistics,
-    stats_json,
     streaks,
 )
 

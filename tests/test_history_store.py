@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import getpass
 import json
 import sqlite3
 import subprocess
@@ -14,14 +15,8 @@ import pytest
 from history_helpers import GAME_KEYS, T0, played, record
 
 from forage.history import store as store_module
-from forage.history.store import (
-    DB_NAME,
-    MIGRATIONS,
-    SCHEMA_VERSION,
-    HistoryStore,
-    PlayInfo,
-    check_player,
-)
+from forage.history.games import PlayInfo, check_player
+from forage.history.store import DB_NAME, MIGRATIONS, SCHEMA_VERSION, HistoryStore
 from forage.record import load_game
 
 
@@ -82,7 +77,7 @@ def test_games_come_newest_first_per_player_with_a_limit(store: HistoryStore) ->
 def test_the_default_player_is_the_last_one_used_else_the_login_name(
     store: HistoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_module.getpass, "getuser", lambda: "login")
+    monkeypatch.setattr(getpass, "getuser", lambda: "login")
     assert store.default_player() == "login"
     record(store, played(1), "bob")
     assert store.default_player() == "bob"
@@ -92,7 +87,7 @@ def test_the_default_player_is_the_last_one_used_else_the_login_name(
     def no_user() -> str:
         raise OSError("no user name")
 
-    monkeypatch.setattr(store_module.getpass, "getuser", no_user)
+    monkeypatch.setattr(getpass, "getuser", no_user)
     assert HistoryStore(None, Path("x")).default_player() == "player"
 
 
@@ -221,7 +216,8 @@ WRITER = textwrap.dedent(
     import sys
     from pathlib import Path
     from history_helpers import played
-    from forage.history.store import HistoryStore, PlayInfo, now_utc
+    from forage.history.store import HistoryStore
+    from forage.history.games import PlayInfo, now_utc
     game = played(int(sys.argv[2]))
     store = HistoryStore.open(Path(sys.argv[1]))
     assert store.enabled, store.notice

@@ -1,6 +1,6 @@
 """Run ``python -m forage`` as the ``forage`` command."""
 
-from forage import main
+from forage.launch import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -1,4 +1,6 @@
-"""The game's start-up: the cyclic garbage collector waits until the first frame is drawn.
+"""Start-up: Ctrl+C while forage loads, and the garbage collector held until the first frame.
+
+:func:`exit_on_interrupt` is the SIGINT handler while the command's modules load.
 
 Loading Textual, pydantic and the engine makes some sixty thousand objects that live as long
 as the process; while they are made, Python's collector would walk them again and again
@@ -13,6 +15,7 @@ meanwhile; only cycles wait.
 from __future__ import annotations
 
 import gc
+import os
 
 _held = False
 
@@ -32,3 +35,13 @@ def release() -> None:
         _held = False
         gc.freeze()
         gc.enable()
+
+
+def exit_on_interrupt(signum: int, frame: object) -> None:
+    """Ctrl+C while forage loads: exit 130 at once, as nothing is written or drawn yet.
+
+    Raising KeyboardInterrupt instead is not enough there: Python wraps it in a
+    RuntimeError inside a class's ``__set_name__``, and pydantic-core turns it into a panic
+    inside its own start-up, each with a traceback.
+    """
+    os._exit(130)

@@ -95,7 +95,8 @@ async def test_a_par_the_history_has_proven_is_shown_without_working_it_out(
     from history_helpers import played
 
     from forage.app.recorder import Recorder
-    from forage.history.store import HistoryStore, PlayInfo
+    from forage.history.games import PlayInfo
+    from forage.history.store import HistoryStore
 
     earlier = played(3)
     with HistoryStore.open(forage_home) as store:

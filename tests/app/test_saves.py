@@ -302,7 +302,7 @@ def test_left_over_temporary_files_are_cleaned(forage_home: Path) -> None:
 CRASH = textwrap.dedent(
     """
     import sys
-    from forage.app import run_game
+    from forage.cli.play import run_game
     from forage.app.app import ForageApp
     from forage.app.screens.game import GameScreen
 

@@ -155,7 +155,7 @@ def test_end_summary_says_why_a_stuck_game_ended(monkeypatch: pytest.MonkeyPatch
 
 
 def test_run_game_refuses_a_bad_deal_code(capsys: pytest.CaptureFixture[str]) -> None:
-    from forage.app import run_game
+    from forage.cli.play import run_game
 
     assert run_game(None, "1.2.99", False, 1, None) == 2
     assert "99" in capsys.readouterr().err

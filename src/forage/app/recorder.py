@@ -24,14 +24,9 @@ if TYPE_CHECKING:  # the history (SQLite) is imported when first used, not at st
     from forage.app.session import Session
     from forage.engine import Game
     from forage.history.achievements import Achievement
+    from forage.history.games import PlayInfo, StoredGame
     from forage.history.stats import Statistics
-    from forage.history.store import (
-        HistoryStore,
-        PlayInfo,
-        Recorded,
-        Scoreboard,
-        StoredGame,
-    )
+    from forage.history.store import HistoryStore, Recorded, Scoreboard
 
 T = TypeVar("T")
 
@@ -116,7 +111,7 @@ class Recorder:
     def _game_and_info(self, data: dict[str, Any]) -> tuple[Game, PlayInfo]:
         """The game a save holds and what the history stores with it; ValueError if unreadable."""
         from forage.app.session import Session
-        from forage.history.store import PlayInfo, now_utc
+        from forage.history.games import PlayInfo, now_utc
 
         save = parse_save(data)
         session = Session.from_save_data(data)

@@ -2,7 +2,7 @@
 
 The headless commands never import Textual, so they start quickly; ``--version`` and
 ``--help`` import nothing beyond argparse. Every command imports what it needs inside
-:func:`main`; the ``forage`` script starts at :func:`forage.main`, so that Ctrl+C
+:func:`main`; the ``forage`` script starts at :func:`forage.launch.main`, so that Ctrl+C
 while anything loads exits 130 too, without a traceback.
 """
 
@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final, NoReturn
 
-from forage import __version__, exit_on_interrupt, startup
+from forage import __version__, startup
 from forage.cli.errors import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
@@ -24,6 +24,7 @@ from forage.cli.errors import (
     fail,
     shortened,
 )
+from forage.startup import exit_on_interrupt
 
 COMMANDS = (
     "play",
@@ -282,7 +283,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _load(playing: bool) -> None:
     """Import the slow modules of a command, Ctrl+C ending the process at once meanwhile
-    (see :func:`forage.exit_on_interrupt`); then Ctrl+C raises KeyboardInterrupt again."""
+    (see :func:`forage.startup.exit_on_interrupt`); then Ctrl+C raises KeyboardInterrupt again."""
     if signal.getsignal(signal.SIGINT) not in (signal.default_int_handler, exit_on_interrupt):
         return  # Ctrl+C ignored (a background job) or handled by whoever runs main()
     signal.signal(signal.SIGINT, exit_on_interrupt)

@@ -9,9 +9,9 @@ import argparse
 import json
 import sys
 
-from forage.cli.errors import BadInput, shortened, writable_file
+from forage.cli.errors import BadInput, named_player, shortened, writable_file
 from forage.history.daily import daily_deal, daily_seed, parse_day, today
-from forage.history.store import HistoryStore, HistoryUnreadable, check_player
+from forage.history.store import HistoryStore, HistoryUnreadable
 
 HISTORY_ROWS = 20
 """How many games ``forage history`` shows as a table without ``--limit``."""
@@ -31,14 +31,6 @@ def _read_history() -> HistoryStore:
         raise BadInput(str(exc)) from None
 
 
-def named_player(name: str) -> str:
-    """The ``--player`` name, checked; BadInput naming the option if it cannot be used."""
-    try:
-        return check_player(name)
-    except ValueError as exc:
-        raise BadInput(f"--player: {exc} (got {shortened(name)!r})") from None
-
-
 def chosen_player(name: str | None, store: HistoryStore) -> str:
     """The player named by ``--player``, else the last one used, else the login name."""
     return store.default_player() if name is None else named_player(name)
@@ -47,7 +39,7 @@ def chosen_player(name: str | None, store: HistoryStore) -> str:
 def stats_command(args: argparse.Namespace) -> int:
     """Print a player's statistics and achievements."""
     from forage.history.achievements import all_achievements
-    from forage.history.stats import stats_json
+    from forage.history.report import stats_json
 
     with _read_history() as store:
         try:
@@ -135,7 +127,7 @@ def daily_command(args: argparse.Namespace) -> int:
         print(daily_deal(day, args.recipes).code)
         return 0
     player = None if args.player is None else named_player(args.player)
-    from forage.app import run_game
+    from forage.cli.play import run_game
 
     seed = daily_seed(day, args.recipes)
     return run_game(seed, None, args.recipes, 1, None, player=player, daily=day)

@@ -3,10 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+import time
+import traceback
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forage.cli.errors import EXIT_ILLEGAL, BadInput, deal_option, fail, read_text, writable_file
+from forage import __version__
+from forage.cli.errors import (
+    EXIT_ILLEGAL,
+    BadInput,
+    deal_option,
+    fail,
+    named_player,
+    read_text,
+    writable_file,
+)
+from forage.exits import EXIT_CRASH
 
 if TYPE_CHECKING:
     from forage.app.session import Session
@@ -18,12 +33,8 @@ def play_command(args: argparse.Namespace) -> int:
     if args.deal is not None:
         deal_option(args.deal)
     record = writable_file(args.record) if args.record is not None else None
-    from forage.app import run_game
-
     player = None
     if args.player is not None:  # the history (SQLite) is otherwise opened after start-up
-        from forage.cli.history import named_player
-
         player = named_player(args.player)
     if args.file is None:
         return run_game(args.seed, args.deal, args.recipes, args.deck, record, player=player)
@@ -56,3 +67,95 @@ def continued(path: str, record_path: Path | None) -> Session | int:
 
         return fail(refusal_line(path, game, replayed.refusal), EXIT_ILLEGAL)
     return Session.deal_up(game.deal, parsed.seed, parsed.deck or 1, record_path, moves)
+
+
+def run_game(
+    seed: int | None,
+    deal_code: str | None,
+    recipes: bool,
+    deck: int,
+    record_path: Path | None,
+    *,
+    player: str | None = None,
+    daily: date | None = None,
+    session: Session | None = None,
+) -> int:
+    """Play a game in the terminal; returns the exit code (2 for a bad deal code).
+
+    Every game is recorded in the history under ``player`` (default: the last name used);
+    ``daily`` is the date when the deal is that day's daily deal; ``session`` is a game to
+    continue (``forage play FILE``). A crash restores the terminal, writes the traceback
+    to a log file in the data folder, points at it in one line on stderr and returns 70
+    (``EXIT_CRASH``).
+    """
+    from forage.carddata import standard_deck
+    from forage.engine import Deal, Game
+
+    if deal_code is not None:
+        try:
+            Game(Deal.from_code(deal_code), standard_deck())
+        except ValueError as error:
+            print(f"forage: --deal: {error}", file=sys.stderr)
+            return 2
+    if deck not in (1, 2):
+        print(f"forage: --deck: must be 1 or 2, not {deck}", file=sys.stderr)
+        return 2
+    for name, value in zip(("COLUMNS", "ROWS"), clamped_size(), strict=True):
+        if value is not None:
+            os.environ[name] = value
+    from forage.app import saves
+    from forage.app.app import ForageApp
+    from forage.app.recorder import Recorder
+
+    recorder = Recorder(player, daily)
+    try:
+        app = ForageApp(
+            seed,
+            deal_code,
+            recipes,
+            deck,
+            record_path,
+            show_par=True,
+            recorder=recorder,
+            session=session,
+        )
+        code = app.run()
+        crash = app.crash
+    except Exception as error:  # outside Textual's own handling: still logged, never shown
+        code, crash = None, error
+    finally:
+        recorder.close()
+    slot = saves.slot()
+    if crash is not None:
+        return report_crash(crash)
+    for message in slot.news():  # what the screen had no time to say (a failed last save)
+        print(f"forage: {message}", file=sys.stderr)
+    slot.release()
+    return code if isinstance(code, int) else 0
+
+
+def clamped_size() -> tuple[str | None, str | None]:
+    """The COLUMNS and ROWS a web driver starts at, taken within the sizes forage draws
+    (None where it does not say)."""
+    from forage.screen_size import clamp_size
+
+    given = os.environ.get("COLUMNS"), os.environ.get("ROWS")
+    columns, rows = clamp_size(*given)
+    return (
+        None if given[0] is None else str(columns),
+        None if given[1] is None else str(rows),
+    )
+
+
+def report_crash(error: BaseException) -> int:
+    """Log a crash's traceback in the data folder, say where in one line; the exit code."""
+    from forage.app.saves import write_crash_log
+
+    details = "".join(traceback.format_exception(error))
+    header = f"forage {__version__}, Python {sys.version.split()[0]}, {time.ctime()}\n{sys.argv}\n"
+    try:
+        where = f"; details in {write_crash_log(header + details)}"
+    except OSError:
+        where = f": {error!r}"
+    print(f"forage: the game stopped on an unexpected error{where}", file=sys.stderr)
+    return EXIT_CRASH

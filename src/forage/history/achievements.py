@@ -19,7 +19,7 @@ from forage.history.stats import daily_run, recipes_beaten, streaks
 from forage.record import load_game
 
 if TYPE_CHECKING:
-    from forage.history.store import StoredGame
+    from forage.history.games import StoredGame
 
 FORMAT: Final = "forage-achievements/1"
 

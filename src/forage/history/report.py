@@ -1,10 +1,10 @@
-"""Statistics and history as Rich tables and text charts (the CLI and the screen alike)."""
+"""Statistics and history as JSON, Rich tables and text charts (the CLI and the screen alike)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Final, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -12,8 +12,8 @@ from rich.table import Table
 from rich.text import Text
 
 from forage.history.achievements import Achievement
+from forage.history.games import StoredGame
 from forage.history.stats import BUCKET, Statistics
-from forage.history.store import StoredGame
 
 BLOCKS: Final = "▁▂▃▄▅▆▇█"
 BAR_WIDTH: Final = 30
@@ -206,3 +206,33 @@ def history_table(games: Sequence[StoredGame], width: int = WIDE_TABLE) -> Table
         cells = history_cells(game)
         table.add_row(*(cells[i] for i in shown))
     return table
+
+
+def stats_json(
+    stats: Statistics, achievements: Sequence[Achievement], unlocked: dict[str, str]
+) -> dict[str, Any]:
+    """The object ``forage stats --json`` prints (CONTRACT.md), with a few extra fields."""
+    return {
+        "player": stats.player,
+        "games": stats.games,
+        "wins": stats.wins,
+        "win_rate": stats.win_rate,
+        "best": stats.best,
+        "mean": stats.mean,
+        "streak": {"current": stats.streak_current, "best": stats.streak_best},
+        "recipe_challenges": {"played": stats.recipe_played, "won": stats.recipe_won},
+        "recipes_beaten": stats.recipes_beaten,
+        "achievements": [
+            {
+                "id": a.id,
+                "name": a.name,
+                "unlocked": a.id in unlocked,
+                "date": unlocked.get(a.id),
+                "description": a.description,
+            }
+            for a in achievements
+        ],
+        "abandoned": stats.abandoned,
+        "distribution": [{"from": start, "count": n} for start, n in stats.distribution],
+        "recent": stats.recent,
+    }

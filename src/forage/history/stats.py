@@ -9,11 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from statistics import fmean
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
-    from forage.history.achievements import Achievement
-    from forage.history.store import StoredGame
+    from forage.history.games import StoredGame
 
 BUCKET: Final = 10
 """The width of a bar of the score distribution, in points."""
@@ -105,33 +104,3 @@ def statistics(player: str, games: Sequence[StoredGame], abandoned: int = 0) -> 
         distribution=distribution(scores),
         recent=scores[-RECENT:],
     )
-
-
-def stats_json(
-    stats: Statistics, achievements: Sequence[Achievement], unlocked: dict[str, str]
-) -> dict[str, Any]:
-    """The object ``forage stats --json`` prints (CONTRACT.md), with a few extra fields."""
-    return {
-        "player": stats.player,
-        "games": stats.games,
-        "wins": stats.wins,
-        "win_rate": stats.win_rate,
-        "best": stats.best,
-        "mean": stats.mean,
-        "streak": {"current": stats.streak_current, "best": stats.streak_best},
-        "recipe_challenges": {"played": stats.recipe_played, "won": stats.recipe_won},
-        "recipes_beaten": stats.recipes_beaten,
-        "achievements": [
-            {
-                "id": a.id,
-                "name": a.name,
-                "unlocked": a.id in unlocked,
-                "date": unlocked.get(a.id),
-                "description": a.description,
-            }
-            for a in achievements
-        ],
-        "abandoned": stats.abandoned,
-        "distribution": [{"from": start, "count": n} for start, n in stats.distribution],
-        "recent": stats.recent,
-    }

@@ -15,8 +15,8 @@ from forage.app.describe import ENTER_KEY, UP_DOWN
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.widgets.keys import KeyBar
 from forage.engine import Game
+from forage.history.games import StoredGame
 from forage.history.report import HISTORY_COLUMNS, history_cells
-from forage.history.store import StoredGame
 from forage.record import load_game
 
 SHOWN: Final = 200

@@ -1,0 +1,23 @@
+"""The ``forage`` script: the command line, quiet (exit 130) on Ctrl+C while it loads."""
+
+from __future__ import annotations
+
+from forage.startup import exit_on_interrupt
+
+
+def main() -> int:
+    """The ``forage`` command: :func:`forage.cli.main`, quiet (130) on Ctrl+C while loading.
+
+    Nothing is imported before this runs; from its first line until the command's modules
+    are loaded (``forage.cli``'s ``_load``), Ctrl+C ends the process at once.
+    """
+    try:
+        import signal
+
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, exit_on_interrupt)
+    except KeyboardInterrupt:
+        return 130
+    from forage.cli import main as command_line
+
+    return command_line()
