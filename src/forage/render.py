@@ -14,7 +14,7 @@ from forage.engine.areas import MOUSE_FACE
 AREA_STYLE: Final = {
     Colour.B: "black on green3",
     Colour.C: "black on dark_orange",
-    Colour.M: "bright_white on #8b5a2b",
+    Colour.M: "bright_white on orange4",
 }
 CELL: Final = 5
 

@@ -408,7 +408,10 @@ async def test_no_color_keeps_the_meaning_in_letters(monkeypatch: pytest.MonkeyP
 
 
 def test_colour_blind_palette_is_chosen_by_forage_theme() -> None:
-    code = "from forage.app.widgets.woodland import BG, BG_CARD; print(sorted(BG.values()))"
+    code = (
+        "from forage.app.themes import DEFAULT_PALETTE, PALETTES; "
+        "print(sorted(PALETTES[DEFAULT_PALETTE].terrain.values()))"
+    )
     shown = {theme: output_with_theme(code, theme) for theme in ("standard", "colour-blind")}
     assert shown["standard"] != shown["colour-blind"]
     assert "#56b4e9" not in shown["colour-blind"]  # the woodland keeps the darker shades

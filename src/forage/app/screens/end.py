@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -17,6 +18,7 @@ from forage.app.par_job import ParJob
 from forage.app.recorder import Recorder, recorder_of
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.session import Session
+from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.widgets.history import HistoryPanel, HistoryState
 from forage.app.widgets.keys import KeyBar
 from forage.app.widgets.score import recipes_text
@@ -26,27 +28,27 @@ from forage.history.achievements import Achievement
 from forage.history.store import Recorded
 
 
-def summary_text(session: Session) -> Text:
+def summary_text(session: Session, marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
     """Everything the end screen says about the finished game."""
     game = session.game
     result = game.result()
     score = result.score
     text = Text()
     if result.stuck:
-        text.append("No card in your hand fits anywhere, so the game ends here.\n", "bold #ffb040")
+        text.append("No card in your hand fits anywhere, so the game ends here.\n", marks["loss"])
     else:
         text.append("All cards are placed.\n", "bold")
     if session.is_challenge:
-        text.append_text(recipes_text(result, game.recipes, conditions=True))
+        text.append_text(recipes_text(result, game.recipes, conditions=True, marks=marks))
         text.append("\n")
     text.append(f"Base score {score.base}", "bold")
     text.append(f"  ({score_sum(score)})\n")
     text.append(f"Your woodland (base score {score.base}): ")
-    text.append(f"{result.rating}\n", "bold italic #ffff66")
+    text.append(f"{result.rating}\n", marks["score"] + Style(italic=True))
     if result.won:
-        text.append("You win!", "bold #80ff80")
+        text.append("You win!", marks["gain"])
     else:
-        text.append("Not a win this time.", "bold #ff8080")
+        text.append("Not a win this time.", marks["bad"] + Style(bold=True))
     if session.is_challenge:
         text.append(f"  Final {score.final} against a target of {result.target}.")
     else:
@@ -116,7 +118,7 @@ class EndScreen(ForageModal):
         with Vertical(classes="body dialog end"):
             yield Static("Game over", classes="dialog-title")
             with VerticalScroll():
-                yield Static(summary_text(self.session), id="end-summary")
+                yield Static(summary_text(self.session, marks_of(self.app)), id="end-summary")
                 yield Static("", id="end-par")
                 yield HistoryPanel(id="end-history")
             yield Static(choices_text(self.has_other), id="end-choices")

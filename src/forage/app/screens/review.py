@@ -7,9 +7,10 @@ stepped through. The screen decides no rule: each position and placement is the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, NamedTuple
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -36,18 +37,22 @@ from forage.app.describe import (
     TICK,
 )
 from forage.app.screens.base import ForageScreen, too_small_notice
+from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.view import woodland_state
 from forage.app.widgets import KeyBar, WoodlandView
 from forage.engine import Game, Placement
 from forage.history.store import HistoryStore
 
-LABEL_STYLE: dict[str, str] = {
-    "best": "bold #80ff80",
-    "good": "bold #c0ffc0",
-    "inaccuracy": "bold #ffff66",
-    "mistake": "bold #ffb040",
-    "blunder": "bold #ff6060",
+LABEL_STYLE: Final = {
+    "best": "gain",
+    "good": "good",
+    "inaccuracy": "score",
+    "mistake": "loss",
+    "blunder": "refused",
 }
+"""The palette's mark (``forage.app.themes.MARKS``) each label is drawn in."""
+REVERSE: Final = Style(reverse=True)
+NO_STYLE: Final = Style()
 
 
 MARKS: dict[str, str] = {
@@ -91,11 +96,13 @@ def _signed(value: int) -> str:
     return f"{value:+d}"
 
 
-def verdict_text(entry: MoveReview, gains: Gains | None = None) -> Text:
+def verdict_text(
+    entry: MoveReview, gains: Gains | None = None, marks: Mapping[str, Style] = DEFAULT_MARKS
+) -> Text:
     """What a move's review says: its label, the points lost, the better move and, with
     ``gains``, what each of the two scores at once."""
     text = Text()
-    text.append(entry.label.capitalize(), LABEL_STYLE[entry.label])
+    text.append(entry.label.capitalize(), marks[LABEL_STYLE[entry.label]])
     if entry.loss > 0:
         close = " (within the sampling's noise)" if entry.label == "best" else ""
         text.append(f": -{entry.loss:g}{close}; ")
@@ -122,18 +129,23 @@ def verdict_text(entry: MoveReview, gains: Gains | None = None) -> Text:
     return text
 
 
-def moves_text(count: int, current: int, entries: Sequence[MoveReview] = ()) -> Text:
+def moves_text(
+    count: int,
+    current: int,
+    entries: Sequence[MoveReview] = (),
+    marks: Mapping[str, Style] = DEFAULT_MARKS,
+) -> Text:
     """The list of moves, ``1★ 2✓ 3?? ...``, with each label's mark once the analysis is
     in, and the move shown in reverse."""
     text = Text()
     for index in range(count):
         if index:
             text.append("  ")
-        style = "reverse" if index == current else ""
+        style = REVERSE if index == current else NO_STYLE
         text.append(str(index + 1), style)
         if index < len(entries):
             label = entries[index].label
-            text.append(MARKS[label], f"{LABEL_STYLE[label]} {style}".strip())
+            text.append(MARKS[label], marks[LABEL_STYLE[label]] + style)
     return text
 
 
@@ -349,7 +361,7 @@ class ReviewScreen(ForageScreen):
         self.query_one("#review-title", Static).update(self.title_text(placement))
         entries = self.result.moves if self.result is not None and not self.on_par else ()
         self.query_one("#review-moves", Static).update(
-            moves_text(len(self._line()), self.index, entries)
+            moves_text(len(self._line()), self.index, entries, marks_of(self.app))
         )
         self.query_one("#review-verdict", Static).update(self.verdict())
 
@@ -377,4 +389,4 @@ class ReviewScreen(ForageScreen):
         entry = self._entry()
         if entry is None:
             return Text(f"Analysing the game{ELLIPSIS}", "dim")
-        return verdict_text(entry, gains_of(self._positions[self.index], entry))
+        return verdict_text(entry, gains_of(self._positions[self.index], entry), marks_of(self.app))

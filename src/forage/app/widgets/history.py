@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from forage.app.describe import DOT, ELLIPSIS, STAR
+from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.history.achievements import Achievement
 from forage.history.store import ScoreLine
 
@@ -27,7 +30,7 @@ class HistoryState:
     share: str | None = None
 
 
-def history_text(state: HistoryState) -> Text:
+def history_text(state: HistoryState, marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
     """New achievements, then the deal's scoreboard, then the daily share line."""
     text = Text()
     if state.waiting:
@@ -37,7 +40,7 @@ def history_text(state: HistoryState) -> Text:
         text.append("This game is not in the history (see the message above).", "dim")
         return text
     for achievement in state.achievements:
-        text.append(f"{STAR} Achievement: ", "bold #ffff66")
+        text.append(f"{STAR} Achievement: ", marks["score"])
         text.append(achievement.name, "bold")
         text.append(f" ({achievement.description})\n")
     if state.scoreboard:
@@ -61,6 +64,6 @@ class HistoryPanel(Widget):
 
     def render(self) -> Text:
         """The panel's text."""
-        text = history_text(self.state)
+        text = history_text(self.state, marks_of(self.app))
         text.rstrip()
         return text

@@ -4,18 +4,20 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
+from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from forage.app.describe import CROSS, DOT, TICK, TO
+from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.engine import GameResult, Recipe
 
-MET_STYLE = "bold #80ff80"
-UNMET_STYLE = "#ff8080"
-FLIP_STYLE = "bold reverse"
+FLIP_STYLE: Final = Style(bold=True, reverse=True)
 """A tick the drop shown would change."""
 
 
@@ -28,12 +30,14 @@ class ScoreState:
     after: GameResult | None = None
 
 
-def breakdown_text(result: GameResult, challenge: bool = False) -> Text:
+def breakdown_text(
+    result: GameResult, challenge: bool = False, marks: Mapping[str, Style] = DEFAULT_MARKS
+) -> Text:
     """The base score and the points that add up to it; its rating, the woodland's."""
     score = result.score
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("Base score " if challenge else "Score ", "bold")
-    text.append(f"{score.base}", "bold #ffff66")
+    text.append(f"{score.base}", marks["score"])
     text.append("\n")
     parts = score.parts
     text.append(f" food {parts.food} {DOT} mice {parts.mice}\n")
@@ -43,12 +47,17 @@ def breakdown_text(result: GameResult, challenge: bool = False) -> Text:
     return text
 
 
-def final_text(result: GameResult, after: GameResult | None = None, width: int = 0) -> Text:
+def final_text(
+    result: GameResult,
+    after: GameResult | None = None,
+    width: int = 0,
+    marks: Mapping[str, Style] = DEFAULT_MARKS,
+) -> Text:
     """The final score (and what the drop shown makes it) against the target; what is
     left to go on a line of its own where ``width`` is too narrow for one line."""
     text = Text()
     final = result.score.final
-    text.append(f"Final {final}", "bold #ffff66")
+    text.append(f"Final {final}", marks["score"])
     if after is not None and after.score.final != final:
         text.append(f" {TO} {after.score.final}", "bold reverse")
     if result.target is not None:
@@ -66,20 +75,21 @@ def recipes_text(
     conditions: bool,
     after: GameResult | None = None,
     width: int = 0,
+    marks: Mapping[str, Style] = DEFAULT_MARKS,
 ) -> Text:
     """The final score and target, then each recipe with its condition (wrapped to
     ``width`` when given), bonus and tick; ticks the drop shown would flip are marked."""
     text = Text()
     if not recipes:
         return text
-    text.append_text(final_text(result, after, width))
+    text.append_text(final_text(result, after, width, marks))
     shown = after.recipes if after is not None else result.recipes
     for recipe, now, then in zip(recipes, result.recipes, shown, strict=True):
         mark = TICK if then.met else CROSS
-        style = MET_STYLE if then.met else UNMET_STYLE
+        style = marks["gain" if then.met else "bad"]
         if then.met != now.met:  # the drop shown would change this tick: say so
             mark = f"{TICK if now.met else CROSS}{TO}{mark}"
-            style = f"{style} {FLIP_STYLE}"
+            style = style + FLIP_STYLE
         text.append("\n")
         text.append(f" {mark} ", style)
         name = f"{recipe.name} ({recipe.bonus_text})"
@@ -108,10 +118,11 @@ class ScorePanel(Widget):
         if result is None:
             return Text("")
         recipes = self.state.recipes
+        marks = marks_of(self.app)
         if not recipes:
-            return breakdown_text(result)
+            return breakdown_text(result, marks=marks)
         width = self.size.width or 28
-        text = recipes_text(result, recipes, True, self.state.after, width)
+        text = recipes_text(result, recipes, True, self.state.after, width, marks)
         text.append("\n")
-        text.append_text(breakdown_text(result, challenge=True))
+        text.append_text(breakdown_text(result, challenge=True, marks=marks))
         return text

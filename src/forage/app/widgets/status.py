@@ -13,16 +13,9 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from forage.app.describe import ELLIPSIS
+from forage.app.themes import marks_of
 
-TONE_STYLES: Final = {
-    "gain": Style.parse("bold #80ff80"),
-    "level": Style.parse("bold"),
-    "loss": Style.parse("bold #ffb040"),
-    "refused": Style.parse("bold #ff5050"),
-    "idle": Style.parse("bold"),
-}
-"""The headline's style by its tone: a gain, no change, a loss, a refusal, or nothing yet."""
-NOTE_STYLE: Final = Style.parse("#ffff99")
+NO_STYLE: Final = Style()
 
 
 @dataclass(frozen=True)
@@ -33,7 +26,8 @@ class StatusState:
     headline: str = ""
     details: str = ""
     tone: str = "idle"
-    """``gain``, ``level``, ``loss``, ``refused`` or ``idle`` (see :data:`TONE_STYLES`)."""
+    """``gain``, ``level``, ``loss``, ``refused`` or ``idle``: the headline's style is the
+    palette's mark of that name (``forage.app.themes.MARKS``)."""
     note: str = ""
 
     @property
@@ -93,21 +87,21 @@ class StatusBar(Widget):
         to one line."""
         return self._lines_of(self.state, width)
 
-    @staticmethod
-    def _lines_of(state: StatusState, width: int) -> list[tuple[str, Style]]:
-        """A state's lines at this width."""
-        out = [(one_line(state.headline, width), TONE_STYLES.get(state.tone, Style()))]
-        out.append((one_line(state.details, width), Style()))
+    def _lines_of(self, state: StatusState, width: int) -> list[tuple[str, Style]]:
+        """A state's lines at this width, in the app's palette."""
+        marks = marks_of(self.app)
+        out = [(one_line(state.headline, width), marks.get(state.tone, NO_STYLE))]
+        out.append((one_line(state.details, width), NO_STYLE))
         if state.note:
-            out.append((one_line(state.note, width), NOTE_STYLE))
+            out.append((one_line(state.note, width), marks["note"]))
         return out
 
     def render_line(self, y: int) -> Strip:
         """One line of the bar on its background."""
         width = self.size.width
-        if self._strips is None:
-            if self._base is None or self._base[0] != self.app.theme:
-                self._base = (self.app.theme, self.rich_style)
+        theme = self.app.theme
+        if self._strips is None or self._base is None or self._base[0] != theme:
+            self._base = (theme, self.rich_style)
             base = self._base[1]
             self._strips = [
                 Strip([Segment(text, base + style)]).adjust_cell_length(width, base)

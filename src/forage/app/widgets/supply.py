@@ -7,7 +7,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from forage.app.themes import PALETTES, palette_name
+from forage.app.themes import PALETTES, marks_of, palette_name
 from forage.engine import COLOURS, Supply
 
 
@@ -32,5 +32,5 @@ class SupplyView(Widget):
         if self.supply.edwood:
             text.append("available (once)")
         else:
-            text.append("used", "bold #ff6060")
+            text.append("used", marks_of(self.app)["refused"])
         return text

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
 
+from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -21,19 +22,6 @@ from forage.engine import Area, Colour, Die, Outcome, Square
 from forage.engine.areas import EDWOOD_POINTS
 from forage.engine.woodland import Pos
 
-BG: Final = PALETTES[DEFAULT_PALETTE].terrain
-"""Green bramble, orange fallen leaves, brown soil (or the FORAGE_THEME palette's)."""
-BG_CARD: Final = PALETTES[DEFAULT_PALETTE].card
-TEXT: Final = "#f2f2f2"
-TEXT_CARD: Final = "#000000"
-EDWOOD_STYLE: Final = Style.parse("bold #ffffff on #7b2fbf")
-EMPTY_STYLE: Final = Style.parse("#4a4a4a")
-CAUSE_STYLE: Final = Style.parse("bold #ffffff on #c41616")
-"""The area of the card that causes a refusal."""
-CHANGE_STYLE: Final = Style.parse("bold #000000 on #ffff66")
-"""A die the drop changes, on the card being placed."""
-PEEK_MARK: Final = Style.parse("bold #ffff00")
-"""The outline of the card while peeking under it."""
 UNDERLINE: Final = Style(underline=True)
 NO_STYLE: Final = Style()
 
@@ -92,7 +80,8 @@ def area_lines(
 ) -> tuple[tuple[Chunk, ...], ...]:
     """The lines of one area: its type letter(s), its die or Edwood, in its colours."""
     w, h = size.width, size.height
-    fg = TEXT_CARD if on_card else TEXT
+    look = PALETTES[palette]
+    fg = look.marks["text-card" if on_card else "text"].color
     letters = [c.value.lower() for c in area.colours]
     split = len(letters) == 2
     slash = SLASH
@@ -101,7 +90,7 @@ def area_lines(
         words = {1: ["EDW"], 2: ["Edw", "mouse"], 3: ["EDWOOD", " mouse", cost]}.get(
             h, ["EDWOOD", " mouse", cost, ""]
         )
-        return tuple(((_fit(word, w), EDWOOD_STYLE),) for word in words)
+        return tuple(((_fit(word, w), look.marks["edwood"]),) for word in words)
     # the terrain line(s)
     badge = (-1, 0, 0)  # (row, first column, last column + 1) of the die's label
     if h == 1:
@@ -132,7 +121,7 @@ def area_lines(
                 extra = "mouse" if die.mouse else ("basket" if die.value == 15 else "")
                 rows.append(_fit("  " + extra if extra else "", w))
             rows += [" " * w] * (h - len(rows))
-    return _paint(rows, area, die, badge, PALETTES[palette], fg, on_card, no_color)
+    return _paint(rows, area, die, badge, look, fg, on_card, no_color)
 
 
 def _paint(
@@ -141,7 +130,7 @@ def _paint(
     die: Die | None,
     badge: tuple[int, int, int],
     look: Palette,
-    fg: str,
+    fg: Color | None,
     on_card: bool,
     no_color: bool,
     highlight: int = -1,
@@ -149,6 +138,7 @@ def _paint(
     """Rows of text on the area's colours; the die's label as a badge of its colour (a
     mouse's face on red); row ``highlight`` marks a change the drop makes."""
     palette = look.card if on_card else look.terrain
+    ink, basket = look.marks["text-card"].color, look.marks["basket"].color
     w = len(rows[0]) if rows else 0
     row_b, start_b, end_b = badge
     lines: list[tuple[Chunk, ...]] = []
@@ -160,13 +150,13 @@ def _paint(
                 if die.mouse and column > start_b:
                     style = look.mouse
                 else:
-                    style = Style(color="#000000", bgcolor=look.card[die.colour], bold=True)
+                    style = Style(color=ink, bgcolor=look.card[die.colour], bold=True)
             elif row == highlight and column < max(stripped, 1):
-                style = CHANGE_STYLE
+                style = look.marks["change"]
             else:
                 bg = _split_bg(area, column, w, palette)
                 bold = die is not None or on_card
-                colour = "#ffff66" if char == BASKET and not on_card else fg
+                colour = basket if char == BASKET and not on_card else fg
                 style = Style(color=colour, bgcolor=bg, bold=bold)
             if on_card and no_color:
                 style += Style(reverse=True)
@@ -206,12 +196,13 @@ def card_lines(
         rows = [name, pick(p.change, p.short), p.word, pick(p.below, p.short_below)]
         rows += [""] * (h - len(rows))
     rows = [_fit(r, w) for r in rows]
+    look = PALETTES[palette]
     if p.cause:
-        return tuple(tuple((ch, CAUSE_STYLE) for ch in row) for row in rows)
+        return tuple(tuple((ch, look.marks["cause"]) for ch in row) for row in rows)
     changed = 0 if h == 1 else 1
     highlight = changed if (p.change or p.short) and rows[changed].strip() else -1
-    look = PALETTES[palette]
-    return _paint(rows, area, None, (-1, 0, 0), look, TEXT_CARD, True, no_color, highlight)
+    ink = look.marks["text-card"].color
+    return _paint(rows, area, None, (-1, 0, 0), look, ink, True, no_color, highlight)
 
 
 @lru_cache(maxsize=4096)
@@ -256,15 +247,18 @@ def _card_segments(
 
 
 @lru_cache(maxsize=8)
-def _empty_segments(size: CellSize, base: Style) -> tuple[tuple[Segment, ...], ...]:
+def _empty_segments(
+    size: CellSize, base: Style, palette: str = DEFAULT_PALETTE
+) -> tuple[tuple[Segment, ...], ...]:
     """An area of empty table: a faint dot in the middle, for counting squares."""
     lines = [(Segment(" " * size.width, base),) for _ in range(size.height)]
-    lines[size.height // 2] = (Segment(EMPTY.center(size.width), base + EMPTY_STYLE),)
+    dot = base + PALETTES[palette].marks["empty"]
+    lines[size.height // 2] = (Segment(EMPTY.center(size.width), dot),)
     return tuple(lines)
 
 
 @lru_cache(maxsize=64)
-def _style(color: str | None, bgcolor: str | None, bold: bool | None = None) -> Style:
+def _style(color: Color | None, bgcolor: str | None, bold: bool | None = None) -> Style:
     """A shared style object for separator columns."""
     return Style(color=color, bgcolor=bgcolor, bold=bold)
 
@@ -590,7 +584,7 @@ def _row_lines(
             )
             cells.append(drawn)
         else:
-            cells.append(_empty_segments(size, base))
+            cells.append(_empty_segments(size, base, palette))
     out: list[list[Segment]] = []
     for i in range(size.height):
         line: list[Segment] = [
@@ -624,12 +618,13 @@ def _separator(
     here, right = (x, y), (x + 1, y)
     if here in card or right in card:
         if state.peek and (here in card) != (right in card):
-            return (PEEK, PEEK_MARK)
+            return (PEEK, PALETTES[palette].marks["peek"])
         return (" ", NO_STYLE)
     left_sq, right_sq = squares.get(here), squares.get(right)
     if left_sq is not None and right_sq is not None:
-        bg = _split_bg(left_sq.area, 99, 1, PALETTES[palette].terrain)
+        look = PALETTES[palette]
+        bg = _split_bg(left_sq.area, 99, 1, look.terrain)
         if left_sq.card != right_sq.card:
-            return (BAR, _style("#000000", bg, bold=True))
+            return (BAR, _style(look.marks["text-card"].color, bg, bold=True))
         return (" ", _style(None, bg))
     return (" ", NO_STYLE)
