@@ -27,10 +27,22 @@ from forage.engine import (
     Square,
     Woodland,
 )
-from forage.engine.board import COLOUR_INDEX, board_of
+from forage.engine.board import COLOUR_INDEX, Board, encode, pack
 from forage.engine.scoring import check_recipes, score
 
 MOUSE = -2
+
+
+def board_of(squares: Mapping[tuple[int, int], Square]) -> Board:
+    """The engine's board of a woodland given as models."""
+    return {pack(x, y): encode(sq.area, sq.die, sq.edwood) for (x, y), sq in squares.items()}
+
+
+def first_gathered(position: Position) -> tuple[Colour, ...]:
+    """The colours the first card played gathered under R8a (R18), read from the position."""
+    if position.first <= 0:
+        return ()
+    return tuple(c for c in Colour if position.first & (1 << COLOUR_INDEX[c]))
 
 
 def card(number: int, areas: str) -> Card:

@@ -71,7 +71,6 @@ def test_games_come_newest_first_per_player_with_a_limit(store: HistoryStore) ->
     assert [g.id for g in store.games("ann", limit=2)] == [ids[3], ids[2]]
     assert [g.id for g in store.games()] == ids[::-1]
     assert [g.id for g in store.finished("ann")] == [ids[0], ids[2], ids[3]]
-    assert store.players() == ["ann", "bob"]
 
 
 def test_the_default_player_is_the_last_one_used_else_the_login_name(

@@ -297,7 +297,6 @@ def test_r8c_edwood_when_supply_lacks_the_colour() -> None:
     game = game_of(ALL_M, ALL_B, ALL_B)
     outcome = game.push(place(2, 0, 0))
     assert [e.effect for e in outcome.effects] == [Effect.MOUSE] * 5 + [Effect.EDWOOD]
-    assert outcome.uses_edwood
     assert die_at(game, 1, 2) == "E"
     assert supply_of(game) == (0, 5, 5, False)
 

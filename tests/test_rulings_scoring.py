@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from helpers import base_of, dice_of, game_of, place, play, score_of, woodland
+from helpers import base_of, dice_of, first_gathered, game_of, place, play, score_of, woodland
 
 from forage.carddata import standard_deck
 from forage.engine import Colour, Game, Woodland, rating
@@ -291,9 +291,9 @@ def test_r18_gather_on_first_turn_counts_only_the_first_card() -> None:
     # Turn 1 places B dice, turn 2 places C dice: Blackberry Pie yes, Chestnut Soup no.
     game = game_of("B B B B C C", ALL_B, "C C C C C C", ALL_B, recipes=(15, 13))
     play(game, place(2, 0, -2), place(3, 0, 2))
-    assert game.position.first_gathered == (Colour.B,)
+    assert first_gathered(game.position) == (Colour.B,)
     assert [str(d) for _, d in sorted(dice_of(game.woodland))] == ["B1", "C1", "B1", "C1"]
-    assert game.position.first_gathered == (Colour.B,)
+    assert first_gathered(game.position) == (Colour.B,)
     assert [(r.name, r.met) for r in game.result().recipes] == [
         ("Blackberry Pie", True),
         ("Chestnut Soup", False),
@@ -304,7 +304,7 @@ def test_r18_gather_on_first_turn_mice_do_not_count() -> None:
     # The first card puts only C mice (and Edwood) on bare B areas.
     game = game_of(ALL_B, "C C C C C C", ALL_B, recipes=(13, 15))
     play(game, place(2, 0, 0))
-    assert game.position.first_gathered == ()
+    assert first_gathered(game.position) == ()
     assert [r.met for r in game.result().recipes] == [False, False]
 
 
@@ -313,7 +313,7 @@ def test_r18_gather_on_first_turn_follows_undo() -> None:
     play(game, place(2, 1, 2))  # a C mouse at (1,2): nothing gathered
     game.pop()
     play(game, place(3, 0, 0))  # five B dice
-    assert game.position.first_gathered == (Colour.B,)
+    assert first_gathered(game.position) == (Colour.B,)
     assert [r.met for r in game.result().recipes] == [False, True]
 
 

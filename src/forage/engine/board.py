@@ -9,10 +9,9 @@ behind ``piece_at()``. Every table here is generated from the models at load tim
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Final, NamedTuple
 
-from forage.engine.areas import COLOURS, FOOD_FACES, MOUSE_FACE, Area, Colour
+from forage.engine.areas import COLOURS, FOOD_FACES, MOUSE_FACE, Area
 from forage.engine.woodland import Die, Square, die, square
 
 # -- square codes --------------------------------------------------------------------------
@@ -105,11 +104,6 @@ Board = dict[int, int]
 """A woodland: packed square index to square code, for the covered squares."""
 
 
-def board_of(squares: Mapping[tuple[int, int], Square]) -> Board:
-    """The board of a woodland given as models (the inverse of the models' face)."""
-    return {pack(x, y): encode(sq.area, sq.die, sq.edwood) for (x, y), sq in squares.items()}
-
-
 # -- positions -------------------------------------------------------------------------------
 
 
@@ -128,8 +122,3 @@ class Position(NamedTuple):
     """The base score (R15), kept up to date move by move."""
     first: int
     """Colour mask gathered under R8a by the first card played, or -1 before it (R18)."""
-
-    @property
-    def first_gathered(self) -> tuple[Colour, ...]:
-        """Colours gathered under R8a by the first card played (R18)."""
-        return tuple(c for i, c in enumerate(COLOURS) if self.first > 0 and self.first >> i & 1)

@@ -27,11 +27,6 @@ class RecipeKind(StrEnum):
     MOUSE_FREE = "mouse-free"
 
 
-COLOURED_KINDS = frozenset(
-    {RecipeKind.EXACT_TEN, RecipeKind.DOUBLE, RecipeKind.ALL_FIVE, RecipeKind.FIRST_TURN}
-)
-
-
 class Recipe(BaseModel):
     """The recipe on a card's back: a target number, a condition and a bonus (R17, R18)."""
 

@@ -85,11 +85,6 @@ class Outcome(BaseModel):
             self._effects = effects_of(self._resolved) if self._resolved is not None else ()
         return self._effects
 
-    @property
-    def uses_edwood(self) -> bool:
-        """Whether the placement puts Edwood in the woodland."""
-        return any(e.effect is Effect.EDWOOD for e in self.effects)
-
     def __eq__(self, other: object) -> bool:
         """Outcomes are equal when they say the same."""
         if not isinstance(other, Outcome):

@@ -519,11 +519,6 @@ class HistoryStore:
             {}, lambda conn: {r[0]: str(r[1])[:10] for r in conn.execute(sql, (player,))}
         )
 
-    def players(self) -> list[str]:
-        """Everyone who has a stored game, by name."""
-        sql = "SELECT DISTINCT player FROM games ORDER BY player"
-        return self._safely([], lambda conn: [str(r[0]) for r in conn.execute(sql)])
-
     def scoreboard(self, deal: str, first_only: bool = False) -> Scoreboard:
         """Every player's best finished game on a deal code, best first, with the deal's par
         (the best par noted on any game of the deal).

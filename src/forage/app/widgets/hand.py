@@ -15,9 +15,6 @@ from forage.app.describe import DOT, FRAME, POINTER, SLASH
 from forage.app.themes import DEFAULT_PALETTE, PALETTES, palette_name
 from forage.engine import Card, Rotation
 
-MINI_WIDTH = 3
-"""Characters per area in the small hand cards."""
-
 
 @dataclass(frozen=True)
 class HandState:
