@@ -1,0 +1,57 @@
+"""Game records and result objects: the JSON interface of CONTRACT.md.
+
+- :mod:`~forage.record.schema`: the record's models; :func:`parse_record` checks every
+  field and raises :class:`RecordError` naming the first bad one; :func:`record_from_game`.
+- :mod:`~forage.record.games`: the deal, deck and placements a record gives, and the game
+  replayed from them (:func:`build_game`, :func:`load_game`).
+- :mod:`~forage.record.result`: the result object of ``forage replay --json``.
+- :mod:`~forage.record.files`: one-line messages for file and JSON problems, and
+  :func:`write_atomic`, so a crash never leaves half a file.
+"""
+
+from forage.record.files import (
+    json_problem,
+    number_problem,
+    os_problem,
+    write_atomic,
+    write_problem,
+)
+from forage.record.games import build_game, deal_from_code, load_game
+from forage.record.result import bad_input_object, result_object
+from forage.record.schema import (
+    FORMAT,
+    CardIn,
+    DeckIn,
+    GameRecord,
+    MouseIn,
+    MoveIn,
+    RecordError,
+    RotationIn,
+    parse_record,
+    placement_json,
+    record_from_game,
+)
+
+__all__ = [
+    "FORMAT",
+    "CardIn",
+    "DeckIn",
+    "GameRecord",
+    "MouseIn",
+    "MoveIn",
+    "RecordError",
+    "RotationIn",
+    "bad_input_object",
+    "build_game",
+    "deal_from_code",
+    "json_problem",
+    "load_game",
+    "number_problem",
+    "os_problem",
+    "parse_record",
+    "placement_json",
+    "record_from_game",
+    "result_object",
+    "write_atomic",
+    "write_problem",
+]

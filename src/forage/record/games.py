@@ -1,0 +1,140 @@
+"""The game a record describes: its deck, its deal (from the deal list, the seed or the
+deal code), its placements, and the game replayed from them."""
+
+from __future__ import annotations
+
+from forage.carddata import standard_deck
+from forage.engine import (
+    Card,
+    Deal,
+    Deck,
+    Game,
+    MouseChoice,
+    Outcome,
+    Placement,
+    Rotation,
+)
+from forage.record.files import number_problem
+from forage.record.schema import FORMAT, GameRecord, RecordError, parse_record
+
+
+def deal_from_code(code: str) -> Deal:
+    """The deal of a deal code; raises ValueError saying what is wrong, in the user's terms."""
+    try:
+        return Deal.from_code(code)
+    except ValueError as exc:
+        raise ValueError(number_problem(exc)) from None
+
+
+def _deck_of(record: GameRecord) -> Deck:
+    """The deck a record plays: the built-in 18 cards, or its ``cards``, which replace them."""
+    if record.cards is None:
+        return standard_deck()
+    if not record.cards:
+        raise RecordError("cards", "a custom deck needs at least one card")
+    seen: set[int] = set()
+    cards = []
+    for i, card in enumerate(record.cards):
+        if card.number in seen:
+            raise RecordError(f"cards[{i}].number", f"card {card.number} appears twice")
+        seen.add(card.number)
+        cards.append(Card(number=card.number, areas=tuple(card.areas)))
+    return Deck.of(cards)
+
+
+def _deal_of(record: GameRecord, deck: Deck) -> Deal:
+    recipes: tuple[int, int] | None = None
+    if record.recipes:  # an empty list names no recipes, like a missing one
+        if len(record.recipes) != 2:
+            raise RecordError("recipes", f"give none or two recipes, not {len(record.recipes)}")
+        for i, number in enumerate(record.recipes):
+            if number not in standard_deck().recipes():
+                raise RecordError(f"recipes[{i}]", f"unknown recipe {number} (recipes are 1-18)")
+        if record.recipes[0] == record.recipes[1]:
+            raise RecordError("recipes[1]", f"recipe {record.recipes[1]} appears twice")
+        recipes = (record.recipes[0], record.recipes[1])
+    seeded: Deal | None = None
+    if record.seed is not None:
+        if record.recipe_challenge and record.deck == 2:
+            raise RecordError("deck", "a recipe challenge has no deck 2 (RULINGS R12)")
+        try:
+            seeded = Deal.from_seed(
+                record.seed,
+                recipes=bool(record.recipe_challenge),
+                deck=record.deck or 1,
+                numbers=deck.numbers,
+            )
+        except ValueError as exc:
+            raise RecordError("seed", str(exc)) from None
+    elif record.deck is not None or record.recipe_challenge is not None:
+        field = "deck" if record.deck is not None else "recipe_challenge"
+        if record.deal is None:
+            raise RecordError(field, "goes with seed, which is missing")
+    if record.deal is None:
+        if seeded is None:
+            raise RecordError("deal", "missing: a record needs deal (or seed)")
+        if recipes is not None and seeded.recipes is None:
+            return Deal(cards=seeded.cards, recipes=recipes)
+        if recipes is not None and set(seeded.recipes or ()) != set(recipes):
+            raise RecordError("recipes", "do not match the seed's recipe challenge")
+        return seeded
+    if not 1 <= len(record.deal) <= 18:
+        raise RecordError("deal", f"a deal has 1 to 18 cards, not {len(record.deal)}")
+    seen: set[int] = set()
+    for i, number in enumerate(record.deal):
+        if number not in deck:
+            raise RecordError(f"deal[{i}]", f"unknown card {number}")
+        if number in seen:
+            raise RecordError(f"deal[{i}]", f"card {number} appears twice")
+        seen.add(number)
+    deal = Deal(cards=tuple(record.deal), recipes=recipes)
+    if seeded is not None:
+        if seeded.cards != deal.cards:
+            raise RecordError("seed", "the seed's deal differs from deal")
+        if seeded.recipes is not None:
+            if recipes is None:
+                return seeded
+            if set(seeded.recipes) != set(recipes):
+                raise RecordError("recipes", "do not match the seed's recipe challenge")
+    return deal
+
+
+def _placements(record: GameRecord, deck: Deck) -> list[Placement]:
+    placements = []
+    for i, move in enumerate(record.moves):
+        if move.card not in deck:
+            raise RecordError(f"moves[{i}].card", f"unknown card {move.card}")
+        seen: set[tuple[int, int]] = set()
+        for j, choice in enumerate(move.mouse):
+            if (choice.x, choice.y) in seen:
+                raise RecordError(
+                    f"moves[{i}].mouse[{j}]", f"square ({choice.x}, {choice.y}) chosen twice"
+                )
+            seen.add((choice.x, choice.y))
+        placements.append(
+            Placement(
+                card=move.card,
+                rotation=Rotation(move.rotation),
+                x=move.x,
+                y=move.y,
+                mouse=tuple(MouseChoice(x=m.x, y=m.y, colour=m.colour) for m in move.mouse),
+            )
+        )
+    return placements
+
+
+def build_game(record: GameRecord) -> tuple[Game, list[Placement]]:
+    """The game a record starts, and its moves (not yet played); raises RecordError."""
+    if record.format is not None and record.format != FORMAT:
+        raise RecordError("format", f"unknown format {record.format!r} (expected {FORMAT!r})")
+    deck = _deck_of(record)
+    deal = _deal_of(record, deck)
+    placements = _placements(record, deck)
+    return Game(deal, deck, recipe_book=standard_deck().recipes()), placements
+
+
+def load_game(text: str) -> tuple[Game, Outcome | None]:
+    """Read a record and replay its moves; returns the game and the first refusal, if any."""
+    game, placements = build_game(parse_record(text))
+    _, refusal = game.replay(placements)
+    return game, refusal
