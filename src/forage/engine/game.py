@@ -232,12 +232,16 @@ class Game:
             return refused(placement, Reason.NO_OVERLAP)
         unders = tuple(pos.board.get(spot + d, 0) for d in turned.offsets)
         choice: dict[int, int] = {}
+        stray = False  # a colour named for a square the card does not cover
         if placement.mouse:
             cells = {unpack(spot + d): i for i, d in enumerate(turned.offsets)}
-            for extra, m in enumerate(placement.mouse):
-                # A square the card does not cover keeps a key no cell has: refused last (R11).
-                choice[cells.get((m.x, m.y), len(cells) + extra)] = COLOUR_INDEX[m.colour]
-        result = resolve(unders, pos.counts, pos.edwood, turned, choice or None)
+            for m in placement.mouse:
+                cell = cells.get((m.x, m.y))
+                if cell is None:
+                    stray = True
+                else:
+                    choice[cell] = COLOUR_INDEX[m.colour]
+        result = resolve(unders, pos.counts, pos.edwood, turned, choice or None, stray=stray)
         if isinstance(result, Refusal):
             cause = unpack(spot + turned.offsets[result.cell]) if result.cell >= 0 else None
             if not (choose_mice and result.choice_may_help and not placement.mouse):

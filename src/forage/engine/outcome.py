@@ -1,10 +1,11 @@
-"""Outcomes: what a placement would do, as models built from the rules' resolution."""
+"""Outcomes: what a placement would do, built from the rules' resolution."""
 
 from __future__ import annotations
 
-from typing import Any, Final, NamedTuple
+from dataclasses import dataclass, field
+from typing import Final, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr
+from pydantic import BaseModel, ConfigDict
 
 from forage.engine.areas import COLOURS, Area, Colour
 from forage.engine.board import IS_EDWOOD, SQUARES, Position, unpack
@@ -43,10 +44,14 @@ class Resolved(NamedTuple):
     result: Resolution
 
 
-class Outcome(BaseModel):
-    """The full result of a placement, worked out before (or without) making it."""
+@dataclass(slots=True, eq=False)
+class Outcome:
+    """The full result of a placement, worked out before (or without) making it.
 
-    model_config = ConfigDict(frozen=True, defer_build=True)
+    A slotted class rather than a model: the engine builds hundreds a turn from values the
+    rules have already checked, so there is nothing to validate. An outcome is never
+    changed once made (its effects are worked out when first asked, then kept).
+    """
 
     placement: Placement
     reason: Reason | None = None
@@ -60,8 +65,9 @@ class Outcome(BaseModel):
     """Split areas whose mouse die could take either colour (the ``c`` key)."""
     cause: Pos | None = None
     """The square (x, y) of the card's area that causes a refusal, where one area does."""
-    _resolved: Resolved | None = PrivateAttr(default=None)
-    _effects: tuple[AreaEffect, ...] | None = PrivateAttr(default=None)
+    resolved: Resolved | None = field(default=None, repr=False)
+    """The rules' resolution behind a legal outcome."""
+    _effects: tuple[AreaEffect, ...] | None = field(default=None, init=False, repr=False)
 
     @property
     def legal(self) -> bool:
@@ -74,15 +80,10 @@ class Outcome(BaseModel):
         return REASON_TEXT[self.reason] if self.reason is not None else ""
 
     @property
-    def resolved(self) -> Resolved | None:
-        """The rules' resolution behind a legal outcome."""
-        return self._resolved
-
-    @property
     def effects(self) -> tuple[AreaEffect, ...]:
         """What happens at each area of the card, in R9's order (empty when refused)."""
         if self._effects is None:
-            self._effects = effects_of(self._resolved) if self._resolved is not None else ()
+            self._effects = effects_of(self.resolved) if self.resolved is not None else ()
         return self._effects
 
     def __eq__(self, other: object) -> bool:
@@ -148,13 +149,6 @@ _GATHERED: Final = tuple(
     tuple(c for i, c in enumerate(COLOURS) if mask >> i & 1) for mask in range(8)
 )
 _SUPPLIES: dict[tuple[tuple[int, int, int], bool], Supply] = {}
-_OUTCOME_FIELDS: Final = frozenset(
-    {"placement", "reason", "supply", "score_change", "gathered", "mouse_choice_possible", "cause"}
-)
-_FIELDS_SET: Final = set(_OUTCOME_FIELDS)
-"""Shared by the outcomes built here: frozen models never add to it (copies copy it)."""
-_new = object.__new__
-_set = object.__setattr__
 
 
 def supply_of(counts: tuple[int, int, int], edwood: bool) -> Supply:
@@ -176,23 +170,16 @@ def legal_outcome(placement: Placement, resolved: Resolved) -> Outcome:
     """The outcome of a legal placement, from its resolution (values already valid)."""
     result = resolved.result
     spot, offsets = resolved.spot, resolved.turned.offsets
-    values: dict[str, Any] = {
-        "placement": placement,
-        "reason": None,
-        "supply": supply_of(result.counts, result.edwood),
-        "score_change": result.gain,
-        "gathered": _GATHERED[result.gathered],
-        "mouse_choice_possible": tuple(unpack(spot + offsets[i]) for i in result.choosable)
-        if result.choosable
-        else (),
-        "cause": None,
-    }
-    outcome: Outcome = _new(Outcome)
-    _set(outcome, "__dict__", values)
-    _set(outcome, "__pydantic_fields_set__", _FIELDS_SET)
-    _set(outcome, "__pydantic_extra__", None)
-    _set(outcome, "__pydantic_private__", {"_resolved": resolved, "_effects": None})
-    return outcome
+    return Outcome(
+        placement,
+        None,
+        supply_of(result.counts, result.edwood),
+        result.gain,
+        _GATHERED[result.gathered],
+        tuple(unpack(spot + offsets[i]) for i in result.choosable) if result.choosable else (),
+        None,
+        resolved,
+    )
 
 
 def mouse_choices(turned: Turned, spot: int, result: Resolution) -> tuple[MouseChoice, ...]:

@@ -313,17 +313,20 @@ def resolve(
     edwood: bool,
     turned: Turned,
     choice: Mapping[int, int] | None = None,
+    *,
+    stray: bool = False,
 ) -> Resolution | Refusal:
     """A card's placement on these codes below, in R9's order (R8-R11).
 
     ``unders`` are the codes below the card's cells (0 on empty table), of which at least
     one is covered (R5 is the caller's: see :func:`covers`); ``choice`` maps cells to mouse
-    colour indexes (R8c); keys that are not cells of the card are refused last (R11).
+    colour indexes (R8c). A choice for a cell that gets no mouse die, or ``stray`` (a
+    colour named for a square the card does not cover), is refused last (R11).
     """
     gain = 0
     gathered = 0
     new: list[int] = []
-    pending: list[int] | None = None  # cells waiting for a mouse die or Edwood (step 3)
+    pending: list[tuple[int, int]] | None = None  # (cell, need) waiting for step 3
     drawn: list[int] | None = None  # the supply as step 1 draws food dice from it
     back: list[int] | None = None  # dice sent back to the supply (step 2)
     # R9 step 1: the matches, in area order; new food dice come from the supply as it was.
@@ -351,30 +354,50 @@ def resolve(
             if pending is None:
                 pending = []
                 back = [0, 0, 0]
-            pending.append(len(new))
+            pending.append((len(new), need))
             append(code)
             gain += change
             if colour >= 0:
                 back[colour] += 1  # type: ignore[index]
     if pending is None:
-        if choice:
+        if choice or stray:
             return _REFUSALS[Reason.BAD_MOUSE_COLOUR, False, -1]
         after = counts if drawn is None else (drawn[0], drawn[1], drawn[2])
         return _new_resolution(Resolution, (gain, tuple(new), after, edwood, gathered, (), ()))
-    # R9 step 2: every displaced die goes back to the supply.
-    supply = drawn if drawn is not None else [counts[0], counts[1], counts[2]]
     assert back is not None
+    supply = drawn if drawn is not None else [counts[0], counts[1], counts[2]]
+    found = _mice_and_edwood(turned, gain, new, pending, supply, back, edwood, gathered, choice)
+    if stray and isinstance(found, Resolution):
+        return _REFUSALS[Reason.BAD_MOUSE_COLOUR, False, -1]
+    return found
+
+
+def _mice_and_edwood(
+    turned: Turned,
+    gain: int,
+    new: list[int],
+    pending: list[tuple[int, int]],
+    supply: list[int],
+    back: list[int],
+    edwood: bool,
+    gathered: int,
+    choice: Mapping[int, int] | None,
+) -> Resolution | Refusal:
+    """R9 steps 2 and 3 of a placement with mice: the displaced dice go back to the supply,
+    then each pending cell (``(cell, need)`` in area order) gets its mouse die or Edwood
+    (R8c, R8d, R10); ``gain`` and ``new`` are step 1's."""
+    # R9 step 2: every displaced die goes back to the supply.
     supply[0] += back[0]
     supply[1] += back[1]
     supply[2] += back[2]
-    # R9 step 3: mouse dice and Edwood, in area order (R8c, R8d, R10).
+    # R9 step 3: mouse dice and Edwood, in area order.
     cells = turned.cells
     choosable: list[int] = []
     split_seen = False
     used = 0
-    for i in pending:
+    for i, need in pending:
         _, _, _, _, colours, mice, edwood_code, split = cells[i]
-        if new[i] == edwood_code:  # R8d: covering a mouse die needs Edwood
+        if need == EDWOOD:  # R8d: covering a mouse die needs Edwood
             if not edwood:
                 return _REFUSALS[Reason.EDWOOD_USED, split_seen, i]
             edwood = False
