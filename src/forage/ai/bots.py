@@ -27,6 +27,7 @@ from forage.carddata import standard_deck
 from forage.engine import Deal, Deck, Game
 from forage.engine.board import Board
 from forage.engine.deal import SplitMix64
+from forage.engine.rules import first_colours
 from forage.engine.scoring import recipe_bonus
 
 POLICIES: Final = ("greedy", "expert")
@@ -195,8 +196,7 @@ def expert_ranking(
         """The recipes' bonus on the woodland after a move (0 in a standard game)."""
         if not recipes:
             return 0
-        first = move.result.gathered if state.first < 0 else state.first
-        return recipe_bonus(board, recipes, first)
+        return recipe_bonus(board, recipes, first_colours(state.first, move.result.gathered))
 
     if remaining == 0:
         scored = []

@@ -19,6 +19,7 @@ from forage.ai.bots import POLICIES, Expert, beam_line, play
 from forage.ai.sim import Move, Simulator, State, simulator_for, state_of
 from forage.ai.worth import food_areas
 from forage.engine import Game, Placement
+from forage.engine.areas import DICE_PER_COLOUR, FOOD_FACES
 from forage.engine.board import DIE_COLOUR, FACE_INDEX, IS_MOUSE, IS_SPLIT
 
 
@@ -45,8 +46,9 @@ EXACT_PLACEMENTS: Final = 3
 TRY_EXACT_PLACEMENTS: Final = 5
 """Up to this many placements left, par tries the exact search within its node budget."""
 
-_INCREMENTS: Final = (1, 2, 3, 4, 5)
+_INCREMENTS: Final = tuple(b - a for a, b in zip((0, *FOOD_FACES[:-1]), FOOD_FACES, strict=True))
 """What each step of a food die adds: 0 -> 1 -> 3 -> 6 -> 10 -> 15."""
+_STEPS: Final = len(_INCREMENTS)
 
 
 class Found(NamedTuple):
@@ -72,10 +74,17 @@ class ParResult:
 
 
 def _recipe_ceiling(sim: Simulator) -> int:
-    """More than the recipes of a game can ever add."""
-    total = 0
+    """As much as the recipes of a game can ever add (R19): a point bonus as printed; a
+    doubling its colour's total again, at most every die of the colour on a basket, times
+    the doublings before it."""
+    most = DICE_PER_COLOUR * FOOD_FACES[-1]
+    total, times = 0, 1
     for recipe in sim.recipes:
-        total += 4 * 75 if recipe.bonus == "x2" else int(recipe.bonus)
+        if recipe.doubles:
+            total += times * most
+            times *= 2
+        else:
+            total += max(0, int(recipe.bonus))
     return total
 
 
@@ -118,7 +127,7 @@ class Searcher:
             areas[1] += fc
             areas[2] += fm
         # available[colour][step]: how many increments of size step+1 that colour can take.
-        available = [[0] * 5 for _ in range(3)]
+        available = [[0] * _STEPS for _ in range(3)]
         on_board = [0, 0, 0]
         split = [0, 0, 0]
         for code in state.board.values():
@@ -130,18 +139,18 @@ class Searcher:
             if IS_SPLIT[code]:
                 split[col] += 1
             row = available[col]
-            for step in range(face, min(face + k, 5)):
+            for step in range(face, min(face + k, _STEPS)):
                 row[step] += 1
         bound = 0
-        top = min(k, 5)
+        top = min(k, _STEPS)
         for col in range(3):
             row = available[col]
-            for _ in range(5 - on_board[col]):
+            for _ in range(DICE_PER_COLOUR - on_board[col]):  # dice still in the supply
                 for step in range(top):
                     row[step] += 1
             left = areas[col]
             bound += min(left, split[col])
-            for step in range(4, -1, -1):
+            for step in reversed(range(_STEPS)):
                 take = min(left, row[step])
                 bound += take * _INCREMENTS[step]
                 left -= take

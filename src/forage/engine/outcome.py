@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 from forage.engine.areas import COLOURS, Area, Colour
 from forage.engine.board import IS_EDWOOD, SQUARES, Position, unpack
 from forage.engine.placement import MouseChoice, Placement
-from forage.engine.rules import REASON_TEXT, Effect, Reason, Resolution, Turned
+from forage.engine.rules import REASON_TEXT, Effect, Reason, Resolution, Turned, sent_back
 from forage.engine.woodland import Die, Square, Supply
 from forage.engine.woodland import square as shared_square
 
@@ -125,9 +125,7 @@ def effects_of(resolved: Resolved) -> tuple[AreaEffect, ...]:
             effect = Effect.EDWOOD
         elif effect is Effect.PLACED and after.die is None:
             effect = Effect.NO_DIE_LEFT
-        returned = None
-        if effect in (Effect.MOUSE, Effect.EDWOOD) and below is not None:
-            returned = below.die
+        returned = sent_back(effect, below)
         x, y = unpack(spot + cell.offset)
         effects.append(
             AreaEffect(

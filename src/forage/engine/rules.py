@@ -28,7 +28,7 @@ from forage.engine.board import (
     step,
 )
 from forage.engine.cards import Card
-from forage.engine.woodland import Square, die, square
+from forage.engine.woodland import Die, Square, die, square
 
 
 class Reason(StrEnum):
@@ -114,6 +114,20 @@ def covered_square(area: Area, below: Square | None, effect: Effect) -> Square:
     return square(area)
 
 
+def sent_back(effect: Effect | Reason, below: Square | None) -> Die | None:
+    """The die an area sends back to the supply from the area below: a die it covers with
+    no match (R8c), or the mouse die Edwood covers (R8d)."""
+    if effect in (Effect.MOUSE, Effect.EDWOOD) and below is not None:
+        return below.die
+    return None
+
+
+def first_colours(first: int, gathered: int) -> int:
+    """The first-turn colour mask after a placement (R18): what this placement gathered if
+    no card was played before it (``first`` is -1), else what the first card gathered."""
+    return gathered if first < 0 else first
+
+
 def default_mouse_colour(options: Sequence[int], supply: Sequence[int]) -> int:
     """The mouse colour given no choice: most dice left, ties to B, then C, then M (R8c)."""
     best = options[0]
@@ -186,10 +200,11 @@ def _step(area: Area, below: Square | None) -> Step:
     colour = gathered = 0
     if effect in (Effect.RAISED, Effect.PLACED) and made.die is not None:
         gathered = 1 << COLOUR_INDEX[made.die.colour]
+    back = sent_back(effect, below)
     if effect is Effect.PLACED and made.die is not None:
         colour = COLOUR_INDEX[made.die.colour]  # drawn from the supply
-    elif effect in (Effect.MOUSE, Effect.EDWOOD) and below is not None and below.die is not None:
-        colour = COLOUR_INDEX[below.die.colour]  # sent back to the supply
+    elif back is not None:
+        colour = COLOUR_INDEX[back.colour]  # sent back to the supply
     else:
         colour = -1
     return Step(int(_NEEDS[effect]), effect, code, made.points - lost, gathered, colour)
@@ -572,5 +587,5 @@ def lay(
         tuple(hand),
         next_draw,
         position.base + result.gain,
-        result.gathered if position.first < 0 else position.first,
+        first_colours(position.first, result.gathered),
     )
