@@ -21,10 +21,11 @@ from terminal import Terminal
 
 from forage.app import saves
 from forage.app.app import ForageApp
+from forage.app.keeper import Keeper
 from forage.app.recorder import Recorder
 from forage.app.saves import FINISHED_PATTERN, SAVE_NAME
 from forage.app.screens import EndScreen
-from forage.app.session import Session, load_saved
+from forage.app.session import Session
 from forage.history.store import DB_NAME, HistoryStore
 
 
@@ -33,6 +34,7 @@ def play_to_end(session: Session) -> None:
     while not session.game.is_over():
         assert session.go_to(greedy(session).placement)
         assert session.place() is not None
+        Keeper().keep(session)
 
 
 def kept_files(home: Path) -> list[Path]:
@@ -133,7 +135,7 @@ def test_a_save_holding_a_finished_game_is_kept_for_the_history(forage_home: Pat
     play_to_end(session)
     forage_home.mkdir(parents=True, exist_ok=True)
     (forage_home / SAVE_NAME).write_text(json.dumps(session.save_data()))
-    assert load_saved() is None  # not offered to resume...
+    assert Keeper().load() is None  # not offered to resume...
     assert len(kept_files(forage_home)) == 1  # ...but kept for the history
     recorder = Recorder("bo")
     assert len(recorder.record_kept()) == 1
@@ -149,11 +151,13 @@ def test_a_full_disk_at_the_end_keeps_the_save(
     while len(session.game.moves) < 7:
         session.go_to(greedy(session).placement)
         session.place()
+        Keeper().keep(session)
     before = json.loads((forage_home / SAVE_NAME).read_text())
     real = saves.SaveSlot.keep_finished
     monkeypatch.setattr(saves.SaveSlot, "keep_finished", lambda self, data: None)
     session.go_to(greedy(session).placement)
     session.place()
+    Keeper().keep(session)
     monkeypatch.setattr(saves.SaveSlot, "keep_finished", real)
     after = json.loads((forage_home / SAVE_NAME).read_text())
     assert len(after["moves"]) == len(before["moves"]) + 1  # kept in the save
@@ -202,6 +206,7 @@ async def test_declining_the_saved_game_counts_it_abandoned_once(forage_home: Pa
     session = Session.start(seed=4)
     session.go_to(greedy(session).placement)
     session.place()
+    Keeper().keep(session)
     recorder = Recorder("di")
     app = ForageApp(seed=5, recorder=recorder)
     async with app.run_test(size=(100, 40)) as pilot:
@@ -222,6 +227,7 @@ def _last_move_setup(home: Path) -> tuple[Session, str]:
     while session.game.turn < session.game.turns:
         session.go_to(greedy(session).placement)
         session.place()
+        Keeper().keep(session)
     saves.slot().release()  # the forage started below takes the save
     home.mkdir(parents=True, exist_ok=True)
     data = session.save_data()
@@ -268,7 +274,7 @@ def test_kill_9_just_after_the_last_placement_loses_nothing(
     games = stored(forage_home)
     if games:
         assert games == [("finished", "kim")]
-        assert not (forage_home / SAVE_NAME).exists() or load_saved() is None
+        assert not (forage_home / SAVE_NAME).exists() or Keeper().load() is None
     else:  # killed before the placement was made: the game is still saved, to resume
-        again = load_saved()
+        again = Keeper().load()
         assert again is not None and again.game.moves == resumed.game.moves

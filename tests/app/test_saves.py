@@ -24,9 +24,10 @@ from textual.pilot import Pilot
 from forage import record as record_module
 from forage.app import saves
 from forage.app.app import ForageApp
+from forage.app.keeper import Keeper
 from forage.app.saves import SAVE_NAME, SaveSlot, clean_temp_files
 from forage.app.screens.confirm import ConfirmScreen
-from forage.app.session import Session, load_saved, save_path
+from forage.app.session import Session, save_path
 from forage.cli.errors import EXIT_CRASH
 from forage.engine import Deal
 
@@ -165,7 +166,7 @@ def test_a_damaged_save_is_moved_aside_and_kept(forage_home: Path, name: str) ->
     forage_home.mkdir(parents=True)
     raw = DAMAGED[name].encode("utf-8", "surrogateescape")
     save_path().write_bytes(raw)
-    assert load_saved() is None
+    assert Keeper().load() is None
     (kept,) = forage_home.glob("current-game.unreadable-*.json")
     assert kept.read_bytes() == raw
     assert not save_path().exists()
@@ -176,7 +177,7 @@ def test_a_damaged_save_is_moved_aside_and_kept(forage_home: Path, name: str) ->
 def test_a_good_save_is_not_moved(forage_home: Path) -> None:
     forage_home.mkdir(parents=True)
     save_path().write_text(json.dumps(a_save()))
-    loaded = load_saved()
+    loaded = Keeper().load()
     assert loaded is not None and len(loaded.game.moves) == 2
     assert list(forage_home.glob("current-game.unreadable-*")) == []
     assert saves.slot().news() == []
@@ -206,10 +207,10 @@ def test_a_save_that_cannot_be_moved_aside_is_never_written_over(
         raise PermissionError(errno.EACCES, "Permission denied")
 
     monkeypatch.setattr(Path, "rename", refused)
-    assert load_saved() is None
+    assert Keeper().load() is None
     session = Session.start(seed=3)
     session.game.push(greedy(session).placement)
-    session.save()
+    Keeper().save(session)
     assert save_path().read_text() == "{damaged"
     (news,) = saves.slot().news()
     assert "left as it is" in news

@@ -9,8 +9,9 @@ import pytest
 from app_helpers import choice_spot
 
 from forage.app.describe import face, outcome_lines
+from forage.app.keeper import Keeper
 from forage.app.screens.end import summary_text
-from forage.app.session import Session, load_saved, save_path
+from forage.app.session import Session, save_path
 from forage.app.widgets.woodland import (
     SIZES,
     WoodlandState,
@@ -67,10 +68,11 @@ def test_save_and_load_round_trip() -> None:
     outcome = next(session.game.outcomes())
     assert session.go_to(outcome.placement)
     assert session.place() is not None
+    Keeper().keep(session)
     assert save_path().exists()
     data = json.loads(save_path().read_text())
     assert data["seed"] == 8 and len(data["moves"]) == 1
-    loaded = load_saved()
+    loaded = Keeper().load()
     assert loaded is not None
     assert loaded.game.moves == session.game.moves
     assert loaded.deal == session.deal
@@ -79,11 +81,11 @@ def test_save_and_load_round_trip() -> None:
 def test_unreadable_save_is_ignored(forage_home: Path) -> None:
     forage_home.mkdir(parents=True, exist_ok=True)
     save_path().write_text("{not json")
-    assert load_saved() is None
+    assert Keeper().load() is None
     save_path().write_text(
         json.dumps({"format": "forage-save/1", "deal": "1.2", "moves": ["9@0,0"]})
     )
-    assert load_saved() is None
+    assert Keeper().load() is None
 
 
 def test_other_deck_of_a_seed_and_of_a_deal_code() -> None:
@@ -160,3 +162,16 @@ def test_run_game_refuses_a_bad_deal_code(capsys: pytest.CaptureFixture[str]) ->
     assert run_game(None, "1.2.99", False, 1, None) == 2
     assert "99" in capsys.readouterr().err
     assert run_game(None, None, False, 3, None) == 2
+
+
+def test_a_session_writes_nothing_itself(forage_home: Path, tmp_path: Path) -> None:
+    """Placing, undoing and redoing change the game only; the keeper writes it down."""
+    record = tmp_path / "game.json"
+    session = Session.start(seed=8, record_path=record)
+    assert session.go_to(next(session.game.outcomes()).placement)
+    assert session.place() is not None
+    assert session.undo() is not None and session.redo() is not None
+    assert not save_path().exists() and not record.exists()
+    Keeper().keep(session)
+    assert json.loads(save_path().read_text())["moves"] == [session.game.moves[0].notation()]
+    assert json.loads(record.read_text())["moves"][0]["card"] == session.game.moves[0].card

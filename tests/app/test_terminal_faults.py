@@ -19,6 +19,7 @@ from terminal import Terminal
 
 from forage.app import saves
 from forage.app.app import ForageApp, Panicked
+from forage.app.keeper import Keeper
 from forage.app.saves import SAVE_NAME
 from forage.app.session import Session
 from forage.exits import EXIT_CRASH, EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED
@@ -35,6 +36,7 @@ def saved_game(home: Path, moves: int = 2) -> Session:
     for _ in range(moves):
         session.go_to(greedy(session).placement)
         session.place()
+        Keeper().keep(session)
     saves.slot().release()
     home.mkdir(parents=True, exist_ok=True)
     return session

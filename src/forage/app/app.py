@@ -21,8 +21,9 @@ from forage import startup
 from forage.app import saves
 from forage.app.base import ForageBaseApp
 from forage.app.guards import guard_input
+from forage.app.keeper import Keeper
 from forage.app.screens.game import GameScreen
-from forage.app.session import Session, forget_saved, load_saved
+from forage.app.session import Session
 from forage.app.themes import register_themes
 from forage.exits import EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED
 from forage.screen_size import clamp_size
@@ -86,6 +87,8 @@ class ForageApp(ForageBaseApp):
         self.offer_resume = offer_resume and session is None
         self._given = session
         self.record_path = record_path
+        self.keeper = Keeper()
+        """Writes the game being played down: the save, the --record file."""
         self.quitting = False
         """The app has been told to quit (it may still be starting)."""
         self.crash: BaseException | None = None
@@ -105,7 +108,7 @@ class ForageApp(ForageBaseApp):
         or another forage is playing with the save."""
         slot = saves.slot()
         self._taken = not slot.acquire() and slot.taken
-        self._saved = load_saved(self.record_path) if self.offer_resume else None
+        self._saved = self.keeper.load(self.record_path) if self.offer_resume else None
         if self._saved is not None or self._taken:
             return Screen()
         return self.game_screen(self.fresh_session())
@@ -140,7 +143,7 @@ class ForageApp(ForageBaseApp):
             else:
                 if self.recorder is not None:
                     self.recorder.replaced(saved)
-                forget_saved()
+                self.keeper.forget()
                 self.start(self.fresh_session())
 
         self.push_screen(ConfirmScreen(question), answered)
@@ -211,7 +214,7 @@ class ForageApp(ForageBaseApp):
         """Save the game in progress and leave with ``code`` (Textual restores the terminal)."""
         session = self.session
         if session is not None:
-            session.save()
+            self.keeper.save(session)
         self.exit(code)
 
     def panic(self, *renderables: RenderableType) -> None:
@@ -248,7 +251,7 @@ class ForageApp(ForageBaseApp):
         if self.recorder is not None:
             self.recorder.prepare(session)
         if session.record_path is not None:
-            session.persist()
+            self.keeper.keep(session)
         return GameScreen(session)
 
     def start(self, session: Session) -> None:

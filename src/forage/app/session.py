@@ -1,7 +1,8 @@
 """A game being played on screen: the engine's Game plus the card being placed (the cursor).
 
-Pure Python, no Textual: the screen asks this object (and through it the engine) for
-every rule, so the logic here can be tested without a terminal.
+Pure Python, no Textual and no I/O: the screen asks this object (and through it the
+engine) for every rule, and each change returns what happened; writing the game down is
+``forage.app.keeper``'s.
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ class Session:
     daily: date | None = None
     """The date of the daily deal this game plays, if it is one; kept in the save."""
     keeps_history: bool = False
-    """The app records this game in the history when it ends: until then the finished game
-    is kept on disk (:meth:`SaveSlot.keep_finished`) rather than its save simply removed."""
+    """The app records this game in the history when it ends: until then the keeper keeps
+    the finished game on disk (:meth:`SaveSlot.keep_finished`) rather than removing its save."""
     finished_file: Path | None = None
     """Where the finished game was kept for the history, once it ended (None before)."""
 
@@ -285,7 +286,6 @@ class Session:
             self.game.push(outcome)
             self.redo_stack.clear()
             self.reset_cursor()
-            self.persist()
         return outcome
 
     def undo(self) -> Placement | None:
@@ -296,7 +296,6 @@ class Session:
         self.undos += 1
         self.redo_stack.append(placement)
         self._put(placement.card, placement.rotation, placement.x, placement.y)
-        self.persist()
         return placement
 
     def redo(self) -> Outcome | None:
@@ -309,7 +308,6 @@ class Session:
             return None
         self.cursor = outcome.placement
         self.reset_cursor()
-        self.persist()
         return outcome
 
     # -- saving ---------------------------------------------------------------------------------
@@ -339,34 +337,6 @@ class Session:
         self.daily = other.daily if other.deal == self.deal else None
         return self
 
-    def persist(self) -> None:
-        """Save the game (or forget the save once it is over) and write the --record file."""
-        from forage.record import record_from_game
-
-        if self.record_path is not None:
-            record = record_from_game(self.game, self.seed, self.deck_number)
-            saves.slot().write_record(self.record_path, record.to_json())
-        self.save()
-
-    def save(self) -> None:
-        """Write the save file atomically; a finished game or an untouched one leaves none.
-
-        A game the history is waiting for is, the first time it ends, kept in a file of its
-        own until the history has it, and the save removed only then. A folder that cannot
-        be written is told on screen (``saves.slot().news()``), never raised.
-        """
-        slot = saves.slot()
-        over = self.game.is_over()
-        if over and self.keeps_history and self.finished_file is None:
-            data = self.save_data()
-            data["ended"] = datetime.now(UTC).isoformat()
-            self.finished_file = slot.keep_finished(data)
-            if self.finished_file is None:  # kept in the save instead, recorded at next start
-                slot.store(data)
-            return
-        keep = bool(self.game.moves) and not over
-        slot.store(self.save_data() if keep else None)
-
     @classmethod
     def from_save_data(cls, data: dict[str, Any], record_path: Path | None = None) -> Session:
         """Rebuild a saved game; raises ValueError if the save does not make sense."""
@@ -378,21 +348,3 @@ class Session:
         if save.started is not None:
             session.started = save.started
         return session
-
-
-def load_saved(record_path: Path | None = None) -> Session | None:
-    """The saved game in progress, or None if there is none (an unreadable one is set aside;
-    a finished one, left by a forage stopped as it ended, is removed: its own file keeps it)."""
-    slot = saves.slot()
-    session = slot.load(lambda data: Session.from_save_data(data, record_path))
-    if session is None:
-        return None
-    if session.game.is_over():  # the history never had it: keep it for the history
-        slot.set_finished()
-        return None
-    return session
-
-
-def forget_saved() -> None:
-    """Delete the save file (the player chose not to resume it)."""
-    saves.slot().store(None)

@@ -12,6 +12,7 @@ from textual.widgets import Static
 
 from forage.app import saves
 from forage.app.describe import ARROW_KEYS, DOT, ELLIPSIS, ENTER_KEY, card_name
+from forage.app.keeper import keeper_of
 from forage.app.recorder import recorder_of
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.session import Session
@@ -271,6 +272,7 @@ class GameScreen(ForageScreen):
         if not outcome.legal:  # the headline says why, once
             self.changed()
             return
+        keeper_of(self.app).keep(self.session)
         self._dropped("Placed", outcome.placement.card, before)
         self.check_end()
 
@@ -306,6 +308,7 @@ class GameScreen(ForageScreen):
                 "Nothing to undo: this is the start of the game." if back else "Nothing to redo."
             )
             return
+        keeper_of(self.app).keep(self.session)
         card = done.card if isinstance(done, Placement) else done.placement.card
         self._dropped("Took back" if back else "Redid: placed", card, before)
         if not back:
@@ -383,7 +386,7 @@ class GameScreen(ForageScreen):
 
     def action_quit_game(self) -> None:
         """Save the game and leave (it is offered next time: not abandoned)."""
-        self.session.save()
+        keeper_of(self.app).save(self.session)
         self.app.exit(0)
 
     # -- game flow ---------------------------------------------------------------------------------
@@ -401,9 +404,7 @@ class GameScreen(ForageScreen):
         self._hint = None
         self._peek = False
         self.query_one(ScorePanel).refresh(layout=True)
-        session.save()
-        if session.record_path is not None:
-            session.persist()
+        keeper_of(self.app).keep(session)
         self.changed()
         self.check_end()
 

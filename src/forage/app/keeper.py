@@ -1,0 +1,72 @@
+"""Keeping the game being played on disk: the save file, the ``--record`` file, and a
+finished game kept for the history until it has it.
+
+The app owns one :class:`Keeper`; the game screen calls it after each change its
+:class:`~forage.app.session.Session` reports (a placement, an undo, a redo, a new game,
+quitting). The session itself writes nothing. Problems are kept as news the game screen
+tells once (``saves.slot().news()``), never raised.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from forage.app import saves
+from forage.app.session import Session
+
+
+class Keeper:
+    """Writes a session's game where it is kept, atomically."""
+
+    def keep(self, session: Session) -> None:
+        """After a change to the game: the ``--record`` file, if one is asked for, and the
+        save."""
+        if session.record_path is not None:
+            from forage.record import record_from_game
+
+            record = record_from_game(session.game, session.seed, session.deck_number)
+            saves.slot().write_record(session.record_path, record.to_json())
+        self.save(session)
+
+    def save(self, session: Session) -> None:
+        """Write the save file; a finished game or an untouched one leaves none.
+
+        A game the history is waiting for is, the first time it ends, kept in a file of its
+        own until the history has it (``session.finished_file``), and the save removed only
+        then.
+        """
+        slot = saves.slot()
+        over = session.game.is_over()
+        if over and session.keeps_history and session.finished_file is None:
+            data = session.save_data()
+            data["ended"] = datetime.now(UTC).isoformat()
+            session.finished_file = slot.keep_finished(data)
+            if session.finished_file is None:  # kept in the save instead, recorded at next start
+                slot.store(data)
+            return
+        keep = bool(session.game.moves) and not over
+        slot.store(session.save_data() if keep else None)
+
+    def load(self, record_path: Path | None = None) -> Session | None:
+        """The saved game in progress, or None if there is none (an unreadable one is set
+        aside; a finished one, left by a forage stopped as it ended, is removed: its own
+        file keeps it)."""
+        slot = saves.slot()
+        session = slot.load(lambda data: Session.from_save_data(data, record_path))
+        if session is None:
+            return None
+        if session.game.is_over():  # the history never had it: keep it for the history
+            slot.set_finished()
+            return None
+        return session
+
+    def forget(self) -> None:
+        """Delete the save file (the player chose not to resume it)."""
+        saves.slot().store(None)
+
+
+def keeper_of(app: object) -> Keeper:
+    """The app's keeper (a plain one for an app that has none)."""
+    keeper = getattr(app, "keeper", None)
+    return keeper if isinstance(keeper, Keeper) else Keeper()
