@@ -66,6 +66,7 @@ class ForageApp(ForageBaseApp):
         record_path: Path | None = None,
         *,
         offer_resume: bool = True,
+        offer_learn: bool = False,
         show_par: bool = False,
         recorder: Recorder | None = None,
         session: Session | None = None,
@@ -74,7 +75,8 @@ class ForageApp(ForageBaseApp):
 
         With ``show_par``, the end screen works out the deal's par (in a child process); with
         a ``recorder``, every game is recorded in the history; with ``session``, it continues
-        that game (``forage play FILE``) and offers no other.
+        that game (``forage play FILE``) and offers no other. With ``offer_learn``, a
+        player's very first start offers the guided first game (``forage learn``), once.
         """
         super().__init__()
         register_themes(self)
@@ -84,6 +86,7 @@ class ForageApp(ForageBaseApp):
             recorder.tell = self.history_notice
         self.options = (seed, deal_code, recipes, deck, record_path)
         self.offer_resume = offer_resume and session is None
+        self.offer_learn = offer_learn and session is None
         self._given = session
         self.record_path = record_path
         self.quitting = False
@@ -125,6 +128,8 @@ class ForageApp(ForageBaseApp):
             return
         saved = self._saved
         if saved is None:
+            if self.offer_learn:
+                self._offer_learning()
             return
         from forage.app.screens.confirm import ConfirmScreen
 
@@ -142,6 +147,29 @@ class ForageApp(ForageBaseApp):
                     self.recorder.replaced(saved)
                 forget_saved()
                 self.start(self.fresh_session())
+
+        self.push_screen(ConfirmScreen(question), answered)
+
+    def _offer_learning(self) -> None:
+        """On a player's very first start, offer the guided first game, never again."""
+        from forage.app.tutorial import first_start, mark_offered
+
+        if not first_start():
+            return
+        mark_offered()
+        from forage.app.screens.confirm import ConfirmScreen
+
+        question = (
+            "Welcome to Forage! New to the game? A short guided game teaches the rules "
+            "by playing them, one at a time (later: forage learn).\n\n"
+            "Learn the rules now? (n plays a game)"
+        )
+
+        def answered(answer: str | None) -> None:
+            if answer == "yes":
+                from forage.app.screens.learn import LearnScreen
+
+                self.push_screen(LearnScreen(over_game=True))
 
         self.push_screen(ConfirmScreen(question), answered)
 

@@ -26,7 +26,9 @@ def play_command(args: argparse.Namespace) -> int:
 
         player = named_player(args.player)
     if args.file is None:
-        return run_game(args.seed, args.deal, args.recipes, args.deck, record, player=player)
+        return run_game(
+            args.seed, args.deal, args.recipes, args.deck, record, player=player, offer_learn=True
+        )
     if args.seed is not None or args.deal is not None or args.recipes:
         raise BadInput("play FILE: the record gives the deal; drop --seed, --deal and --recipes")
     session = continued(args.file, record)

@@ -94,6 +94,7 @@ class GameScreen(ForageScreen):
         # repaints fewer lines.
         yield too_small_notice()
         yield Static(id="title", classes="body")
+        yield from self.compose_lesson()
         yield WoodlandView(id="woodland", classes="body")
         with VerticalScroll(id="side", classes="body", can_focus=False):  # scrolls when cut
             yield HandView(id="hand")
@@ -101,6 +102,14 @@ class GameScreen(ForageScreen):
             yield ScorePanel(id="score")
         yield StatusBar(id="status", classes="body")
         yield KeyBar()
+
+    def compose_lesson(self) -> ComposeResult:
+        """What goes between the title and the woodland: nothing in a game of one's own."""
+        yield from ()
+
+    def marked(self) -> frozenset[tuple[int, int]]:
+        """The squares marked on the woodland as the place to go: none in a game."""
+        return frozenset()
 
     def on_mount(self) -> None:
         """Draw the game as it stands."""
@@ -158,6 +167,7 @@ class GameScreen(ForageScreen):
             previews=not waiting,
             peek=self._peek,
             serial=self._serial,
+            marked=self.marked(),
         )
         self.query_one(HandView).state = hand_state(game, session.cursor, session.is_challenge)
         # In a recipe challenge the engine works out the standing after the drop shown.

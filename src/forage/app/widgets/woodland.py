@@ -15,7 +15,18 @@ from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 
-from forage.app.describe import BAR, BASKET, EMPTY, PEEK, SLASH, TERRAIN, CellPreview, face
+from forage.app.describe import (
+    BAR,
+    BASKET,
+    EMPTY,
+    MARK_EMPTY,
+    MARK_IN,
+    PEEK,
+    SLASH,
+    TERRAIN,
+    CellPreview,
+    face,
+)
 from forage.app.themes import DEFAULT_PALETTE, PALETTES, Palette, palette_name
 from forage.engine import Area, Colour, Die, Outcome, Square
 from forage.engine.areas import EDWOOD_POINTS
@@ -33,7 +44,7 @@ CAUSE_STYLE: Final = Style.parse("bold #ffffff on #c41616")
 CHANGE_STYLE: Final = Style.parse("bold #000000 on #ffff66")
 """A die the drop changes, on the card being placed."""
 PEEK_MARK: Final = Style.parse("bold #ffff00")
-"""The outline of the card while peeking under it."""
+"""The outline of the card while peeking under it, and the marks of the place to go."""
 UNDERLINE: Final = Style(underline=True)
 NO_STYLE: Final = Style()
 
@@ -65,6 +76,8 @@ class WoodlandState:
     """Show the woodland under the card, the card only outlined."""
     game: int = 0
     """Which game of the screen this is: a new one sizes and places the view afresh."""
+    marked: frozenset[Pos] = frozenset()
+    """Squares marked as the place to go (a lesson's spot), pointed at from either side."""
 
 
 Chunk = tuple[str, Style]
@@ -255,11 +268,15 @@ def _card_segments(
     )
 
 
-@lru_cache(maxsize=8)
-def _empty_segments(size: CellSize, base: Style) -> tuple[tuple[Segment, ...], ...]:
-    """An area of empty table: a faint dot in the middle, for counting squares."""
+@lru_cache(maxsize=16)
+def _empty_segments(
+    size: CellSize, base: Style, marked: bool = False
+) -> tuple[tuple[Segment, ...], ...]:
+    """An area of empty table: a faint dot in the middle, for counting squares (a marked
+    one: the mark of the place to go)."""
     lines = [(Segment(" " * size.width, base),) for _ in range(size.height)]
-    lines[size.height // 2] = (Segment(EMPTY.center(size.width), base + EMPTY_STYLE),)
+    dot, style = (MARK_EMPTY, PEEK_MARK) if marked else (EMPTY, EMPTY_STYLE)
+    lines[size.height // 2] = (Segment(dot.center(size.width), base + style),)
     return tuple(lines)
 
 
@@ -454,7 +471,16 @@ class WoodlandView(Widget):
                 no_color = self.app.no_color
                 base = self._base_style
                 # Rows away from the card are kept while the woodland and layout stay.
-                drawn_for = (self.state.squares, size, ox, width, no_color, base, palette)
+                drawn_for = (
+                    self.state.squares,
+                    self.state.marked,
+                    size,
+                    ox,
+                    width,
+                    no_color,
+                    base,
+                    palette,
+                )
                 if self._rows_for != drawn_for:
                     self._rows = {}
                     self._rows_for = drawn_for
@@ -590,7 +616,7 @@ def _row_lines(
             )
             cells.append(drawn)
         else:
-            cells.append(_empty_segments(size, base))
+            cells.append(_empty_segments(size, base, pos in state.marked))
     out: list[list[Segment]] = []
     for i in range(size.height):
         line: list[Segment] = [
@@ -622,6 +648,9 @@ def _separator(
     """The column between (x, y) and (x + 1, y): a card edge, blank beside the card being
     placed, or its outline while peeking under it."""
     here, right = (x, y), (x + 1, y)
+    marked = state.marked
+    if not state.peek and (here in marked) != (right in marked):
+        return (MARK_IN[0] if right in marked else MARK_IN[1], PEEK_MARK)
     if here in card or right in card:
         if state.peek and (here in card) != (right in card):
             return (PEEK, PEEK_MARK)

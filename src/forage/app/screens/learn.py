@@ -1,0 +1,187 @@
+"""The guided first game (``forage learn``): the game screen, one lesson at a time.
+
+Each lesson (:mod:`forage.learn`) sets up a position, says in two lines what to do and
+marks a spot that does it. The keys are the game's own; enter asks the lesson whether
+the drop shown meets its goal: if it does, the card is placed and the next lesson set
+up; if not, nothing is placed and the two lines say what the drop would do and what the
+lesson wants. The lesson reached is kept in the data folder, so ``forage learn`` resumes
+there; escape leaves.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Static
+
+from forage.app.describe import DOT, SLASH, TICK, TO, effect_phrase
+from forage.app.screens.game import GameScreen
+from forage.app.session import Session
+from forage.app.tutorial import Progress, load_progress, save_progress
+from forage.app.view import card_cells, title_text
+from forage.app.widgets import StatusBar, StatusState
+from forage.engine import Effect, Outcome, Placement
+from forage.learn import FINISHED, LESSONS, Lesson, goal_met, lesson_text
+
+
+class LessonSession(Session):
+    """A lesson's game on screen: never saved, so the game in progress keeps its save."""
+
+    def persist(self) -> None:
+        """A lesson writes no save and no record."""
+
+    def save(self) -> None:
+        """A lesson writes no save."""
+
+
+def lesson_session(lesson: Lesson) -> LessonSession:
+    """A session at the lesson's position, the card to place centred on the woodland."""
+    return LessonSession(lesson.game())
+
+
+def drop_words(outcome: Outcome) -> str:
+    """What a legal drop would do, in a few words: ``new C1, M 1→3 (score +4)``."""
+    phrases = [p for p in (effect_phrase(e) for e in outcome.effects) if p]
+    if not phrases:
+        empty = sum(1 for e in outcome.effects if e.effect is Effect.NEW)
+        phrases = [f"{empty} areas on empty table" if empty else "no dice change"]
+    return f"{', '.join(phrases)} (score {outcome.score_change:+d})"
+
+
+class LearnScreen(GameScreen):
+    """The game screen with a lesson's two lines under the title and its spot marked."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "leave", "Leave", key_display="esc"),
+    ]
+
+    LOCKED: ClassVar[frozenset[str]] = frozenset(
+        {"undo", "redo", "new_game", "stats", "history", "quit_game"}
+    )
+    """The game's keys a lesson does without: its position is set up, not played to."""
+
+    def __init__(self, step: int | None = None, *, over_game: bool = False) -> None:
+        """The tutorial at a lesson (by default the one it was left at); ``over_game``:
+        it was opened over a game, and escape goes back to that game."""
+        progress = load_progress()
+        self.progress = progress
+        start = progress.step if step is None else step
+        self.step = start if 0 <= start < len(LESSONS) else 0
+        self.over_game = over_game
+        self.finished = False
+        self._why: tuple[Placement, tuple[str, str]] | None = None
+        """A refused wrong drop's explanation, shown while the card stays where it was."""
+        super().__init__(lesson_session(LESSONS[self.step]))
+
+    @property
+    def lesson(self) -> Lesson:
+        """The lesson being played."""
+        return LESSONS[self.step]
+
+    def compose_lesson(self) -> ComposeResult:
+        """The lesson's two lines."""
+        yield Static(id="lesson", classes="body")
+
+    def on_mount(self) -> None:
+        """Draw the lesson and note where the tutorial stands."""
+        self._keep()
+        super().on_mount()
+
+    def marked(self) -> frozenset[tuple[int, int]]:
+        """The squares the lesson's spot covers (none once every lesson is done)."""
+        if self.finished:
+            return frozenset()
+        cells = card_cells(self.session.game, self.lesson.placement)
+        return frozenset((x, y) for x, y, _ in cells)
+
+    def update_view(self) -> None:
+        """The game's widgets, the title naming the lesson, and the lesson's lines."""
+        super().update_view()
+        if self.finished:
+            title, lines = "learn: done", FINISHED
+        else:
+            lesson = self.lesson
+            first, second, _ = lesson_text(lesson, self.session.game, TO, SLASH)
+            title = f"learn {DOT} step {self.step + 1} of {len(LESSONS)}: {lesson.title}"
+            lines = (first, second)
+            why = self._why
+            if why is not None and why[0] == self.session.cursor:
+                lines = why[1]
+            elif why is not None:
+                self._why = None
+        self.query_one("#title", Static).update(title_text(title))
+        self.query_one("#lesson", Static).update("\n".join(lines))
+        if self.finished:
+            self.query_one(StatusBar).state = StatusState(
+                f"{TICK} Every step done: you know the rules.",
+                "escape leaves; ? shows the rules in short.",
+                "gain",
+                self._last,
+            )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The game's keys, less those a lesson does without; none to place once done."""
+        if action in self.LOCKED:
+            return False
+        if self.finished and action in self.PLACING_ACTIONS:
+            return False
+        return super().check_action(action, parameters)
+
+    def check_end(self) -> None:
+        """A lesson's game has no end screen: the tutorial says what comes next."""
+
+    def action_place(self) -> None:
+        """Place the card if the drop meets the lesson's goal; else say why not."""
+        session = self.session
+        if self.finished or session.game.is_over():
+            return
+        outcome = None if session.waiting else session.preview()
+        if outcome is None or not outcome.legal:  # the game's own words: move it, or why not
+            super().action_place()
+            return
+        lesson = self.lesson
+        if not goal_met(lesson, session.game, outcome):
+            _, _, wants = lesson_text(lesson, session.game, TO, SLASH)
+            because = f"Not placed: this drop would give {drop_words(outcome)}."
+            self._why = (outcome.placement, (because, f"This step wants {wants}."))
+            self.say("Move or turn the card: the marked spot does what this step wants.")
+            return
+        super().action_place()
+        self._next(lesson)
+
+    def _next(self, done: Lesson) -> None:
+        """The lesson just done: on to the next one, or the end of the tutorial."""
+        if self.step + 1 >= len(LESSONS):
+            self.finished = True
+            self._keep()
+            self._last = f"{TICK} {done.done}"
+            self.refresh_bindings()
+            self.changed()
+            return
+        self.step += 1
+        self._keep()
+        self.load(lesson_session(self.lesson))
+        self._last = f"{TICK} {done.done}"
+        self.changed()
+
+    def _keep(self) -> None:
+        """Keep the lesson reached (or that every lesson is done) in the data folder."""
+        progress = Progress(
+            step=0 if self.finished else self.step,
+            finished=self.finished or self.progress.finished,
+            offered=True,
+        )
+        if progress != self.progress:
+            save_progress(progress)
+            self.progress = progress
+
+    def action_leave(self) -> None:
+        """Leave the tutorial (it resumes at this lesson): back to the game it was opened
+        over, or out of forage."""
+        self._keep()
+        if self.over_game:
+            self.dismiss()
+        else:
+            self.app.exit(0)
