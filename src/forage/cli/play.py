@@ -26,8 +26,10 @@ def play_command(args: argparse.Namespace) -> int:
 
         player = named_player(args.player)
     if args.file is None:
+        # A first start that names no deal may be a new player's: the tutorial is offered.
+        first = args.seed is None and args.deal is None
         return run_game(
-            args.seed, args.deal, args.recipes, args.deck, record, player=player, offer_learn=True
+            args.seed, args.deal, args.recipes, args.deck, record, player=player, offer_learn=first
         )
     if args.seed is not None or args.deal is not None or args.recipes:
         raise BadInput("play FILE: the record gives the deal; drop --seed, --deal and --recipes")

@@ -67,7 +67,7 @@ READING: Final = f"""\
 """
 
 RULES: Final = f"""\
-[b]The rules in short[/b]   (to learn them by playing, step by step: forage learn)
+[b]The rules in short[/b]   (to learn them by playing: forage learn)
   Each turn, place one of your two cards so that it covers at least
   one area of the woodland (any rotation), then draw a card.
   Nine cards: eight turns. Each new area that covers an area:
