@@ -21,9 +21,9 @@ from forage.app.screens.confirm import ConfirmScreen
 from forage.app.screens.game import GameScreen
 from forage.app.screens.learn import LearnScreen
 from forage.app.tutorial import Progress, load_progress, progress_path, save_progress
-from forage.app.widgets import StatusBar, WoodlandView
+from forage.app.widgets import KeyBar, StatusBar, WoodlandView
 from forage.engine import Placement
-from forage.learn import LESSONS, goal_met
+from forage.learn import FINISHED, LESSONS, Lesson, goal_met, lesson_text
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 
@@ -90,6 +90,8 @@ async def test_every_lesson_is_played_by_the_keys_it_names(size: tuple[int, int]
         assert "Every step done" in screen.query_one(StatusBar).state.headline
         assert "forage" in lesson_lines(screen)
         assert not screen.query_one(WoodlandView).state.marked
+        actions = {action for _, _, action, _ in screen.query_one(KeyBar).keys()}
+        assert "leave" in actions and not actions & {"place", "move", "rotate", "undo"}
         for lines in seen:  # each lesson fits the width: nothing cut
             for line in lines.split("\n"):
                 assert len(line) <= size[0] - 2, line
@@ -239,7 +241,7 @@ sys.path.insert(0, {helpers!r})
 from test_learn import learn_screen, drive, lesson_lines
 from forage.app.learn_app import LearnApp
 from forage.app.saves import save_path
-from forage.app.widgets import StatusBar, WoodlandView
+from forage.app.widgets import KeyBar, StatusBar, WoodlandView
 from forage.learn import LESSONS
 
 async def main():
@@ -297,3 +299,43 @@ async def test_a_step_beyond_the_lessons_starts_at_the_first() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert learn_screen(app).step == 0
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.goal.value for lesson in LESSONS])
+def test_each_lesson_spot_meets_its_goal_and_another_drop_does_not(lesson: Lesson) -> None:
+    game = lesson.game()
+    assert not game.is_over()
+    assert lesson.placement.card == game.hand[0]  # the card the screen starts with
+    assert goal_met(lesson, game, game.outcome(lesson.placement))
+    others = [o for o in game.outcomes() if not goal_met(lesson, game, o)]
+    assert others  # the check can say no: the step is not passed by any drop at all
+
+
+def test_each_lesson_says_what_to_do_in_two_lines_that_fit_80_columns() -> None:
+    for lesson in LESSONS:
+        for to, slash in (("→", "╱"), ("->", "/")):
+            first, second, wants = lesson_text(lesson, lesson.game(), to, slash)
+            assert first and second and wants
+            assert max(len(first), len(second)) <= 78, lesson.title
+            assert "{" not in first + second + wants  # every value filled in
+    assert all(len(line) <= 78 for line in FINISHED)
+
+
+@sync
+async def test_help_names_forage_learn() -> None:
+    app = ForageApp(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = str(app.screen.query_one("#help-text", Static).render())
+        assert "forage learn" in text
+
+
+def test_forage_learn_is_a_command() -> None:
+    from forage.cli import build_parser
+
+    assert build_parser().parse_args(["learn"]).command == "learn"
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(["learn", "--seed", "3"])
+    assert stopped.value.code == 2

@@ -125,7 +125,7 @@ class LearnScreen(GameScreen):
         """The game's keys, less those a lesson does without; none to place once done."""
         if action in self.LOCKED:
             return False
-        if self.finished and action in self.PLACING_ACTIONS:
+        if self.finished and (action in self.PLACING_ACTIONS or action == "place"):
             return False
         return super().check_action(action, parameters)
 
