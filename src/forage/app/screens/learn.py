@@ -55,6 +55,7 @@ class LearnScreen(GameScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "leave", "Leave", key_display="esc"),
+        Binding("t", "hint", "Hint", show=False),  # the lesson's mark shows where: room for esc
     ]
 
     LOCKED: ClassVar[frozenset[str]] = frozenset(
