@@ -15,6 +15,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from forage.app.app import ForageApp
+from forage.app.describe import TICK
 from forage.app.learn_app import LearnApp
 from forage.app.saves import save_path
 from forage.app.screens.confirm import ConfirmScreen
@@ -73,6 +74,11 @@ async def walk(pilot: Pilot[int], app: LearnApp) -> list[str]:
         view = screen.query_one(WoodlandView)
         assert view.state.marked  # the spot is shown
         await drive(pilot, screen, lesson.placement)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.done is lesson and screen.session.cursor is None  # the drop shown
+        assert lesson_lines(screen).startswith(f"{TICK} {lesson.done}")
+        assert "Press enter" in lesson_lines(screen)
         await pilot.press("enter")
         await pilot.pause()
     assert screen.finished
@@ -161,9 +167,9 @@ async def test_escape_leaves_and_the_tutorial_resumes_at_its_step() -> None:
         screen = learn_screen(app)
         for lesson in LESSONS[:2]:
             await drive(pilot, screen, lesson.placement)
-            await pilot.press("enter")
+            await pilot.press("enter", "enter")
             await pilot.pause()
-        assert screen.step == 2
+        assert screen.step == 2 and screen.done is None
         await pilot.press("escape")
         await pilot.pause()
     assert app.return_code == 0
@@ -242,6 +248,7 @@ sys.path.insert(0, {helpers!r})
 from test_learn import learn_screen, drive, lesson_lines
 from forage.app.learn_app import LearnApp
 from forage.app.saves import save_path
+from forage.app.describe import TICK
 from forage.app.widgets import KeyBar, StatusBar, WoodlandView
 from forage.learn import LESSONS
 
@@ -257,6 +264,9 @@ async def main():
             print(screen.query_one(WoodlandView).plain_text())
             state = screen.query_one(StatusBar).state
             print(state.headline, state.details, state.note)
+            await pilot.press("enter")
+            await pilot.pause()
+            print(lesson_lines(screen))
             await pilot.press("enter")
             await pilot.pause()
         print(lesson_lines(screen), screen.finished)

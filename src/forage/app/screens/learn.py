@@ -72,6 +72,9 @@ class LearnScreen(GameScreen):
         self.step = start if 0 <= start < len(LESSONS) else 0
         self.over_game = over_game
         self.finished = False
+        self.done: Lesson | None = None
+        """The lesson whose goal was just met, shown until enter goes on (None while a
+        lesson is being played)."""
         self._why: tuple[Placement, tuple[str, str]] | None = None
         """A refused wrong drop's explanation, shown while the card stays where it was."""
         super().__init__(lesson_session(LESSONS[self.step]))
@@ -91,8 +94,8 @@ class LearnScreen(GameScreen):
         super().on_mount()
 
     def marked(self) -> frozenset[tuple[int, int]]:
-        """The squares the lesson's spot covers (none once every lesson is done)."""
-        if self.finished:
+        """The squares the lesson's spot covers (none once its goal is met)."""
+        if self.finished or self.done is not None:
             return frozenset()
         cells = card_cells(self.session.game, self.lesson.placement)
         return frozenset((x, y) for x, y, _ in cells)
@@ -100,8 +103,31 @@ class LearnScreen(GameScreen):
     def update_view(self) -> None:
         """The game's widgets, the title naming the lesson, and the lesson's lines."""
         super().update_view()
+        done = self.done
+        status = None
         if self.finished:
             title, lines = "learn: done", FINISHED
+            status = StatusState(
+                f"{TICK} Every step done: you know the rules.",
+                "escape leaves; ? shows the rules in short.",
+                "gain",
+                self._last,
+            )
+        elif done is not None:
+            number = LESSONS.index(done) + 1
+            title = f"learn {DOT} step {number} of {len(LESSONS)}: {done.title} {TICK}"
+            after = (
+                f"step {self.step + 1}: {self.lesson.title}"
+                if self.step > LESSONS.index(done)
+                else "the end of the tutorial"
+            )
+            lines = (f"{TICK} {done.done}", f"Press enter for {after}.")
+            status = StatusState(
+                f"{TICK} Step {number} done: the woodland after your drop.",
+                f"enter goes on to {after}; escape leaves.",
+                "gain",
+                self._last,
+            )
         else:
             lesson = self.lesson
             first, second, _ = lesson_text(lesson, self.session.game, TO, SLASH)
@@ -114,19 +140,18 @@ class LearnScreen(GameScreen):
                 self._why = None
         self.query_one("#title", Static).update(title_text(title))
         self.query_one("#lesson", Static).update("\n".join(lines))
-        if self.finished:
-            self.query_one(StatusBar).state = StatusState(
-                f"{TICK} Every step done: you know the rules.",
-                "escape leaves; ? shows the rules in short.",
-                "gain",
-                self._last,
-            )
+        if status is not None:
+            self.query_one(StatusBar).state = status
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The game's keys, less those a lesson does without; none to place once done."""
+        """The game's keys, less those a lesson does without; between lessons only enter
+        (to go on), and once every lesson is done none to place."""
         if action in self.LOCKED:
             return False
-        if self.finished and (action in self.PLACING_ACTIONS or action == "place"):
+        resting = self.finished or self.done is not None
+        if resting and action in self.PLACING_ACTIONS:
+            return False
+        if self.finished and action == "place":
             return False
         return super().check_action(action, parameters)
 
@@ -134,8 +159,12 @@ class LearnScreen(GameScreen):
         """A lesson's game has no end screen: the tutorial says what comes next."""
 
     def action_place(self) -> None:
-        """Place the card if the drop meets the lesson's goal; else say why not."""
+        """Place the card if the drop meets the lesson's goal, else say why not; after a
+        lesson's drop, go on to the next lesson."""
         session = self.session
+        if self.done is not None:
+            self._go_on()
+            return
         if self.finished or session.game.is_over():
             return
         outcome = None if session.waiting else session.preview()
@@ -150,28 +179,38 @@ class LearnScreen(GameScreen):
             self.say("Move or turn the card: the marked spot does what this step wants.")
             return
         super().action_place()
-        self._next(lesson)
+        self._met(lesson)
 
-    def _next(self, done: Lesson) -> None:
-        """The lesson just done: on to the next one, or the end of the tutorial."""
-        if self.step + 1 >= len(LESSONS):
+    def _met(self, lesson: Lesson) -> None:
+        """The lesson's goal is met: show the woodland after the drop until enter (the
+        tutorial is kept at the next lesson meanwhile)."""
+        self.done = lesson
+        self.session.cursor = None  # no card to place until the next lesson
+        if self.step + 1 < len(LESSONS):
+            self.step += 1
+        self._keep()
+        self.refresh_bindings()
+        self.changed()
+
+    def _go_on(self) -> None:
+        """From a lesson just done to the next one, or to the end of the tutorial."""
+        done, self.done = self.done, None
+        if done is LESSONS[-1]:
             self.finished = True
             self._keep()
             self._last = f"{TICK} {done.done}"
             self.refresh_bindings()
             self.changed()
             return
-        self.step += 1
-        self._keep()
         self.load(lesson_session(self.lesson))
-        self._last = f"{TICK} {done.done}"
-        self.changed()
+        self.refresh_bindings()
 
     def _keep(self) -> None:
         """Keep the lesson reached (or that every lesson is done) in the data folder."""
+        ended = self.finished or self.done is LESSONS[-1]
         progress = Progress(
-            step=0 if self.finished else self.step,
-            finished=self.finished or self.progress.finished,
+            step=0 if ended else self.step,
+            finished=ended or self.progress.finished,
             offered=True,
         )
         if progress != self.progress:
