@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -350,3 +351,21 @@ def test_forage_learn_is_a_command() -> None:
     with pytest.raises(SystemExit) as stopped:
         build_parser().parse_args(["learn", "--seed", "3"])
     assert stopped.value.code == 2
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal and signals")
+def test_forage_learn_in_a_terminal_keeps_its_step_on_sigterm(forage_home: Path) -> None:
+    from terminal import Terminal
+
+    from forage.exits import EXIT_TERMINATED
+
+    forage_home.mkdir(parents=True, exist_ok=True)
+    save_progress(Progress(step=3))
+    with Terminal(forage_home, "learn", size=(80, 24)) as terminal:
+        assert terminal.wait_for("step 4 of 10"), terminal.text()[-300:]
+        assert terminal.wait_for("esc")
+        terminal.signal(signal.SIGTERM)
+        assert terminal.wait() == EXIT_TERMINATED
+        shown = terminal.raw
+    assert b"\x1b[?1049l" in shown and b"Traceback" not in shown  # the terminal restored
+    assert load_progress().step == 3

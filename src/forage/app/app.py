@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
-import signal
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -24,7 +22,6 @@ from forage.app.guards import guard_input
 from forage.app.screens.game import GameScreen
 from forage.app.session import Session, forget_saved, load_saved
 from forage.app.themes import register_themes
-from forage.exits import EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED
 from forage.screen_size import clamp_size
 
 if TYPE_CHECKING:
@@ -32,15 +29,6 @@ if TYPE_CHECKING:
     from forage.app.recorder import Recorder
 
 guard_input()
-
-STOPPING_SIGNALS: Final = (
-    (signal.SIGTERM, EXIT_TERMINATED),
-    (signal.SIGINT, EXIT_INTERRUPTED),
-    *(((signal.SIGHUP, EXIT_HANGUP),) if hasattr(signal, "SIGHUP") else ()),
-)
-"""The signals that end the game (the game saved, the terminal restored) and the exit code
-of each."""
-
 
 HISTORY_DELAY: Final = 0.5
 """Seconds after start-up before the history is opened (on its own thread), so that the
@@ -119,7 +107,7 @@ class ForageApp(ForageBaseApp):
         a moment later the history is opened on its own thread (recording what an earlier
         run kept), so that a game's end only has to store it."""
         self.call_after_refresh(startup.release)
-        self._listen_for_signals()
+        self.listen_for_signals()
         recorder = self.recorder
         if recorder is not None and not self._taken:
             self.set_timer(HISTORY_DELAY, lambda: recorder.later(recorder.open_history))
@@ -225,15 +213,6 @@ class ForageApp(ForageBaseApp):
             if size != message.size:
                 message = events.Resize(size, size, message.pixel_size)
         return super().post_message(message)
-
-    def _listen_for_signals(self) -> None:
-        """End the game cleanly on SIGTERM, SIGINT and SIGHUP (not in headless tests)."""
-        if self.is_headless:
-            return
-        loop = asyncio.get_running_loop()
-        for number, code in STOPPING_SIGNALS:
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(number, self.stop_on_signal, code)
 
     def stop_on_signal(self, code: int) -> None:
         """Save the game in progress and leave with ``code`` (Textual restores the terminal)."""

@@ -30,8 +30,17 @@ class LearnApp(ForageBaseApp):
         return LearnScreen(self.step)
 
     def on_mount(self) -> None:
-        """Let the garbage collector run again once the first frame is drawn."""
+        """Let the garbage collector run again once the first frame is drawn; a stopping
+        signal keeps the lesson reached and leaves."""
         self.call_after_refresh(startup.release)
+        self.listen_for_signals()
+
+    def stop_on_signal(self, code: int) -> None:
+        """Keep the lesson reached and leave with ``code``."""
+        screen = self.screen
+        if isinstance(screen, LearnScreen):
+            screen.keep()
+        self.exit(code)
 
     def _handle_exception(self, error: Exception) -> None:
         """Keep the error for ``run_learn`` to log; Textual restores the terminal."""

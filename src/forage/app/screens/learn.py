@@ -90,7 +90,7 @@ class LearnScreen(GameScreen):
 
     def on_mount(self) -> None:
         """Draw the lesson and note where the tutorial stands."""
-        self._keep()
+        self.keep()
         super().on_mount()
 
     def marked(self) -> frozenset[tuple[int, int]]:
@@ -188,7 +188,7 @@ class LearnScreen(GameScreen):
         self.session.cursor = None  # no card to place until the next lesson
         if self.step + 1 < len(LESSONS):
             self.step += 1
-        self._keep()
+        self.keep()
         self.refresh_bindings()
         self.changed()
 
@@ -197,7 +197,7 @@ class LearnScreen(GameScreen):
         done, self.done = self.done, None
         if done is LESSONS[-1]:
             self.finished = True
-            self._keep()
+            self.keep()
             self._last = f"{TICK} {done.done}"
             self.refresh_bindings()
             self.changed()
@@ -205,7 +205,7 @@ class LearnScreen(GameScreen):
         self.load(lesson_session(self.lesson))
         self.refresh_bindings()
 
-    def _keep(self) -> None:
+    def keep(self) -> None:
         """Keep the lesson reached (or that every lesson is done) in the data folder."""
         ended = self.finished or self.done is LESSONS[-1]
         progress = Progress(
@@ -220,7 +220,7 @@ class LearnScreen(GameScreen):
     def action_leave(self) -> None:
         """Leave the tutorial (it resumes at this lesson): back to the game it was opened
         over, or out of forage."""
-        self._keep()
+        self.keep()
         if self.over_game:
             self.dismiss()
         else:
