@@ -369,3 +369,38 @@ def test_forage_learn_in_a_terminal_keeps_its_step_on_sigterm(forage_home: Path)
         shown = terminal.raw
     assert b"\x1b[?1049l" in shown and b"Traceback" not in shown  # the terminal restored
     assert load_progress().step == 3
+
+
+@sync
+async def test_lessons_opened_over_a_game_are_never_recorded() -> None:
+    from forage.app.recorder import Recorder
+    from forage.app.session import Session
+
+    class Watching(Recorder):
+        """A recorder that notes every game it is told was replaced."""
+
+        def __init__(self) -> None:
+            super().__init__("ann")
+            self.told: list[Session] = []
+
+        def replaced(self, session: Session) -> None:
+            self.told.append(session)
+            super().replaced(session)
+
+    recorder = Watching()
+    app = ForageApp(seed=3, offer_learn=True, recorder=recorder)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        screen = learn_screen(app)
+        for lesson in LESSONS[:2]:
+            await drive(pilot, screen, lesson.placement)
+            await pilot.press("enter", "enter")
+            await pilot.pause()
+        assert screen.step == 2
+        await pilot.press("escape")
+        await pilot.pause()
+        assert type(app.screen) is GameScreen
+    recorder.close()
+    assert recorder.told == []

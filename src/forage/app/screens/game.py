@@ -37,6 +37,7 @@ from forage.engine import Game, Placement
 
 if TYPE_CHECKING:
     from forage.ai.hint import Hint
+    from forage.app.recorder import Recorder
 
 
 class GameScreen(ForageScreen):
@@ -401,7 +402,7 @@ class GameScreen(ForageScreen):
     def load(self, session: Session) -> None:
         """Play another session on this screen (the one it replaces, if unfinished, is
         recorded as abandoned)."""
-        recorder = recorder_of(self.app)
+        recorder = self.recorder()
         if recorder is not None:
             recorder.replaced(self.session)
             recorder.prepare(session.carry_on(self.session))
@@ -419,9 +420,13 @@ class GameScreen(ForageScreen):
 
     # -- the history (forage.app.recorder) ----------------------------------------------------
 
+    def recorder(self) -> Recorder | None:
+        """The app's link to the history, which records this screen's games (None: none)."""
+        return recorder_of(self.app)
+
     def daily_label(self) -> str | None:
         """How the daily deal is named in the title (not by its long seed), else None."""
-        recorder = recorder_of(self.app)
+        recorder = self.recorder()
         if recorder is not None and recorder.is_daily(self.session):
             kind = "recipe challenge" if self.session.is_challenge else "standard game"
             return f"daily deal {recorder.daily} {DOT} {kind}"

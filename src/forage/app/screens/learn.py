@@ -158,6 +158,10 @@ class LearnScreen(GameScreen):
     def check_end(self) -> None:
         """A lesson's game has no end screen: the tutorial says what comes next."""
 
+    def recorder(self) -> None:
+        """A lesson's game is never recorded in the history."""
+        return None
+
     def action_place(self) -> None:
         """Place the card if the drop meets the lesson's goal, else say why not; after a
         lesson's drop, go on to the next lesson."""
