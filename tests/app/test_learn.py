@@ -404,3 +404,17 @@ async def test_lessons_opened_over_a_game_are_never_recorded() -> None:
         assert type(app.screen) is GameScreen
     recorder.close()
     assert recorder.told == []
+
+
+@sync
+async def test_the_first_start_offer_answered_play_plays() -> None:
+    app = ForageApp(seed=3, offer_learn=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert "learn" in str(dialog.query_one("#answers", Static).render())
+        await pilot.press("n")
+        await pilot.pause()
+        assert type(app.screen) is GameScreen
+    assert load_progress() == Progress(offered=True)

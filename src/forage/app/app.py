@@ -149,8 +149,8 @@ class ForageApp(ForageBaseApp):
 
         question = (
             "Welcome to Forage! New to the game? A short guided game teaches the rules "
-            "by playing them, one at a time (later: forage learn).\n\n"
-            "Learn the rules now? (n plays a game)"
+            "by playing them, one at a time. It is there later too: forage learn.\n\n"
+            "Learn the rules now, or play?"
         )
 
         def answered(answer: str | None) -> None:
@@ -159,7 +159,7 @@ class ForageApp(ForageBaseApp):
 
                 self.push_screen(LearnScreen(over_game=True))
 
-        self.push_screen(ConfirmScreen(question), answered)
+        self.push_screen(ConfirmScreen(question, ("learn", "play")), answered)
 
     def _offer_unsaved_game(self) -> None:
         """Another forage holds the save: play here without saving, or leave."""
