@@ -200,3 +200,31 @@ def test_no_color(
 @pytest.mark.parametrize("size", SIZES)
 def test_colour_blind_palette(snap_compare: Snap, size: tuple[int, int]) -> None:
     assert snap_compare(ForageApp(seed=1), terminal_size=size, press=["v"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_learn_a_wrong_drop_explained(snap_compare: Snap, size: tuple[int, int]) -> None:
+    from forage.app.learn_app import LearnApp
+
+    # step 3, match to raise: the card as dealt gathers but raises nothing
+    assert snap_compare(LearnApp(step=2), terminal_size=size, press=["enter"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_learn_a_lesson_done(snap_compare: Snap, size: tuple[int, int]) -> None:
+    from forage.app.learn_app import LearnApp
+    from forage.learn import LESSONS
+
+    app = LearnApp(step=6)  # Edwood chases a mouse
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        screen = app.screen
+        spot = LESSONS[6].placement
+        cursor = screen.session.cursor  # type: ignore[attr-defined]
+        keys = ["r"] * (((spot.rotation - cursor.rotation) % 360) // 90)
+        dx, dy = spot.x - cursor.x, spot.y - cursor.y
+        keys += ["right" if dx > 0 else "left"] * abs(dx) + ["down" if dy > 0 else "up"] * abs(dy)
+        await pilot.press(*keys, "enter")
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
