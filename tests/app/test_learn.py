@@ -418,3 +418,24 @@ async def test_the_first_start_offer_answered_play_plays() -> None:
         await pilot.pause()
         assert type(app.screen) is GameScreen
     assert load_progress() == Progress(offered=True)
+
+
+@sync
+async def test_l_in_a_game_opens_the_tutorial_and_escape_comes_back() -> None:
+    app = ForageApp(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await place_greedy(pilot, app)
+        game = app.session
+        assert game is not None and len(game.game.moves) == 1
+        await pilot.press("L")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LearnScreen)
+        assert app.session is game  # the player's own game, not the lesson's
+        await drive(pilot, screen, LESSONS[0].placement)
+        await pilot.press("enter", "escape")
+        await pilot.pause()
+        assert type(app.screen) is GameScreen and app.session is game
+        assert len(game.game.moves) == 1
+    assert load_progress().step == 1

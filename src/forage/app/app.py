@@ -264,8 +264,9 @@ class ForageApp(ForageBaseApp):
 
     @property
     def session(self) -> Session | None:
-        """The session on the game screen, if it is showing."""
+        """The session of the player's own game, if its screen is showing (a lesson's
+        game over it is not the player's)."""
         for screen in reversed(self.screen_stack):
-            if isinstance(screen, GameScreen):
+            if isinstance(screen, GameScreen) and screen.OWN_GAME:
                 return screen.session
         return None

@@ -65,7 +65,11 @@ class GameScreen(ForageScreen):
         Binding("s", "stats", "Statistics", show=False),
         Binding("g", "history", "Games", show=False),
         Binding("v", "colours", "Colours", show=False),
+        Binding("L", "learn", "Learn", show=False),
     ]
+
+    OWN_GAME: ClassVar[bool] = True
+    """Whether the screen plays the player's own game (the one saved and resumed)."""
 
     version: var[int] = var(0, init=False)
     """Goes up whenever the game or the cursor changes; the widgets are then updated."""
@@ -368,6 +372,12 @@ class GameScreen(ForageScreen):
             assert here is not None
             self._hint = ((self._serial, tuple(self.session.game.moves)), here, text)
             self.changed()
+
+    def action_learn(self) -> None:
+        """Open the guided first game over this one (escape comes back to it)."""
+        from forage.app.screens.learn import LearnScreen
+
+        self.app.push_screen(LearnScreen(over_game=True))
 
     def action_help(self) -> None:
         """Open the keys and rules."""

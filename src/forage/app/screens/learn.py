@@ -58,8 +58,10 @@ class LearnScreen(GameScreen):
         Binding("t", "hint", "Hint", show=False),  # the lesson's mark shows where: room for esc
     ]
 
+    OWN_GAME: ClassVar[bool] = False
+
     LOCKED: ClassVar[frozenset[str]] = frozenset(
-        {"undo", "redo", "new_game", "stats", "history", "quit_game"}
+        {"undo", "redo", "new_game", "stats", "history", "quit_game", "learn"}
     )
     """The game's keys a lesson does without: its position is set up, not played to."""
 
