@@ -206,7 +206,7 @@ def test_colour_blind_palette(snap_compare: Snap, size: tuple[int, int]) -> None
 def test_learn_a_wrong_drop_explained(snap_compare: Snap, size: tuple[int, int]) -> None:
     from forage.app.learn_app import LearnApp
 
-    # step 3, match to raise: the card as dealt gathers but raises nothing
+    # step 3, match to raise: the card as dealt raises a die but brings a mouse too
     assert snap_compare(LearnApp(step=2), terminal_size=size, press=["enter"])
 
 
