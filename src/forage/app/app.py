@@ -139,10 +139,12 @@ class ForageApp(ForageBaseApp):
         self.push_screen(ConfirmScreen(question), answered)
 
     def _offer_learning(self) -> None:
-        """On a player's very first start, offer the guided first game, never again."""
+        """On a player's very first start, offer the guided first game, never again (not in
+        a browser tab: the data folder of ``forage serve`` is the server's, shared by every
+        tab, whose players have ``L`` and ``?`` help)."""
         from forage.app.tutorial import first_start, mark_offered
 
-        if not first_start():
+        if self.is_web or not first_start():
             return
         mark_offered()
         from forage.app.screens.confirm import ConfirmScreen
