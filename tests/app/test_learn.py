@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from app_helpers import place_greedy, sync
+from app_helpers import keys_onto, place_greedy, sync
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -38,16 +38,6 @@ def learn_screen(app: LearnApp | ForageApp) -> LearnScreen:
     raise AssertionError("no tutorial screen")
 
 
-def keys_to(screen: LearnScreen, placement: Placement) -> list[str]:
-    """The keys the lessons name (r turns, arrows move) that bring the card onto a spot."""
-    cursor = screen.session.cursor
-    assert cursor is not None and cursor.card == placement.card  # no need to change card
-    keys = ["r"] * (((placement.rotation - cursor.rotation) % 360) // 90)
-    dx, dy = placement.x - cursor.x, placement.y - cursor.y
-    keys += ["right" if dx > 0 else "left"] * abs(dx) + ["down" if dy > 0 else "up"] * abs(dy)
-    return keys
-
-
 def lesson_lines(screen: LearnScreen) -> str:
     """The two lines under the title."""
     return str(screen.query_one("#lesson", Static).render())
@@ -55,7 +45,7 @@ def lesson_lines(screen: LearnScreen) -> str:
 
 async def drive(pilot: Pilot[int], screen: LearnScreen, placement: Placement) -> None:
     """Turn and move the card onto a placement by keys (not placing it)."""
-    await pilot.press(*keys_to(screen, placement))
+    await pilot.press(*keys_onto(screen.session, placement))
     await pilot.pause()
     here = screen.session.cursor
     assert here is not None and (here.rotation, here.x, here.y) == (
@@ -63,6 +53,14 @@ async def drive(pilot: Pilot[int], screen: LearnScreen, placement: Placement) ->
         placement.x,
         placement.y,
     )
+
+
+async def pass_lessons(pilot: Pilot[int], screen: LearnScreen, count: int) -> None:
+    """Meet the goals of the next ``count`` lessons on their marks, going on after each."""
+    for _ in range(count):
+        await drive(pilot, screen, screen.lesson.placement)
+        await pilot.press("enter", "enter")
+        await pilot.pause()
 
 
 async def walk(pilot: Pilot[int], app: LearnApp) -> list[str]:
@@ -166,10 +164,7 @@ async def test_escape_leaves_and_the_tutorial_resumes_at_its_step() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = learn_screen(app)
-        for lesson in LESSONS[:2]:
-            await drive(pilot, screen, lesson.placement)
-            await pilot.press("enter", "enter")
-            await pilot.pause()
+        await pass_lessons(pilot, screen, 2)
         assert screen.step == 2 and screen.done is None
         await pilot.press("escape")
         await pilot.pause()
@@ -394,10 +389,7 @@ async def test_lessons_opened_over_a_game_are_never_recorded() -> None:
         await pilot.press("y")
         await pilot.pause()
         screen = learn_screen(app)
-        for lesson in LESSONS[:2]:
-            await drive(pilot, screen, lesson.placement)
-            await pilot.press("enter", "enter")
-            await pilot.pause()
+        await pass_lessons(pilot, screen, 2)
         assert screen.step == 2
         await pilot.press("escape")
         await pilot.pause()

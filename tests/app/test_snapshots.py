@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from app_helpers import choice_spot, drive_to, game_screen, greedy, play_out_quickly, session_of
+from app_helpers import (
+    choice_spot,
+    drive_to,
+    game_screen,
+    greedy,
+    keys_onto,
+    play_out_quickly,
+    session_of,
+)
 from history_helpers import stored
 from textual.pilot import Pilot
 
@@ -213,6 +221,7 @@ def test_learn_a_wrong_drop_explained(snap_compare: Snap, size: tuple[int, int])
 @pytest.mark.parametrize("size", SIZES)
 def test_learn_a_lesson_done(snap_compare: Snap, size: tuple[int, int]) -> None:
     from forage.app.learn_app import LearnApp
+    from forage.app.screens.learn import LearnScreen
     from forage.learn import LESSONS
 
     app = LearnApp(step=6)  # Edwood chases a mouse
@@ -220,11 +229,8 @@ def test_learn_a_lesson_done(snap_compare: Snap, size: tuple[int, int]) -> None:
     async def run_before(pilot: Pilot[int]) -> None:
         await pilot.pause()
         screen = app.screen
-        spot = LESSONS[6].placement
-        cursor = screen.session.cursor  # type: ignore[attr-defined]
-        keys = ["r"] * (((spot.rotation - cursor.rotation) % 360) // 90)
-        dx, dy = spot.x - cursor.x, spot.y - cursor.y
-        keys += ["right" if dx > 0 else "left"] * abs(dx) + ["down" if dy > 0 else "up"] * abs(dy)
+        assert isinstance(screen, LearnScreen)
+        keys = keys_onto(screen.session, LESSONS[6].placement)
         await pilot.press(*keys, "enter")
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
