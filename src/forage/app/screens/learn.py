@@ -2,10 +2,10 @@
 
 Each lesson (:mod:`forage.learn`) sets up a position, says in two lines what to do and
 marks a spot that does it. The keys are the game's own; enter asks the lesson whether
-the drop shown meets its goal: if it does, the card is placed and the next lesson set
-up; if not, nothing is placed and the two lines say what the drop would do and what the
-lesson wants. The lesson reached is kept in the data folder, so ``forage learn`` resumes
-there; escape leaves.
+the drop shown meets its goal: if it does, the card is placed and the woodland after it
+shown until enter sets up the next lesson; if not, nothing is placed and the two lines
+say what the drop would do and what the lesson wants. The lesson reached is kept in the
+data folder, so ``forage learn`` resumes there; escape leaves.
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ class LearnScreen(GameScreen):
     ]
 
     OWN_GAME: ClassVar[bool] = False
+    """A lesson's game is not the player's own: never saved, resumed or recorded."""
 
     LOCKED: ClassVar[frozenset[str]] = frozenset(
         {"undo", "redo", "new_game", "stats", "history", "quit_game", "learn"}
