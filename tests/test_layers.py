@@ -19,6 +19,7 @@ LAYER: Final = {
     "forage.carddata": 2,
     "forage.record": 3,
     "forage.render": 3,
+    "forage.learn": 3,
     "forage.history": 4,
     "forage.ai": 4,
     "forage.app": 5,

@@ -58,6 +58,17 @@ async def drive_to(pilot: Pilot[int], app: ForageApp, placement: Placement) -> N
     assert session.cursor.rotation == placement.rotation
 
 
+def keys_onto(session: Session, placement: Placement) -> list[str]:
+    """The keys a lesson of ``forage learn`` names (r turns, arrows move) that bring the
+    card being placed onto a placement of the same card."""
+    cursor = session.cursor
+    assert cursor is not None and cursor.card == placement.card  # no need to change card
+    keys = ["r"] * (((placement.rotation - cursor.rotation) % 360) // 90)
+    dx, dy = placement.x - cursor.x, placement.y - cursor.y
+    keys += ["right" if dx > 0 else "left"] * abs(dx) + ["down" if dy > 0 else "up"] * abs(dy)
+    return keys
+
+
 def greedy(session: Session) -> Outcome:
     """The legal placement (default mouse colours) that raises the base score most."""
     outcomes = [o for o in session.game.outcomes() if not o.placement.mouse]

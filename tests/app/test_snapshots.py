@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from app_helpers import choice_spot, drive_to, game_screen, greedy, play_out_quickly, session_of
+from app_helpers import (
+    choice_spot,
+    drive_to,
+    game_screen,
+    greedy,
+    keys_onto,
+    play_out_quickly,
+    session_of,
+)
 from history_helpers import stored
 from textual.pilot import Pilot
 
@@ -200,3 +208,29 @@ def test_no_color(
 @pytest.mark.parametrize("size", SIZES)
 def test_colour_blind_palette(snap_compare: Snap, size: tuple[int, int]) -> None:
     assert snap_compare(ForageApp(seed=1), terminal_size=size, press=["v"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_learn_a_wrong_drop_explained(snap_compare: Snap, size: tuple[int, int]) -> None:
+    from forage.app.learn_app import LearnApp
+
+    # step 3, match to raise: the card as dealt raises a die but brings a mouse too
+    assert snap_compare(LearnApp(step=2), terminal_size=size, press=["enter"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_learn_a_lesson_done(snap_compare: Snap, size: tuple[int, int]) -> None:
+    from forage.app.learn_app import LearnApp
+    from forage.app.screens.learn import LearnScreen
+    from forage.learn import LESSONS
+
+    app = LearnApp(step=6)  # Edwood chases a mouse
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LearnScreen)
+        keys = keys_onto(screen.session, LESSONS[6].placement)
+        await pilot.press(*keys, "enter")
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
-import signal
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -25,7 +23,6 @@ from forage.app.keeper import Keeper
 from forage.app.screens.game import GameScreen
 from forage.app.session import Session
 from forage.app.themes import register_themes
-from forage.exits import EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED
 from forage.screen_size import clamp_size
 
 if TYPE_CHECKING:
@@ -33,15 +30,6 @@ if TYPE_CHECKING:
     from forage.app.recorder import Recorder
 
 guard_input()
-
-STOPPING_SIGNALS: Final = (
-    (signal.SIGTERM, EXIT_TERMINATED),
-    (signal.SIGINT, EXIT_INTERRUPTED),
-    *(((signal.SIGHUP, EXIT_HANGUP),) if hasattr(signal, "SIGHUP") else ()),
-)
-"""The signals that end the game (the game saved, the terminal restored) and the exit code
-of each."""
-
 
 HISTORY_DELAY: Final = 0.5
 """Seconds after start-up before the history is opened (on its own thread), so that the
@@ -67,6 +55,7 @@ class ForageApp(ForageBaseApp):
         record_path: Path | None = None,
         *,
         offer_resume: bool = True,
+        offer_learn: bool = False,
         show_par: bool = False,
         recorder: Recorder | None = None,
         session: Session | None = None,
@@ -75,7 +64,8 @@ class ForageApp(ForageBaseApp):
 
         With ``show_par``, the end screen works out the deal's par (in a child process); with
         a ``recorder``, every game is recorded in the history; with ``session``, it continues
-        that game (``forage play FILE``) and offers no other.
+        that game (``forage play FILE``) and offers no other. With ``offer_learn``, a
+        player's very first start offers the guided first game (``forage learn``), once.
         """
         super().__init__()
         register_themes(self)
@@ -85,6 +75,7 @@ class ForageApp(ForageBaseApp):
             recorder.tell = self.history_notice
         self.options = (seed, deal_code, recipes, deck, record_path)
         self.offer_resume = offer_resume and session is None
+        self.offer_learn = offer_learn and session is None
         self._given = session
         self.record_path = record_path
         self.keeper = Keeper()
@@ -119,7 +110,7 @@ class ForageApp(ForageBaseApp):
         a moment later the history is opened on its own thread (recording what an earlier
         run kept), so that a game's end only has to store it."""
         self.call_after_refresh(startup.release)
-        self._listen_for_signals()
+        self.listen_for_signals()
         recorder = self.recorder
         if recorder is not None and not self._taken:
             self.set_timer(HISTORY_DELAY, lambda: recorder.later(recorder.open_history))
@@ -128,6 +119,8 @@ class ForageApp(ForageBaseApp):
             return
         saved = self._saved
         if saved is None:
+            if self.offer_learn:
+                self._offer_learning()
             return
         from forage.app.screens.confirm import ConfirmScreen
 
@@ -147,6 +140,37 @@ class ForageApp(ForageBaseApp):
                 self.start(self.fresh_session())
 
         self.push_screen(ConfirmScreen(question), answered)
+
+    def on_game_screen_learn_asked(self, message: GameScreen.LearnAsked) -> None:
+        """Open the guided first game over the game (escape comes back to it)."""
+        from forage.app.screens.learn import LearnScreen
+
+        self.push_screen(LearnScreen(over_game=True))
+
+    def _offer_learning(self) -> None:
+        """On a player's very first start, offer the guided first game, never again (not in
+        a browser tab: the data folder of ``forage serve`` is the server's, shared by every
+        tab, whose players have ``L`` and ``?`` help)."""
+        from forage.app.tutorial import first_start, mark_offered
+
+        if self.is_web or not first_start():
+            return
+        mark_offered()
+        from forage.app.screens.confirm import ConfirmScreen
+
+        question = (
+            "Welcome to Forage! New to the game? A short guided game teaches the rules "
+            "by playing them, one at a time. It is there later too: forage learn.\n\n"
+            "Learn the rules now, or play?"
+        )
+
+        def answered(answer: str | None) -> None:
+            if answer == "yes":
+                from forage.app.screens.learn import LearnScreen
+
+                self.push_screen(LearnScreen(over_game=True))
+
+        self.push_screen(ConfirmScreen(question, ("learn", "play")), answered)
 
     def _offer_unsaved_game(self) -> None:
         """Another forage holds the save: play here without saving, or leave."""
@@ -201,15 +225,6 @@ class ForageApp(ForageBaseApp):
                 message = events.Resize(size, size, message.pixel_size)
         return super().post_message(message)
 
-    def _listen_for_signals(self) -> None:
-        """End the game cleanly on SIGTERM, SIGINT and SIGHUP (not in headless tests)."""
-        if self.is_headless:
-            return
-        loop = asyncio.get_running_loop()
-        for number, code in STOPPING_SIGNALS:
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(number, self.stop_on_signal, code)
-
     def stop_on_signal(self, code: int) -> None:
         """Save the game in progress and leave with ``code`` (Textual restores the terminal)."""
         session = self.session
@@ -260,8 +275,9 @@ class ForageApp(ForageBaseApp):
 
     @property
     def session(self) -> Session | None:
-        """The session on the game screen, if it is showing."""
+        """The session of the player's own game, if its screen is showing (a lesson's
+        game over it is not the player's)."""
         for screen in reversed(self.screen_stack):
-            if isinstance(screen, GameScreen):
+            if isinstance(screen, GameScreen) and screen.OWN_GAME:
                 return screen.session
         return None

@@ -68,6 +68,10 @@ CROSS: Final = "x" if ASCII else "✗"
 TICK: Final = "v" if ASCII else "✓"
 PEEK: Final = "|" if ASCII else "┃"
 """The outline of the card being placed while peeking under it."""
+MARK_IN: Final = (">", "<") if ASCII else ("▶", "◀")
+"""Either side of the squares marked as the place to go (``forage learn``)."""
+MARK_EMPTY: Final = "+" if ASCII else "◆"
+"""A marked square of empty table."""
 
 TERRAIN: Final = {Colour.B: "bramble", Colour.C: "leaves", Colour.M: "soil"}
 

@@ -66,6 +66,17 @@ class Keeper:
         saves.slot().store(None)
 
 
+class Forgetful(Keeper):
+    """Keeps nothing: for a game that is not the player's own (a tutorial's lesson), so the
+    game in progress keeps its save."""
+
+    def keep(self, session: Session) -> None:
+        """Write nothing."""
+
+    def save(self, session: Session) -> None:
+        """Write nothing."""
+
+
 def keeper_of(app: object) -> Keeper:
     """The app's keeper (a plain one for an app that has none)."""
     keeper = getattr(app, "keeper", None)

@@ -55,15 +55,22 @@ def woodland_state(
     previews: bool = True,
     peek: bool = False,
     serial: int = 0,
+    marked: frozenset[Pos] = frozenset(),
 ) -> WoodlandState:
     """The woodland with the outcome's card over it (and, with ``previews``, what the drop
-    does on each of its areas)."""
+    does on each of its areas), and the squares ``marked`` as the place to go."""
     cells = card_cells(game, outcome.placement if outcome is not None else None)
     shown = {}
     if outcome is not None and previews:
         shown = cell_previews(outcome, {(x, y): area for x, y, area in cells}, squares)
     return WoodlandState(
-        squares=squares, card=cells, outcome=outcome, previews=shown, peek=peek, game=serial
+        squares=squares,
+        card=cells,
+        outcome=outcome,
+        previews=shown,
+        peek=peek,
+        game=serial,
+        marked=marked,
     )
 
 

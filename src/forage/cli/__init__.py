@@ -40,6 +40,7 @@ COMMANDS = (
     "daily",
     "serve",
     "review",
+    "learn",
 )
 
 
@@ -111,6 +112,10 @@ def _play(sub: Subparsers) -> None:
     play.add_argument("--record", metavar="FILE", help="write the game record here as you play")
     play.add_argument("--player", metavar="NAME", help="who is playing (default: the last name)")
     play.add_argument("file", metavar="FILE", nargs="?", help="continue the game of this record")
+
+
+def _learn(sub: Subparsers) -> None:
+    sub.add_parser("learn", help="a guided first game that teaches the rules by playing them")
 
 
 def _deal(sub: Subparsers) -> None:
@@ -203,6 +208,7 @@ def _serve(sub: Subparsers) -> None:
 
 _PARSERS: Final[dict[str, Callable[[Subparsers], None]]] = {
     "play": _play,
+    "learn": _learn,
     "deal": _deal,
     "replay": _record_command("replay", "check and score a game record", "print the result object"),
     "moves": _record_command("moves", "every legal placement after a record's moves", "print JSON"),
@@ -270,7 +276,7 @@ def _main(argv: Sequence[str] | None) -> int:
     args = parser.parse_args(given)
     if getattr(args, "recipes", False) and getattr(args, "deck", 1) == 2:
         parser.error("a recipe challenge has no deck 2 (RULINGS R12): drop --deck 2")
-    _load(playing=args.command == "play" or not getattr(args, "code", True))
+    _load(playing=args.command in ("play", "learn") or not getattr(args, "code", True))
     try:
         code = _dispatch(args)
     except BadInput as exc:
@@ -313,6 +319,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from forage.cli.play import play_command
 
         return play_command(args)
+    if command == "learn":
+        from forage.cli.play import run_learn
+
+        return run_learn()
     if command == "serve":
         from forage.cli.serve import serve_command
 

@@ -37,7 +37,11 @@ def play_command(args: argparse.Namespace) -> int:
     if args.player is not None:  # the history (SQLite) is otherwise opened after start-up
         player = named_player(args.player)
     if args.file is None:
-        return run_game(args.seed, args.deal, args.recipes, args.deck, record, player=player)
+        # A first start that names no deal may be a new player's: the tutorial is offered.
+        first = args.seed is None and args.deal is None
+        return run_game(
+            args.seed, args.deal, args.recipes, args.deck, record, player=player, offer_learn=first
+        )
     if args.seed is not None or args.deal is not None or args.recipes:
         raise BadInput("play FILE: the record gives the deal; drop --seed, --deal and --recipes")
     session = continued(args.file, record)
@@ -79,12 +83,14 @@ def run_game(
     player: str | None = None,
     daily: date | None = None,
     session: Session | None = None,
+    offer_learn: bool = False,
 ) -> int:
     """Play a game in the terminal; returns the exit code (2 for a bad deal code).
 
     Every game is recorded in the history under ``player`` (default: the last name used);
     ``daily`` is the date when the deal is that day's daily deal; ``session`` is a game to
-    continue (``forage play FILE``). A crash restores the terminal, writes the traceback
+    continue (``forage play FILE``); with ``offer_learn``, a player's very first start
+    offers the guided first game. A crash restores the terminal, writes the traceback
     to a log file in the data folder, points at it in one line on stderr and returns 70
     (``EXIT_CRASH``).
     """
@@ -118,6 +124,7 @@ def run_game(
             show_par=True,
             recorder=recorder,
             session=session,
+            offer_learn=offer_learn,
         )
         code = app.run()
         crash = app.crash
@@ -131,6 +138,25 @@ def run_game(
     for message in slot.news():  # what the screen had no time to say (a failed last save)
         print(f"forage: {message}", file=sys.stderr)
     slot.release()
+    return code if isinstance(code, int) else 0
+
+
+def run_learn() -> int:
+    """Play the guided first game in the terminal; returns the exit code (70 after a crash,
+    logged as :func:`run_game` logs one)."""
+    for name, value in zip(("COLUMNS", "ROWS"), clamped_size(), strict=True):
+        if value is not None:
+            os.environ[name] = value
+    from forage.app.learn_app import LearnApp
+
+    app = LearnApp()
+    try:
+        code = app.run()
+        crash = app.crash
+    except Exception as error:  # outside Textual's own handling: still logged, never shown
+        code, crash = None, error
+    if crash is not None:
+        return report_crash(crash)
     return code if isinstance(code, int) else 0
 
 

@@ -21,17 +21,19 @@ class ConfirmScreen(ForageModal):
         Binding("n,escape", "answer('no')", "No"),
     ]
 
-    def __init__(self, question: str) -> None:
-        """A dialog asking ``question``."""
+    def __init__(self, question: str, answers: tuple[str, str] = ("yes", "no")) -> None:
+        """A dialog asking ``question``; ``answers`` names what y and n do."""
         super().__init__()
         self.question = question
+        self.answers = answers
 
     def compose(self) -> ComposeResult:
         """The question and its keys."""
         yield too_small_notice()
         with Vertical(classes="body dialog confirm"):
             yield Static(self.question, id="question")
-            yield Static("[b reverse]y[/] yes    [b reverse]n[/] no", id="answers")
+            yes, no = self.answers
+            yield Static(f"[b reverse]y[/] {yes}    [b reverse]n[/] {no}", id="answers")
         yield KeyBar()
 
     def action_answer(self, answer: str) -> None:

@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Static
 
 from forage.app import saves
 from forage.app.describe import ARROW_KEYS, DOT, ELLIPSIS, ENTER_KEY, card_name
-from forage.app.keeper import keeper_of
+from forage.app.keeper import Keeper, keeper_of
 from forage.app.recorder import recorder_of
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.session import Session
@@ -38,6 +39,7 @@ from forage.engine import Game, Placement
 
 if TYPE_CHECKING:
     from forage.ai.hint import Hint
+    from forage.app.recorder import Recorder
 
 
 class GameScreen(ForageScreen):
@@ -65,7 +67,11 @@ class GameScreen(ForageScreen):
         Binding("s", "stats", "Statistics", show=False),
         Binding("g", "history", "Games", show=False),
         Binding("v", "colours", "Colours", show=False),
+        Binding("L", "learn", "Learn", show=False),
     ]
+
+    OWN_GAME: ClassVar[bool] = True
+    """Whether the screen plays the player's own game (the one saved and resumed)."""
 
     version: var[int] = var(0, init=False)
     """Goes up whenever the game or the cursor changes; the widgets are then updated."""
@@ -95,6 +101,7 @@ class GameScreen(ForageScreen):
         # repaints fewer lines.
         yield too_small_notice()
         yield Static(id="title", classes="body")
+        yield from self.compose_lesson()
         yield WoodlandView(id="woodland", classes="body")
         with VerticalScroll(id="side", classes="body", can_focus=False):  # scrolls when cut
             yield HandView(id="hand")
@@ -102,6 +109,14 @@ class GameScreen(ForageScreen):
             yield ScorePanel(id="score")
         yield StatusBar(id="status", classes="body")
         yield KeyBar()
+
+    def compose_lesson(self) -> ComposeResult:
+        """What goes between the title and the woodland: nothing in a game of one's own."""
+        yield from ()
+
+    def marked(self) -> frozenset[tuple[int, int]]:
+        """The squares marked on the woodland as the place to go: none in a game."""
+        return frozenset()
 
     def on_mount(self) -> None:
         """Draw the game as it stands."""
@@ -159,6 +174,7 @@ class GameScreen(ForageScreen):
             previews=not waiting,
             peek=self._peek,
             serial=self._serial,
+            marked=self.marked(),
         )
         self.query_one(HandView).state = hand_state(game, session.cursor, session.is_challenge)
         # In a recipe challenge the engine works out the standing after the drop shown.
@@ -272,7 +288,7 @@ class GameScreen(ForageScreen):
         if not outcome.legal:  # the headline says why, once
             self.changed()
             return
-        keeper_of(self.app).keep(self.session)
+        self.keeper().keep(self.session)
         self._dropped("Placed", outcome.placement.card, before)
         self.check_end()
 
@@ -308,7 +324,7 @@ class GameScreen(ForageScreen):
                 "Nothing to undo: this is the start of the game." if back else "Nothing to redo."
             )
             return
-        keeper_of(self.app).keep(self.session)
+        self.keeper().keep(self.session)
         card = done.card if isinstance(done, Placement) else done.placement.card
         self._dropped("Took back" if back else "Redid: placed", card, before)
         if not back:
@@ -361,6 +377,13 @@ class GameScreen(ForageScreen):
             self._hint = ((self._serial, tuple(self.session.game.moves)), here, text)
             self.changed()
 
+    class LearnAsked(Message):
+        """The player asked for the guided first game over this one (``L``)."""
+
+    def action_learn(self) -> None:
+        """Ask for the guided first game over this one (the app opens it; escape comes back)."""
+        self.post_message(self.LearnAsked())
+
     def action_help(self) -> None:
         """Open the keys and rules."""
         from forage.app.screens.help import HelpScreen
@@ -386,7 +409,7 @@ class GameScreen(ForageScreen):
 
     def action_quit_game(self) -> None:
         """Save the game and leave (it is offered next time: not abandoned)."""
-        keeper_of(self.app).save(self.session)
+        self.keeper().save(self.session)
         self.app.exit(0)
 
     # -- game flow ---------------------------------------------------------------------------------
@@ -394,7 +417,7 @@ class GameScreen(ForageScreen):
     def load(self, session: Session) -> None:
         """Play another session on this screen (the one it replaces, if unfinished, is
         recorded as abandoned)."""
-        recorder = recorder_of(self.app)
+        recorder = self.recorder()
         if recorder is not None:
             recorder.replaced(self.session)
             recorder.prepare(session.carry_on(self.session))
@@ -404,15 +427,23 @@ class GameScreen(ForageScreen):
         self._hint = None
         self._peek = False
         self.query_one(ScorePanel).refresh(layout=True)
-        keeper_of(self.app).keep(session)
+        self.keeper().keep(session)
         self.changed()
         self.check_end()
 
     # -- the history (forage.app.recorder) ----------------------------------------------------
 
+    def recorder(self) -> Recorder | None:
+        """The app's link to the history, which records this screen's games (None: none)."""
+        return recorder_of(self.app)
+
+    def keeper(self) -> Keeper:
+        """What writes this screen's game down (the save, the --record file)."""
+        return keeper_of(self.app)
+
     def daily_label(self) -> str | None:
         """How the daily deal is named in the title (not by its long seed), else None."""
-        recorder = recorder_of(self.app)
+        recorder = self.recorder()
         if recorder is not None and recorder.is_daily(self.session):
             kind = "recipe challenge" if self.session.is_challenge else "standard game"
             return f"daily deal {recorder.daily} {DOT} {kind}"

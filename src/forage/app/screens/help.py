@@ -31,6 +31,7 @@ KEYS: Final = f"""\
   g                 your games: pick one and review it move by move
   v                 colours: the standard or the colour-blind palette
   n                 new game
+  L                 learn the rules by playing them (as forage learn)
   q                 quit; the game is saved and offered next time
 [b]Mouse[/b]
   click the woodland    move the card there (its top-left area)
@@ -67,7 +68,7 @@ READING: Final = f"""\
 """
 
 RULES: Final = f"""\
-[b]The rules in short[/b]
+[b]The rules in short[/b]   (to learn them by playing: L, or forage learn)
   Each turn, place one of your two cards so that it covers at least
   one area of the woodland (any rotation), then draw a card.
   Nine cards: eight turns. Each new area that covers an area:

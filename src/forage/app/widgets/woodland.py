@@ -16,7 +16,18 @@ from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 
-from forage.app.describe import BAR, BASKET, EMPTY, PEEK, SLASH, TERRAIN, CellPreview, face
+from forage.app.describe import (
+    BAR,
+    BASKET,
+    EMPTY,
+    MARK_EMPTY,
+    MARK_IN,
+    PEEK,
+    SLASH,
+    TERRAIN,
+    CellPreview,
+    face,
+)
 from forage.app.themes import DEFAULT_PALETTE, PALETTES, Palette, palette_name
 from forage.engine import Area, Colour, Die, Outcome, Square
 from forage.engine.areas import EDWOOD_POINTS
@@ -53,6 +64,8 @@ class WoodlandState:
     """Show the woodland under the card, the card only outlined."""
     game: int = 0
     """Which game of the screen this is: a new one sizes and places the view afresh."""
+    marked: frozenset[Pos] = frozenset()
+    """Squares marked as the place to go (a lesson's spot), pointed at from either side."""
 
 
 Chunk = tuple[str, Style]
@@ -246,14 +259,16 @@ def _card_segments(
     )
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)
 def _empty_segments(
-    size: CellSize, base: Style, palette: str = DEFAULT_PALETTE
+    size: CellSize, base: Style, palette: str = DEFAULT_PALETTE, marked: bool = False
 ) -> tuple[tuple[Segment, ...], ...]:
-    """An area of empty table: a faint dot in the middle, for counting squares."""
+    """An area of empty table: a faint dot in the middle, for counting squares (a marked
+    one: the mark of the place to go)."""
     lines = [(Segment(" " * size.width, base),) for _ in range(size.height)]
-    dot = base + PALETTES[palette].marks["empty"]
-    lines[size.height // 2] = (Segment(EMPTY.center(size.width), dot),)
+    marks = PALETTES[palette].marks
+    dot, style = (MARK_EMPTY, marks["peek"]) if marked else (EMPTY, marks["empty"])
+    lines[size.height // 2] = (Segment(dot.center(size.width), base + style),)
     return tuple(lines)
 
 
@@ -448,7 +463,16 @@ class WoodlandView(Widget):
                 no_color = self.app.no_color
                 base = self._base_style
                 # Rows away from the card are kept while the woodland and layout stay.
-                drawn_for = (self.state.squares, size, ox, width, no_color, base, palette)
+                drawn_for = (
+                    self.state.squares,
+                    self.state.marked,
+                    size,
+                    ox,
+                    width,
+                    no_color,
+                    base,
+                    palette,
+                )
                 if self._rows_for != drawn_for:
                     self._rows = {}
                     self._rows_for = drawn_for
@@ -584,7 +608,7 @@ def _row_lines(
             )
             cells.append(drawn)
         else:
-            cells.append(_empty_segments(size, base, palette))
+            cells.append(_empty_segments(size, base, palette, pos in state.marked))
     out: list[list[Segment]] = []
     for i in range(size.height):
         line: list[Segment] = [
@@ -616,6 +640,9 @@ def _separator(
     """The column between (x, y) and (x + 1, y): a card edge, blank beside the card being
     placed, or its outline while peeking under it."""
     here, right = (x, y), (x + 1, y)
+    marked = state.marked
+    if not state.peek and (here in marked) != (right in marked):
+        return (MARK_IN[0] if right in marked else MARK_IN[1], PALETTES[palette].marks["peek"])
     if here in card or right in card:
         if state.peek and (here in card) != (right in card):
             return (PEEK, PALETTES[palette].marks["peek"])

@@ -1,0 +1,49 @@
+"""A Textual application that runs the guided first game on its own (``forage learn``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.screen import Screen
+
+from forage import startup
+from forage.app.base import ForageBaseApp
+from forage.app.screens.learn import LearnScreen
+from forage.app.themes import register_themes
+
+
+class LearnApp(ForageBaseApp):
+    """The tutorial, resumed at the lesson it was left at (or at ``step``)."""
+
+    TITLE = "Forage: learn"
+
+    def __init__(self, step: int | None = None) -> None:
+        """An app that opens the tutorial; ``step`` (from 0) starts at that lesson."""
+        super().__init__()
+        register_themes(self)
+        self.step = step
+        self.crash: BaseException | None = None
+        """The error that stopped the app, if one did (``run_learn`` logs it)."""
+
+    def get_default_screen(self) -> Screen[Any]:
+        """The tutorial's screen."""
+        return LearnScreen(self.step)
+
+    def on_mount(self) -> None:
+        """Let the garbage collector run again once the first frame is drawn; a stopping
+        signal keeps the lesson reached and leaves."""
+        self.call_after_refresh(startup.release)
+        self.listen_for_signals()
+
+    def stop_on_signal(self, code: int) -> None:
+        """Keep the lesson reached and leave with ``code``."""
+        screen = self.screen
+        if isinstance(screen, LearnScreen):
+            screen.keep()
+        self.exit(code)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Keep the error for ``run_learn`` to log; Textual restores the terminal."""
+        self.crash = error
+        super()._handle_exception(error)
+        self._exit_renderables.clear()

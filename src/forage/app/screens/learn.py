@@ -1,0 +1,229 @@
+"""The guided first game (``forage learn``): the game screen, one lesson at a time.
+
+Each lesson (:mod:`forage.learn`) sets up a position, says in two lines what to do and
+marks a spot that does it. The keys are the game's own; enter asks the lesson whether
+the drop shown meets its goal: if it does, the card is placed and the woodland after it
+shown until enter sets up the next lesson; if not, nothing is placed and the two lines
+say what the drop would do and what the lesson wants. The lesson reached is kept in the
+data folder, so ``forage learn`` resumes there; escape leaves.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Static
+
+from forage.app.describe import DOT, SLASH, TICK, TO, effect_phrase
+from forage.app.keeper import Forgetful, Keeper
+from forage.app.screens.game import GameScreen
+from forage.app.session import Session
+from forage.app.tutorial import Progress, load_progress, save_progress
+from forage.app.view import card_cells, title_text
+from forage.app.widgets import StatusBar, StatusState
+from forage.engine import Effect, Outcome, Placement
+from forage.learn import FINISHED, LESSONS, Lesson, goal_met, lesson_text
+
+
+def lesson_session(lesson: Lesson) -> Session:
+    """A session at the lesson's position, the card to place centred on the woodland."""
+    return Session(lesson.game())
+
+
+def drop_words(outcome: Outcome) -> str:
+    """What a legal drop would do, in a few words: ``new C1, M 1→3 (score +4)``."""
+    phrases = [p for p in (effect_phrase(e) for e in outcome.effects) if p]
+    if not phrases:
+        empty = sum(1 for e in outcome.effects if e.effect is Effect.NEW)
+        phrases = [f"{empty} areas on empty table" if empty else "no dice change"]
+    return f"{', '.join(phrases)} (score {outcome.score_change:+d})"
+
+
+class LearnScreen(GameScreen):
+    """The game screen with a lesson's two lines under the title and its spot marked."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "leave", "Leave", key_display="esc"),
+        Binding("t", "hint", "Hint", show=False),  # the lesson's mark shows where: room for esc
+    ]
+
+    OWN_GAME: ClassVar[bool] = False
+    """A lesson's game is not the player's own: never saved, resumed or recorded."""
+
+    LOCKED: ClassVar[frozenset[str]] = frozenset(
+        {"undo", "redo", "new_game", "stats", "history", "quit_game", "learn"}
+    )
+    """The game's keys a lesson does without: its position is set up, not played to."""
+
+    def __init__(self, step: int | None = None, *, over_game: bool = False) -> None:
+        """The tutorial at a lesson (by default the one it was left at); ``over_game``:
+        it was opened over a game, and escape goes back to that game."""
+        progress = load_progress()
+        self.progress = progress
+        start = progress.step if step is None else step
+        self.step = start if 0 <= start < len(LESSONS) else 0
+        self.over_game = over_game
+        self.finished = False
+        self.done: Lesson | None = None
+        """The lesson whose goal was just met, shown until enter goes on (None while a
+        lesson is being played)."""
+        self._why: tuple[Placement, tuple[str, str]] | None = None
+        """A refused wrong drop's explanation, shown while the card stays where it was."""
+        super().__init__(lesson_session(LESSONS[self.step]))
+
+    @property
+    def lesson(self) -> Lesson:
+        """The lesson being played."""
+        return LESSONS[self.step]
+
+    def compose_lesson(self) -> ComposeResult:
+        """The lesson's two lines."""
+        yield Static(id="lesson", classes="body")
+
+    def on_mount(self) -> None:
+        """Draw the lesson and note where the tutorial stands."""
+        self.keep()
+        super().on_mount()
+
+    def marked(self) -> frozenset[tuple[int, int]]:
+        """The squares the lesson's spot covers (none once its goal is met)."""
+        if self.finished or self.done is not None:
+            return frozenset()
+        cells = card_cells(self.session.game, self.lesson.placement)
+        return frozenset((x, y) for x, y, _ in cells)
+
+    def update_view(self) -> None:
+        """The game's widgets, the title naming the lesson, and the lesson's lines."""
+        super().update_view()
+        done = self.done
+        status = None
+        if self.finished:
+            title, lines = "learn: done", FINISHED
+            status = StatusState(
+                f"{TICK} Every step done: you know the rules.",
+                "escape leaves; ? shows the rules in short.",
+                "gain",
+                self._last,
+            )
+        elif done is not None:
+            number = LESSONS.index(done) + 1
+            title = f"learn {DOT} step {number} of {len(LESSONS)}: {done.title} {TICK}"
+            after = (
+                f"step {self.step + 1}: {self.lesson.title}"
+                if self.step > LESSONS.index(done)
+                else "the end of the tutorial"
+            )
+            lines = (f"{TICK} {done.done}", f"Press enter for {after}.")
+            status = StatusState(
+                f"{TICK} Step {number} done: the woodland after your drop.",
+                f"enter goes on to {after}; escape leaves.",
+                "gain",
+                self._last,
+            )
+        else:
+            lesson = self.lesson
+            first, second, _ = lesson_text(lesson, self.session.game, TO, SLASH)
+            title = f"learn {DOT} step {self.step + 1} of {len(LESSONS)}: {lesson.title}"
+            lines = (first, second)
+            why = self._why
+            if why is not None and why[0] == self.session.cursor:
+                lines = why[1]
+            elif why is not None:
+                self._why = None
+        self.query_one("#title", Static).update(title_text(title))
+        self.query_one("#lesson", Static).update("\n".join(lines))
+        if status is not None:
+            self.query_one(StatusBar).state = status
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The game's keys, less those a lesson does without; between lessons only enter
+        (to go on), and once every lesson is done none to place."""
+        if action in self.LOCKED:
+            return False
+        resting = self.finished or self.done is not None
+        if resting and action in self.PLACING_ACTIONS:
+            return False
+        if self.finished and action == "place":
+            return False
+        return super().check_action(action, parameters)
+
+    def check_end(self) -> None:
+        """A lesson's game has no end screen: the tutorial says what comes next."""
+
+    def recorder(self) -> None:
+        """A lesson's game is never recorded in the history."""
+        return None
+
+    def keeper(self) -> Keeper:
+        """A lesson's game is never saved: the game in progress keeps its save."""
+        return Forgetful()
+
+    def action_place(self) -> None:
+        """Place the card if the drop meets the lesson's goal, else say why not; after a
+        lesson's drop, go on to the next lesson."""
+        session = self.session
+        if self.done is not None:
+            self._go_on()
+            return
+        if self.finished or session.game.is_over():
+            return
+        outcome = None if session.waiting else session.preview()
+        if outcome is None or not outcome.legal:  # the game's own words: move it, or why not
+            super().action_place()
+            return
+        lesson = self.lesson
+        if not goal_met(lesson, session.game, outcome):
+            _, _, wants = lesson_text(lesson, session.game, TO, SLASH)
+            because = f"Not placed: this drop would give {drop_words(outcome)}."
+            self._why = (outcome.placement, (because, f"This step wants {wants}."))
+            self.say("Move or turn the card: the marked spot does what this step wants.")
+            return
+        super().action_place()
+        self._met(lesson)
+
+    def _met(self, lesson: Lesson) -> None:
+        """The lesson's goal is met: show the woodland after the drop until enter (the
+        tutorial is kept at the next lesson meanwhile)."""
+        self.done = lesson
+        self.session.cursor = None  # no card to place until the next lesson
+        if self.step + 1 < len(LESSONS):
+            self.step += 1
+        self.keep()
+        self.refresh_bindings()
+        self.changed()
+
+    def _go_on(self) -> None:
+        """From a lesson just done to the next one, or to the end of the tutorial."""
+        done, self.done = self.done, None
+        if done is LESSONS[-1]:
+            self.finished = True
+            self.keep()
+            self._last = f"{TICK} {done.done}"
+            self.refresh_bindings()
+            self.changed()
+            return
+        self.load(lesson_session(self.lesson))
+        self.refresh_bindings()
+
+    def keep(self) -> None:
+        """Keep the lesson reached (or that every lesson is done) in the data folder."""
+        ended = self.finished or self.done is LESSONS[-1]
+        progress = Progress(
+            step=0 if ended else self.step,
+            finished=ended or self.progress.finished,
+            offered=True,
+        )
+        if progress != self.progress:
+            save_progress(progress)
+            self.progress = progress
+
+    def action_leave(self) -> None:
+        """Leave the tutorial (it resumes at this lesson): back to the game it was opened
+        over, or out of forage."""
+        self.keep()
+        if self.over_game:
+            self.dismiss()
+        else:
+            self.app.exit(0)
