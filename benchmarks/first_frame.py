@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from screen import FLOOR_APP, MINIMAL_APP
+from screen import FLOOR_APP, MINIMAL_APP, returning_player
 
 HEADLESS = """
 import textual.app
@@ -70,6 +70,7 @@ def instructions(code: str, env: dict[str, str]) -> int:
 def run(against: str | None = None) -> dict[str, float]:
     """Count the instructions of each program; returns the counts (M) and the ratios."""
     with tempfile.TemporaryDirectory() as home:
+        returning_player(home)
         env = {**os.environ, "FORAGE_HOME": home, "TERM": "xterm-256color"}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         programs = {

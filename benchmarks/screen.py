@@ -37,6 +37,7 @@ import tempfile
 import termios
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 QUIET = 0.03
@@ -74,6 +75,15 @@ class Minimal(""",
 
 EXTRA_LABELS = (("before", "before"), ("floor", "+ pyd."))
 """The optional programs, as the printed table names them."""
+
+
+def returning_player(home: str) -> None:
+    """Mark the data folder as a returning player's: the tutorial was offered already, so
+    the game opens on its board (a first start opens on the offer)."""
+    from forage.app.tutorial import PROGRESS_FORMAT
+
+    text = json.dumps({"format": PROGRESS_FORMAT, "step": 0, "finished": False, "offered": True})
+    (Path(home) / "learn.json").write_text(text)
 
 
 def _read_burst(fd: int, first_timeout: float) -> tuple[bytes, float | None]:
@@ -184,6 +194,7 @@ def run(
     plain_keys = [b"x"] * presses
     game_argv = [sys.executable, "-m", "forage", "play", "--seed", "1"]
     with tempfile.TemporaryDirectory() as home:
+        returning_player(home)
         env = {**os.environ, "TERM": "xterm-256color", "FORAGE_HOME": home, "COLUMNS": "80"}
         env.pop("NO_COLOR", None)
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # a player's Python keeps its bytecode

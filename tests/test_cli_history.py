@@ -247,7 +247,7 @@ def test_play_passes_the_player_on_and_refuses_a_bad_name(
     from forage.cli import main
 
     assert main(["--seed", "3", "--player", "amy"]) == 0
-    assert launched[0][1] == {"player": "amy"}
+    assert launched[0][1] == {"player": "amy", "offer_learn": False}
     assert main(["play", "--player", "\x1b[2J"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("forage: --player:") and err.count("\n") == 1

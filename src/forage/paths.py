@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Final
+
+HISTORY_FILE: Final = "history.sqlite3"
+"""The history's file in the data folder."""
 
 
 def data_dir() -> Path:

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Final
 
-from forage.paths import data_dir
+from forage.paths import HISTORY_FILE, data_dir
 
 PROGRESS_NAME: Final = "learn.json"
 PROGRESS_FORMAT: Final = "forage-learn/1"
@@ -65,9 +65,7 @@ def first_start() -> bool:
     """Whether this is a player's very first start: no tutorial file and no history."""
     if progress_path().exists():
         return False
-    from forage.history.store import DB_NAME
-
-    return not (data_dir() / DB_NAME).exists()
+    return not (data_dir() / HISTORY_FILE).exists()
 
 
 def mark_offered() -> None:

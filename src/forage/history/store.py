@@ -32,9 +32,9 @@ from forage.history.games import (
     timestamp,
 )
 from forage.history.stats import Statistics, statistics
-from forage.paths import data_dir
+from forage.paths import HISTORY_FILE, data_dir
 
-DB_NAME: Final = "history.sqlite3"
+DB_NAME: Final = HISTORY_FILE
 BUSY_SECONDS: Final = 10.0
 """How long a write waits for another process's transaction before giving up."""
 READ_BUSY_SECONDS: Final = 2.0
