@@ -9,6 +9,7 @@ from history_helpers import played, stored
 
 from forage.history.achievements import (
     CHECKS,
+    PUZZLE_CHECKS,
     Achievement,
     achieved,
     all_achievements,
@@ -27,7 +28,8 @@ def test_the_data_file_loads_and_every_check_exists() -> None:
     achievements = all_achievements()
     assert len(achievements) >= 9
     assert len({a.id for a in achievements}) == len(achievements)
-    assert {a.check for a in achievements} <= set(CHECKS)
+    assert {a.check for a in achievements} <= set(CHECKS) | set(PUZZLE_CHECKS)
+    assert {a.check for a in achievements} & set(PUZZLE_CHECKS)
 
 
 def test_an_unknown_check_or_a_repeated_id_is_refused() -> None:

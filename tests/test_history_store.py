@@ -168,7 +168,7 @@ def test_an_empty_version_0_file_is_migrated(tmp_path: Path) -> None:
     with HistoryStore.open(tmp_path) as opened:
         assert opened.enabled and opened.notice is None
         record(opened, played(1))
-    assert _version(path) == SCHEMA_VERSION == 3
+    assert _version(path) == SCHEMA_VERSION == 4
 
 
 def test_a_version_1_file_keeps_its_games_and_gains_par(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ LAYER: Final = {
     "forage.record": 3,
     "forage.render": 3,
     "forage.learn": 3,
+    "forage.puzzle": 4,
     "forage.history": 4,
     "forage.ai": 4,
     "forage.app": 5,

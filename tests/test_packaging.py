@@ -75,3 +75,19 @@ def test_wheel_ships_the_achievements(wheel: Path, tmp_path: Path) -> None:
         "print(len(a.all_achievements()))"
     )
     assert run_installed(code, tmp_path) == str(len(all_achievements()))
+
+
+def test_wheel_ships_the_puzzles(wheel: Path, tmp_path: Path) -> None:
+    """puzzles.json travels in the wheel and an installed forage reads it from there."""
+    from forage.puzzle import parse_puzzles, puzzles
+
+    with zipfile.ZipFile(wheel) as archive:
+        text = archive.read("forage/_data/puzzles.json").decode("utf-8")
+        archive.extractall(tmp_path)
+    assert tuple(parse_puzzles(text).puzzles) == puzzles()
+    code = (
+        "import forage.puzzle as p, pathlib, sys;"
+        "assert pathlib.Path(p.__file__).is_relative_to(sys.argv[1]), p.__file__;"
+        "print(len(p.puzzles()))"
+    )
+    assert run_installed(code, tmp_path) == str(len(puzzles()))

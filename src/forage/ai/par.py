@@ -91,9 +91,11 @@ def _recipe_ceiling(sim: Simulator) -> int:
 class Searcher:
     """Par search on one game's deal."""
 
-    def __init__(self, game: Game, effort: Effort = FULL) -> None:
-        """Prepare the search from the game's current position."""
+    def __init__(self, game: Game, effort: Effort = FULL, variants: bool = True) -> None:
+        """Prepare the search from the game's current position; with ``variants`` false,
+        placements take only their default mouse colours (R8c)."""
         self.game = game
+        self.variants = variants
         self.sim = simulator_for(game)
         self.deal = game.deal.cards
         self.start = state_of(game)
@@ -184,7 +186,7 @@ class Searcher:
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise OutOfBudget
-        moves = self.sim.all_moves(state, variants=True)
+        moves = self.sim.all_moves(state, variants=self.variants)
         if not moves:
             value = self.sim.final(state)
             self.table[key] = (value, None, True)

@@ -22,7 +22,6 @@ from forage.app.guards import guard_input
 from forage.app.keeper import Keeper
 from forage.app.screens.game import GameScreen
 from forage.app.session import Session
-from forage.app.themes import register_themes
 from forage.screen_size import clamp_size
 
 if TYPE_CHECKING:
@@ -68,7 +67,6 @@ class ForageApp(ForageBaseApp):
         player's very first start offers the guided first game (``forage learn``), once.
         """
         super().__init__()
-        register_themes(self)
         self.show_par = show_par
         self.recorder = recorder
         if recorder is not None:
@@ -82,8 +80,6 @@ class ForageApp(ForageBaseApp):
         """Writes the game being played down: the save, the --record file."""
         self.quitting = False
         """The app has been told to quit (it may still be starting)."""
-        self.crash: BaseException | None = None
-        """The error that stopped the app, if one did (``run_game`` logs it)."""
         self._saved: Session | None = None
         self._taken = False
         self.par_found: dict[str, tuple[int, bool]] = {}
@@ -147,6 +143,15 @@ class ForageApp(ForageBaseApp):
 
         self.push_screen(LearnScreen(over_game=True))
 
+    def on_game_screen_puzzle_asked(self, message: GameScreen.PuzzleAsked) -> None:
+        """Open the day's puzzle over the game (escape comes back to it)."""
+        from forage.app.screens.puzzle import PuzzleScreen
+        from forage.history.daily import today
+        from forage.puzzle import daily_puzzle
+
+        day = today()
+        self.push_screen(PuzzleScreen(daily_puzzle(day), day, over_game=True))
+
     def _offer_learning(self) -> None:
         """On a player's very first start, offer the guided first game, never again (not in
         a browser tab: the data folder of ``forage serve`` is the server's, shared by every
@@ -208,9 +213,7 @@ class ForageApp(ForageBaseApp):
         """
         if self.quitting and isinstance(error, NoMatches):
             return
-        self.crash = error
         super()._handle_exception(error)
-        self._exit_renderables.clear()
 
     def on_exit_app(self, message: messages.ExitApp) -> None:
         """Note that the app was told to quit (Textual then closes it)."""

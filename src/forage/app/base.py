@@ -5,12 +5,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from textual.app import App
 
 from forage.app.screens.base import COLUMN_CLASSES, ROW_CLASSES
 from forage.exits import EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED
+
+if TYPE_CHECKING:
+    from forage.app.screens.puzzle import PuzzleScreen
+    from forage.history.store import PuzzleRecorded
 
 STOPPING_SIGNALS: Final = (
     (signal.SIGTERM, EXIT_TERMINATED),
@@ -28,6 +32,48 @@ class ForageBaseApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     HORIZONTAL_BREAKPOINTS = list(COLUMN_CLASSES)  # noqa: RUF012
     VERTICAL_BREAKPOINTS = list(ROW_CLASSES)  # noqa: RUF012
+
+    def __init__(self) -> None:
+        """An app with forage's palettes and no crash yet."""
+        super().__init__()
+        from forage.app.themes import register_themes
+
+        register_themes(self)
+        self.crash: BaseException | None = None
+        """The error that stopped the app, if one did (the command that ran it logs it)."""
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Keep the error for the command to log; Textual restores the terminal and exits
+        (its own printout of the traceback dropped: the log file has it)."""
+        self.crash = error
+        super()._handle_exception(error)
+        self._exit_renderables.clear()
+
+    def on_puzzle_screen_tried(self, message: PuzzleScreen.Tried) -> None:
+        """Keep a puzzle's first try in the history (on the history's thread), then say
+        what it did to the player's puzzle figures."""
+        from forage.app.recorder import recorder_of
+
+        recorder = recorder_of(self)
+        if recorder is None:
+            return
+        puzzle, day, solved = message.puzzle, message.day, message.solved
+        done = recorder.later(lambda: recorder.record_puzzle(puzzle.id, puzzle.rating, day, solved))
+        done.add_done_callback(lambda future: self._tell_puzzle(future.result()))
+
+    def _tell_puzzle(self, recorded: PuzzleRecorded | None) -> None:
+        """From the history's thread: the player's puzzle figures after a try."""
+        if recorded is None:
+            return
+        figures = recorded.figures
+        text = (
+            f"Puzzle rating {figures.rating}; {figures.solved} solved of {figures.tried}; "
+            f"streak {figures.streak_current}."
+        )
+        for achievement in recorded.achievements:
+            text += f"\nAchievement: {achievement.name} ({achievement.description})"
+        with contextlib.suppress(RuntimeError):  # the app stopped meanwhile
+            self.call_from_thread(self.notify, text, title="Puzzles", timeout=8)
 
     def listen_for_signals(self) -> None:
         """End cleanly on SIGTERM, SIGINT and SIGHUP (not in headless tests)."""

@@ -9,7 +9,6 @@ from textual.screen import Screen
 from forage import startup
 from forage.app.base import ForageBaseApp
 from forage.app.screens.learn import LearnScreen
-from forage.app.themes import register_themes
 
 
 class LearnApp(ForageBaseApp):
@@ -20,10 +19,7 @@ class LearnApp(ForageBaseApp):
     def __init__(self, step: int | None = None) -> None:
         """An app that opens the tutorial; ``step`` (from 0) starts at that lesson."""
         super().__init__()
-        register_themes(self)
         self.step = step
-        self.crash: BaseException | None = None
-        """The error that stopped the app, if one did (``run_learn`` logs it)."""
 
     def get_default_screen(self) -> Screen[Any]:
         """The tutorial's screen."""
@@ -41,9 +37,3 @@ class LearnApp(ForageBaseApp):
         if isinstance(screen, LearnScreen):
             screen.keep()
         self.exit(code)
-
-    def _handle_exception(self, error: Exception) -> None:
-        """Keep the error for ``run_learn`` to log; Textual restores the terminal."""
-        self.crash = error
-        super()._handle_exception(error)
-        self._exit_renderables.clear()

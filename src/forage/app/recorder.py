@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # the history (SQLite) is imported when first used, not at st
     from forage.history.achievements import Achievement
     from forage.history.games import PlayInfo, StoredGame
     from forage.history.stats import Statistics
-    from forage.history.store import HistoryStore, Recorded, Scoreboard
+    from forage.history.store import HistoryStore, PuzzleRecorded, Recorded, Scoreboard
 
 T = TypeVar("T")
 
@@ -239,6 +239,18 @@ class Recorder:
         if not store.enabled:
             return None, {}
         return store.statistics(self.player), store.unlocked(self.player)
+
+    def record_puzzle(
+        self, puzzle: int, puzzle_rating: int, day: date, solved: bool
+    ) -> PuzzleRecorded | None:
+        """Store the player's first try at a puzzle (made today, UTC); the figures after
+        it, or None when it was not stored (tried before, or history off)."""
+        from forage.history.daily import today
+
+        store = self.history()
+        found = store.record_puzzle(self.player, puzzle, puzzle_rating, day, solved, today())
+        self._told()
+        return found
 
     def games(self, limit: int) -> list[StoredGame] | None:
         """Everyone's stored games, newest first, at most ``limit`` (None when history is off)."""

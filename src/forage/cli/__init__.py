@@ -41,6 +41,7 @@ COMMANDS = (
     "serve",
     "review",
     "learn",
+    "puzzle",
 )
 
 
@@ -116,6 +117,12 @@ def _play(sub: Subparsers) -> None:
 
 def _learn(sub: Subparsers) -> None:
     sub.add_parser("learn", help="a guided first game that teaches the rules by playing them")
+
+
+def _puzzle(sub: Subparsers) -> None:
+    puzzle = sub.add_parser("puzzle", help="the day's puzzle: find the one best placement")
+    puzzle.add_argument("--date", metavar="YYYY-MM-DD", help="another day's puzzle (UTC)")
+    puzzle.add_argument("--json", action="store_true", help="print the puzzle as JSON")
 
 
 def _deal(sub: Subparsers) -> None:
@@ -222,6 +229,7 @@ _PARSERS: Final[dict[str, Callable[[Subparsers], None]]] = {
     "stats": _stats,
     "history": _history,
     "daily": _daily,
+    "puzzle": _puzzle,
     "serve": _serve,
 }
 """Each command's subparser, in the order ``forage --help`` lists them."""
@@ -276,7 +284,11 @@ def _main(argv: Sequence[str] | None) -> int:
     args = parser.parse_args(given)
     if getattr(args, "recipes", False) and getattr(args, "deck", 1) == 2:
         parser.error("a recipe challenge has no deck 2 (RULINGS R12): drop --deck 2")
-    _load(playing=args.command in ("play", "learn") or not getattr(args, "code", True))
+    _load(
+        playing=args.command in ("play", "learn")
+        or not getattr(args, "code", True)
+        or (args.command == "puzzle" and not args.json)
+    )
     try:
         code = _dispatch(args)
     except BadInput as exc:
@@ -323,6 +335,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from forage.cli.play import run_learn
 
         return run_learn()
+    if command == "puzzle":
+        from forage.cli.puzzle import puzzle_command
+
+        return puzzle_command(args)
     if command == "serve":
         from forage.cli.serve import serve_command
 

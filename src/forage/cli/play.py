@@ -7,6 +7,7 @@ import os
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +25,7 @@ from forage.cli.errors import (
 from forage.exits import EXIT_CRASH
 
 if TYPE_CHECKING:
+    from forage.app.base import ForageBaseApp
     from forage.app.session import Session
 
 
@@ -142,14 +144,32 @@ def run_game(
 
 
 def run_learn() -> int:
-    """Play the guided first game in the terminal; returns the exit code (70 after a crash,
-    logged as :func:`run_game` logs one)."""
+    """Play the guided first game in the terminal; returns the exit code."""
+    from forage.app.learn_app import LearnApp
+
+    return run_app(LearnApp)
+
+
+def run_puzzle(day: date) -> int:
+    """Play the puzzle of a date in the terminal; returns the exit code."""
+    from forage.app.puzzle_app import PuzzleApp
+    from forage.app.recorder import Recorder
+    from forage.puzzle import daily_puzzle
+
+    recorder = Recorder()
+    try:
+        return run_app(lambda: PuzzleApp(daily_puzzle(day), day, recorder))
+    finally:
+        recorder.close()
+
+
+def run_app(build: Callable[[], ForageBaseApp]) -> int:
+    """Run an app made by ``build`` in the terminal; returns its exit code (70 after a
+    crash, logged as :func:`run_game` logs one)."""
     for name, value in zip(("COLUMNS", "ROWS"), clamped_size(), strict=True):
         if value is not None:
             os.environ[name] = value
-    from forage.app.learn_app import LearnApp
-
-    app = LearnApp()
+    app = build()
     try:
         code = app.run()
         crash = app.crash

@@ -1,8 +1,10 @@
 """Achievements: defined as data (data/achievements.json), checked by pure functions.
 
 Each achievement names a ``check`` and its parameters. A check looks at one finished game
-and the player's finished games up to and including it, oldest first; it never looks at the
-screen. :func:`newly_unlocked` gives what a game unlocks that was not unlocked before.
+and the player's finished games up to and including it, oldest first, or (a puzzle's) at
+the player's puzzle figures; it never looks at the screen. :func:`newly_unlocked` gives
+what a game unlocks that was not unlocked before, :func:`puzzle_unlocked` what a puzzle
+try does.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Final
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from forage.carddata import data_text
+from forage.history.puzzles import PuzzleStats
 from forage.history.stats import daily_run, recipes_beaten, streaks
 from forage.record import load_game
 
@@ -24,6 +27,7 @@ if TYPE_CHECKING:
 FORMAT: Final = "forage-achievements/1"
 
 Check = Callable[["Achievement", "StoredGame", Sequence["StoredGame"]], bool]
+PuzzleCheck = Callable[["Achievement", PuzzleStats], bool]
 
 
 class Achievement(BaseModel):
@@ -41,8 +45,9 @@ class Achievement(BaseModel):
 
     @model_validator(mode="after")
     def _known_check(self) -> Achievement:
-        if self.check not in CHECKS:
-            raise ValueError(f"unknown check {self.check!r} (known: {', '.join(sorted(CHECKS))})")
+        if self.check not in CHECKS and self.check not in PUZZLE_CHECKS:
+            known = ", ".join(sorted([*CHECKS, *PUZZLE_CHECKS]))
+            raise ValueError(f"unknown check {self.check!r} (known: {known})")
         return self
 
 
@@ -136,7 +141,22 @@ CHECKS: Final[dict[str, Check]] = {
     "daily-streak": _daily_streak,
     "games": _games,
 }
-"""What each ``check`` of the data file means, by name."""
+"""What each ``check`` of the data file on a game means, by name."""
+
+
+def _puzzle_streak(a: Achievement, figures: PuzzleStats) -> bool:
+    return figures.streak_best >= a.value
+
+
+def _puzzles_solved(a: Achievement, figures: PuzzleStats) -> bool:
+    return figures.solved >= a.value
+
+
+PUZZLE_CHECKS: Final[dict[str, PuzzleCheck]] = {
+    "puzzle-streak": _puzzle_streak,
+    "puzzles-solved": _puzzles_solved,
+}
+"""The checks on a player's puzzle figures, decided after each puzzle try."""
 
 
 def parse_achievements(text: str) -> list[Achievement]:
@@ -151,8 +171,10 @@ def all_achievements() -> tuple[Achievement, ...]:
 
 
 def achieved(achievement: Achievement, game: StoredGame, history: Sequence[StoredGame]) -> bool:
-    """Whether a finished game, with the player's finished games up to it, earns this."""
-    return game.finished and CHECKS[achievement.check](achievement, game, history)
+    """Whether a finished game, with the player's finished games up to it, earns this (a
+    puzzle's achievement is earned by puzzle tries, never by a game)."""
+    check = CHECKS.get(achievement.check)
+    return game.finished and check is not None and check(achievement, game, history)
 
 
 def newly_unlocked(
@@ -164,3 +186,15 @@ def newly_unlocked(
     """The achievements a finished game unlocks that were not in ``already``."""
     pool = all_achievements() if achievements is None else achievements
     return [a for a in pool if a.id not in already and achieved(a, game, history)]
+
+
+def puzzle_unlocked(
+    figures: PuzzleStats, already: set[str], achievements: Sequence[Achievement] | None = None
+) -> list[Achievement]:
+    """The puzzle achievements a player's figures earn that were not in ``already``."""
+    pool = all_achievements() if achievements is None else achievements
+    return [
+        a
+        for a in pool
+        if a.id not in already and a.check in PUZZLE_CHECKS and PUZZLE_CHECKS[a.check](a, figures)
+    ]

@@ -59,6 +59,10 @@ def figures_table(stats: Statistics) -> Table:
     beaten = ", ".join(recipe_name(n) for n in stats.recipes_beaten) or "none yet"
     table.add_row("recipes beaten", f"{len(stats.recipes_beaten)} of 18: {beaten}")
     table.add_row("games abandoned", str(stats.abandoned))
+    puzzles = stats.puzzles
+    table.add_row("puzzles solved", f"{puzzles.solved} of {puzzles.tried} tried")
+    table.add_row("puzzle rating", str(puzzles.rating))
+    table.add_row("puzzle streak", f"{puzzles.streak_current} days now, {puzzles.streak_best} best")
     return table
 
 
@@ -235,4 +239,13 @@ def stats_json(
         "abandoned": stats.abandoned,
         "distribution": [{"from": start, "count": n} for start, n in stats.distribution],
         "recent": stats.recent,
+        "puzzles": {
+            "tried": stats.puzzles.tried,
+            "solved": stats.puzzles.solved,
+            "rating": stats.puzzles.rating,
+            "streak": {
+                "current": stats.puzzles.streak_current,
+                "best": stats.puzzles.streak_best,
+            },
+        },
     }

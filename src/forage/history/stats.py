@@ -6,10 +6,12 @@ Only finished games count; an abandoned game appears in the history but in no fi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from statistics import fmean
 from typing import TYPE_CHECKING, Final
+
+from forage.history.puzzles import PuzzleStats
 
 if TYPE_CHECKING:
     from forage.history.games import StoredGame
@@ -79,10 +81,18 @@ class Statistics:
     abandoned: int
     distribution: list[tuple[int, int]]
     recent: list[int]
+    puzzles: PuzzleStats = field(default_factory=PuzzleStats)
+    """The player's puzzle tries: solved, rating, streak."""
 
 
-def statistics(player: str, games: Sequence[StoredGame], abandoned: int = 0) -> Statistics:
-    """The statistics of a player's games, oldest first (abandoned ones are left out)."""
+def statistics(
+    player: str,
+    games: Sequence[StoredGame],
+    abandoned: int = 0,
+    puzzles: PuzzleStats | None = None,
+) -> Statistics:
+    """The statistics of a player's games, oldest first (abandoned ones are left out), and
+    their puzzle figures."""
     done = [g for g in games if g.finished]
     scores = [g.final for g in done]
     wins = sum(1 for g in done if g.won)
@@ -103,4 +113,5 @@ def statistics(player: str, games: Sequence[StoredGame], abandoned: int = 0) -> 
         abandoned=abandoned,
         distribution=distribution(scores),
         recent=scores[-RECENT:],
+        puzzles=puzzles or PuzzleStats(),
     )

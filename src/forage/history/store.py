@@ -15,12 +15,12 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from forage.engine import Game
-from forage.history.achievements import Achievement, newly_unlocked
+from forage.history.achievements import Achievement, newly_unlocked, puzzle_unlocked
 from forage.history.games import (
     PlayInfo,
     StoredGame,
@@ -31,6 +31,7 @@ from forage.history.games import (
     now_utc,
     timestamp,
 )
+from forage.history.puzzles import START_RATING, PuzzleStats, PuzzleTry, puzzle_stats, rating_after
 from forage.history.stats import Statistics, statistics
 from forage.paths import HISTORY_FILE, data_dir
 
@@ -98,6 +99,19 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             PRIMARY KEY (kind, key)
         )""",
     ),
+    # version 4: the first try at each puzzle (history/puzzles.py); a puzzle's achievement
+    # is stored with game 0
+    (
+        """CREATE TABLE puzzle_tries (
+            player TEXT NOT NULL,
+            puzzle INTEGER NOT NULL,
+            day TEXT NOT NULL,
+            tried TEXT NOT NULL,
+            solved INTEGER NOT NULL,
+            rating INTEGER NOT NULL,
+            PRIMARY KEY (player, puzzle)
+        )""",
+    ),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -132,6 +146,15 @@ def _stored(
                 found = row.get("id")
                 unreadable.add(found if isinstance(found, int) else -1)
     return games
+
+
+@dataclass(frozen=True)
+class PuzzleRecorded:
+    """A puzzle try just stored: the player's puzzle figures after it, and the
+    achievements it unlocked."""
+
+    figures: PuzzleStats
+    achievements: list[Achievement] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -508,9 +531,66 @@ class HistoryStore:
         sql = "SELECT COUNT(*) FROM games WHERE player = ? AND status = 'abandoned'"
         return self._safely(0, lambda conn: int(conn.execute(sql, (player,)).fetchone()[0]))
 
-    def statistics(self, player: str) -> Statistics:
-        """A player's statistics (finished games only; abandoned ones are counted apart)."""
-        return statistics(player, self.finished(player), self.abandoned_count(player))
+    def statistics(self, player: str, today: date | None = None) -> Statistics:
+        """A player's statistics (finished games only; abandoned ones are counted apart),
+        their puzzle streak counted to ``today`` (UTC today by default)."""
+        puzzles = puzzle_stats(self.puzzle_tries(player), today or datetime.now(UTC).date())
+        return statistics(
+            player, self.finished(player), self.abandoned_count(player), puzzles=puzzles
+        )
+
+    def puzzle_tries(self, player: str) -> list[PuzzleTry]:
+        """A player's first tries at puzzles, oldest first (none in a file older than the
+        puzzles, read without migrating)."""
+        return self._safely([], lambda conn: _puzzle_tries(conn, player))
+
+    def record_puzzle(
+        self, player: str, puzzle: int, puzzle_rating: int, day: date, solved: bool, tried: date
+    ) -> PuzzleRecorded | None:
+        """Store a player's first try at a puzzle and return the figures after it and the
+        achievements it unlocked; None if the puzzle was tried before (or nothing stored)."""
+        try:
+            check_player(player)
+        except ValueError as exc:
+            self.notice = f"the puzzle was not recorded ({exc})"
+            return None
+
+        def work(conn: sqlite3.Connection) -> PuzzleRecorded | None:
+            with _transaction(conn):
+                known = conn.execute(
+                    "SELECT 1 FROM puzzle_tries WHERE player = ? AND puzzle = ?", (player, puzzle)
+                ).fetchone()
+                if known:
+                    return None
+                before = _puzzle_tries(conn, player)
+                rating = before[-1].rating if before else START_RATING
+                conn.execute(
+                    "INSERT INTO puzzle_tries (player, puzzle, day, tried, solved, rating) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        player,
+                        puzzle,
+                        day.isoformat(),
+                        tried.isoformat(),
+                        int(solved),
+                        rating_after(rating, puzzle_rating, solved),
+                    ),
+                )
+                _set(conn, "last_player", player)
+                figures = puzzle_stats(_puzzle_tries(conn, player), tried)
+                already = {
+                    str(r[0])
+                    for r in conn.execute("SELECT id FROM achievements WHERE player = ?", (player,))
+                }
+                found = puzzle_unlocked(figures, already)
+                for achievement in found:
+                    conn.execute(
+                        "INSERT INTO achievements (player, id, game, unlocked) VALUES (?, ?, 0, ?)",
+                        (player, achievement.id, tried.isoformat()),
+                    )
+            return PuzzleRecorded(figures, found)
+
+        return self._safely(None, work)
 
     def unlocked(self, player: str) -> dict[str, str]:
         """The achievements a player has unlocked: id to the date (YYYY-MM-DD) of unlocking."""
@@ -543,6 +623,24 @@ class HistoryStore:
             return found[0] if found else None
 
         return self._safely(None, work)
+
+
+def _puzzle_tries(conn: sqlite3.Connection, player: str) -> list[PuzzleTry]:
+    """A player's puzzle tries, oldest first; none where the file has no such table."""
+    known = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'puzzle_tries'"
+    ).fetchone()
+    if not known:
+        return []
+    rows = conn.execute(
+        "SELECT puzzle, day, tried, solved, rating FROM puzzle_tries WHERE player = ? "
+        "ORDER BY rowid",
+        (player,),
+    )
+    return [
+        PuzzleTry(int(p), date.fromisoformat(d), date.fromisoformat(t), bool(s), int(r))
+        for p, d, t, s, r in rows
+    ]
 
 
 def _where(player: str | None, finished_only: bool) -> tuple[str, list[Any]]:

@@ -68,6 +68,7 @@ class GameScreen(ForageScreen):
         Binding("g", "history", "Games", show=False),
         Binding("v", "colours", "Colours", show=False),
         Binding("L", "learn", "Learn", show=False),
+        Binding("P", "puzzle", "Puzzle", show=False),
     ]
 
     OWN_GAME: ClassVar[bool] = True
@@ -383,6 +384,13 @@ class GameScreen(ForageScreen):
     def action_learn(self) -> None:
         """Ask for the guided first game over this one (the app opens it; escape comes back)."""
         self.post_message(self.LearnAsked())
+
+    class PuzzleAsked(Message):
+        """The player asked for the day's puzzle over this game (``P``)."""
+
+    def action_puzzle(self) -> None:
+        """Ask for the day's puzzle over this game (the app opens it; escape comes back)."""
+        self.post_message(self.PuzzleAsked())
 
     def action_help(self) -> None:
         """Open the keys and rules."""

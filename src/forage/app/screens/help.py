@@ -32,6 +32,7 @@ KEYS: Final = f"""\
   v                 colours: the standard or the colour-blind palette
   n                 new game
   L                 learn the rules by playing them (as forage learn)
+  P                 the day's puzzle: find the one best placement
   q                 quit; the game is saved and offered next time
 [b]Mouse[/b]
   click the woodland    move the card there (its top-left area)

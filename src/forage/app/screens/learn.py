@@ -12,13 +12,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from forage.app.describe import DOT, SLASH, TICK, TO, effect_phrase
-from forage.app.keeper import Forgetful, Keeper
-from forage.app.screens.game import GameScreen
+from forage.app.screens.guided import GuidedScreen
 from forage.app.session import Session
 from forage.app.tutorial import Progress, load_progress, save_progress
 from forage.app.view import card_cells, title_text
@@ -41,21 +39,13 @@ def drop_words(outcome: Outcome) -> str:
     return f"{', '.join(phrases)} (score {outcome.score_change:+d})"
 
 
-class LearnScreen(GameScreen):
+class LearnScreen(GuidedScreen):
     """The game screen with a lesson's two lines under the title and its spot marked."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "leave", "Leave", key_display="esc"),
         Binding("t", "hint", "Hint", show=False),  # the lesson's mark shows where: room for esc
     ]
-
-    OWN_GAME: ClassVar[bool] = False
-    """A lesson's game is not the player's own: never saved, resumed or recorded."""
-
-    LOCKED: ClassVar[frozenset[str]] = frozenset(
-        {"undo", "redo", "new_game", "stats", "history", "quit_game", "learn"}
-    )
-    """The game's keys a lesson does without: its position is set up, not played to."""
 
     def __init__(self, step: int | None = None, *, over_game: bool = False) -> None:
         """The tutorial at a lesson (by default the one it was left at); ``over_game``:
@@ -64,23 +54,18 @@ class LearnScreen(GameScreen):
         self.progress = progress
         start = progress.step if step is None else step
         self.step = start if 0 <= start < len(LESSONS) else 0
-        self.over_game = over_game
         self.finished = False
         self.done: Lesson | None = None
         """The lesson whose goal was just met, shown until enter goes on (None while a
         lesson is being played)."""
         self._why: tuple[Placement, tuple[str, str]] | None = None
         """A refused wrong drop's explanation, shown while the card stays where it was."""
-        super().__init__(lesson_session(LESSONS[self.step]))
+        super().__init__(lesson_session(LESSONS[self.step]), over_game=over_game)
 
     @property
     def lesson(self) -> Lesson:
         """The lesson being played."""
         return LESSONS[self.step]
-
-    def compose_lesson(self) -> ComposeResult:
-        """The lesson's two lines."""
-        yield Static(id="lesson", classes="body")
 
     def on_mount(self) -> None:
         """Draw the lesson and note where the tutorial stands."""
@@ -140,25 +125,12 @@ class LearnScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The game's keys, less those a lesson does without; between lessons only enter
         (to go on), and once every lesson is done none to place."""
-        if action in self.LOCKED:
-            return False
         resting = self.finished or self.done is not None
         if resting and action in self.PLACING_ACTIONS:
             return False
         if self.finished and action == "place":
             return False
         return super().check_action(action, parameters)
-
-    def check_end(self) -> None:
-        """A lesson's game has no end screen: the tutorial says what comes next."""
-
-    def recorder(self) -> None:
-        """A lesson's game is never recorded in the history."""
-        return None
-
-    def keeper(self) -> Keeper:
-        """A lesson's game is never saved: the game in progress keeps its save."""
-        return Forgetful()
 
     def action_place(self) -> None:
         """Place the card if the drop meets the lesson's goal, else say why not; after a
@@ -220,10 +192,6 @@ class LearnScreen(GameScreen):
             self.progress = progress
 
     def action_leave(self) -> None:
-        """Leave the tutorial (it resumes at this lesson): back to the game it was opened
-        over, or out of forage."""
+        """Leave the tutorial (it resumes at this lesson)."""
         self.keep()
-        if self.over_game:
-            self.dismiss()
-        else:
-            self.app.exit(0)
+        super().action_leave()

@@ -1,0 +1,63 @@
+"""The game screen on a set position with two lines of guidance: a lesson or a puzzle.
+
+Its game is not the player's own: never saved, resumed or stored in the history, and
+without an end screen (the two lines say how it went). The game's keys that make no sense
+on a set position are locked; escape leaves, back to the game it was opened over if any.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.widgets import Static
+
+from forage.app.keeper import Forgetful, Keeper
+from forage.app.screens.game import GameScreen
+from forage.app.session import Session
+
+
+class GuidedScreen(GameScreen):
+    """A game screen on a set position, its two lines under the title (``#lesson``)."""
+
+    OWN_GAME: ClassVar[bool] = False
+    """The game is not the player's own: never saved, resumed or recorded."""
+
+    LOCKED: ClassVar[frozenset[str]] = frozenset(
+        {"undo", "redo", "new_game", "stats", "history", "quit_game", "learn", "puzzle"}
+    )
+    """The game's keys a set position does without."""
+
+    def __init__(self, session: Session, *, over_game: bool = False) -> None:
+        """A screen for the session's set position; ``over_game``: opened over a game, to
+        which escape goes back."""
+        self.over_game = over_game
+        super().__init__(session)
+
+    def compose_lesson(self) -> ComposeResult:
+        """The two lines of guidance."""
+        yield Static(id="lesson", classes="body")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The game's keys, less the locked ones."""
+        if action in self.LOCKED:
+            return False
+        return super().check_action(action, parameters)
+
+    def check_end(self) -> None:
+        """No end screen: the two lines say how it went."""
+
+    def recorder(self) -> None:
+        """The game is never stored in the history."""
+        return None
+
+    def keeper(self) -> Keeper:
+        """The game is never saved: the game in progress keeps its save."""
+        return Forgetful()
+
+    def action_leave(self) -> None:
+        """Leave: back to the game this was opened over, or out of forage."""
+        if self.over_game:
+            self.dismiss()
+        else:
+            self.app.exit(0)

@@ -1,0 +1,188 @@
+"""The day's puzzle (``forage puzzle``, ``P``): the game screen at a puzzle's position.
+
+The player places with the game's own keys. The first placement is judged at once: the
+answer is the only one that can still reach the best score; any other is answered with the
+most it can still reach. ``a`` shows the answer's line on the woodland, one placement at a
+time; ``n`` sets the position up again (only the first try counts); escape leaves. The
+first try is sent up as :class:`PuzzleScreen.Tried`, for the app to keep in the history.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import ClassVar, NamedTuple
+
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import Static
+
+from forage.app.describe import CROSS, DOT, TICK, card_name, points
+from forage.app.screens.guided import GuidedScreen
+from forage.app.session import Session
+from forage.app.view import card_cells, title_text
+from forage.app.widgets import StatusBar, StatusState
+from forage.engine import Game, Placement
+from forage.puzzle import Puzzle
+
+
+class Verdict(NamedTuple):
+    """What the first placement was worth: whether it is the answer, and the best final
+    score the game can still reach after it."""
+
+    right: bool
+    reach: int
+
+
+def best_reach(game: Game) -> int:
+    """The best final score a game can still reach, knowing the draw order (exact here:
+    a puzzle's game has at most two placements left)."""
+    from forage.ai.par import par
+
+    return par(game).score
+
+
+def spot_words(game: Game, placement: Placement) -> str:
+    """A placement in words, its spot being marked: ``the Chestnut Tart card, turned 90°``."""
+    turned = f", turned {int(placement.rotation)}°" if int(placement.rotation) else ""
+    return f"{card_name(game.card(placement.card))}{turned}"
+
+
+class PuzzleScreen(GuidedScreen):
+    """The game screen with the puzzle's two lines under the title."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "leave", "Leave", key_display="esc"),
+        Binding("a", "answer", "Answer"),
+        Binding("n", "again", "Again"),
+    ]
+
+    LOCKED: ClassVar[frozenset[str]] = GuidedScreen.LOCKED | {"hint"}
+    """The game's keys a puzzle does without (a hint would give the answer away)."""
+
+    class Tried(Message):
+        """The player's first try at a puzzle: solved or not."""
+
+        def __init__(self, puzzle: Puzzle, day: date, solved: bool) -> None:
+            """The puzzle, the date it was the daily puzzle of, and the outcome."""
+            super().__init__()
+            self.puzzle = puzzle
+            self.day = day
+            self.solved = solved
+
+    def __init__(self, puzzle: Puzzle, day: date, *, over_game: bool = False) -> None:
+        """The puzzle of ``day``; ``over_game``: opened over a game, escape goes back to it."""
+        self.puzzle = puzzle
+        self.day = day
+        self.line = puzzle.line()
+        self.verdict: Verdict | None = None
+        """The first placement's worth, once it is made."""
+        self.showing = False
+        """The answer's line is being shown: its next placement marked."""
+        self.tried = False
+        """The first try has been made (later tries do not count)."""
+        super().__init__(Session(puzzle.game()), over_game=over_game)
+
+    # -- where things stand -----------------------------------------------------------------
+
+    def placed(self) -> int:
+        """How many of the puzzle's placements have been made."""
+        return len(self.session.game.moves) - len(self.puzzle.record.moves)
+
+    def marked(self) -> frozenset[tuple[int, int]]:
+        """While the answer is shown, the squares of its next placement."""
+        step = self.placed()
+        if not self.showing or step >= len(self.line) or self.session.game.is_over():
+            return frozenset()
+        cells = card_cells(self.session.game, self.line[step])
+        return frozenset((x, y) for x, y, _ in cells)
+
+    def lines(self) -> tuple[str, str]:
+        """What the puzzle says under the title."""
+        puzzle, game = self.puzzle, self.session.game
+        best = puzzle.best
+        if game.is_over():
+            final = game.result().score.final
+            mark = TICK if final == best else CROSS
+            return (
+                f"{mark} Final score {final}; the best line scores {best}.",
+                "n tries the puzzle again; escape leaves.",
+            )
+        if self.showing:
+            step = self.placed()
+            return (
+                f"The answer, marked: {spot_words(game, self.line[step])}.",
+                "Enter places it.",
+            )
+        verdict = self.verdict
+        if verdict is None:
+            return (
+                f"{puzzle.left} placements left, both cards in hand: the best line scores {best}.",
+                "Only one first placement can reach it. Find it and press enter.",
+            )
+        if verdict.right:
+            return (
+                f"{TICK} Solved: the only placement that can reach {best}.",
+                "Now place the last card for the best score.",
+            )
+        return (
+            f"{CROSS} Not the answer: from here {verdict.reach} at best, "
+            f"{points(best - verdict.reach)} short of {best}.",
+            "a shows the answer on the woodland; n tries again.",
+        )
+
+    def update_view(self) -> None:
+        """The game's widgets, the title naming the puzzle, and the puzzle's lines."""
+        super().update_view()
+        puzzle = self.puzzle
+        title = f"puzzle {self.day.isoformat()} {DOT} #{puzzle.id} {DOT} rating {puzzle.rating}"
+        self.query_one("#title", Static).update(title_text(title))
+        lines = self.lines()
+        self.query_one("#lesson", Static).update("\n".join(lines))
+        if self.session.game.is_over():  # the game's end words (summary, undo) do not apply
+            mark = "gain" if self.session.game.result().score.final == puzzle.best else "loss"
+            self.query_one(StatusBar).state = StatusState(lines[0], lines[1], mark, self._last)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The game's keys, less those a puzzle does without; the answer until it is shown."""
+        if action == "answer" and (self.showing or self.session.game.is_over()):
+            return False
+        return super().check_action(action, parameters)
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def action_place(self) -> None:
+        """Place the card; the first placement is judged at once."""
+        before = self.placed()
+        super().action_place()
+        if before == 0 and self.placed() == 1 and not self.showing:
+            reach = best_reach(self.session.game)
+            self.verdict = Verdict(right=reach == self.puzzle.best, reach=reach)
+            if not self.tried:
+                self.tried = True
+                self.post_message(self.Tried(self.puzzle, self.day, self.verdict.right))
+        self._follow_answer()
+        self.refresh_bindings()
+        self.changed()
+
+    def _follow_answer(self) -> None:
+        """While the answer is shown, put the card on its next placement."""
+        step = self.placed()
+        if self.showing and step < len(self.line) and not self.session.game.is_over():
+            self.session.go_to(self.line[step])
+
+    def action_answer(self) -> None:
+        """Set the position up again with the answer's first placement marked."""
+        self._restart(showing=True)
+
+    def action_again(self) -> None:
+        """Set the position up again to try once more (only the first try counts)."""
+        self._restart(showing=False)
+
+    def _restart(self, showing: bool) -> None:
+        """The puzzle's position again; the answer shown or not."""
+        self.showing = showing
+        self.verdict = None
+        self.load(Session(self.puzzle.game()))
+        self._follow_answer()
+        self.refresh_bindings()
+        self.changed()

@@ -1,0 +1,173 @@
+"""``forage puzzle`` on the game screen: the first placement judged, the answer shown on
+the woodland, the first try kept in the history, and ``P`` from a game."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from app_helpers import keys_onto, sync
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from forage.app.app import ForageApp
+from forage.app.describe import CROSS, TICK
+from forage.app.puzzle_app import PuzzleApp
+from forage.app.recorder import Recorder
+from forage.app.screens.game import GameScreen
+from forage.app.screens.puzzle import PuzzleScreen
+from forage.app.view import card_cells
+from forage.engine import Placement
+from forage.history.daily import today
+from forage.history.store import HistoryStore
+from forage.puzzle import Puzzle, daily_puzzle
+
+DAY = date(2026, 12, 3)
+SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+
+
+def puzzle_screen(app: PuzzleApp | ForageApp) -> PuzzleScreen:
+    """The puzzle's screen."""
+    screen = app.screen
+    assert isinstance(screen, PuzzleScreen)
+    return screen
+
+
+def lines(screen: PuzzleScreen) -> str:
+    """The puzzle's two lines under the title."""
+    return str(screen.query_one("#lesson", Static).render())
+
+
+def same_spot(a: Placement, b: Placement) -> bool:
+    """Whether two placements choose the same card, rotation and spot."""
+    return (a.card, a.rotation, a.x, a.y) == (b.card, b.rotation, b.x, b.y)
+
+
+def wrong_first(puzzle: Puzzle) -> tuple[Placement, int]:
+    """A legal first placement that is not the answer, and the best final score a game
+    can reach after it (its last card's best drop, counted here)."""
+    game = puzzle.game()
+    answer = puzzle.line()[0]
+    for outcome in list(game.outcomes()):
+        if not same_spot(outcome.placement, answer):
+            game.push(outcome)
+            lasts = [game.base + o.score_change for o in game.outcomes()]
+            return outcome.placement, max(lasts, default=game.base)
+    raise AssertionError("no other first placement")
+
+
+async def drive(pilot: Pilot[int], screen: PuzzleScreen, placement: Placement) -> None:
+    """Take the placement's card and bring it onto the placement by keys (not placing it)."""
+    await pilot.press(str(screen.session.game.hand.index(placement.card) + 1))
+    await pilot.press(*keys_onto(screen.session, placement))
+    await pilot.pause()
+    here = screen.session.cursor
+    assert here is not None and same_spot(here, placement)
+
+
+def stored_tries() -> list[tuple[int, bool]]:
+    """The tries the history holds for the default player."""
+    with HistoryStore.open() as store:
+        return [(t.puzzle, t.solved) for t in store.puzzle_tries(store.default_player())]
+
+
+@SIZES
+@sync
+async def test_the_answer_solves_the_puzzle_and_the_try_is_kept(size: tuple[int, int]) -> None:
+    puzzle = daily_puzzle(DAY)
+    recorder = Recorder()
+    app = PuzzleApp(puzzle, DAY, recorder)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = puzzle_screen(app)
+        assert f"best line scores {puzzle.best}" in lines(screen)
+        title = str(screen.query_one("#title", Static).render())
+        assert f"#{puzzle.id}" in title and DAY.isoformat() in title
+        answer, last = puzzle.line()
+        await drive(pilot, screen, answer)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert f"{TICK} Solved" in lines(screen)
+        await drive(pilot, screen, last)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.session.game.is_over()
+        assert f"{TICK} Final score {puzzle.best}" in lines(screen)
+        await pilot.press("escape")
+    recorder.close()
+    assert stored_tries() == [(puzzle.id, True)]
+
+
+@sync
+async def test_a_wrong_first_placement_says_what_it_loses_and_shows_the_answer() -> None:
+    puzzle = daily_puzzle(DAY)
+    wrong, reach = wrong_first(puzzle)
+    recorder = Recorder()
+    app = PuzzleApp(puzzle, DAY, recorder)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = puzzle_screen(app)
+        await drive(pilot, screen, wrong)
+        await pilot.press("enter")
+        await pilot.pause()
+        said = lines(screen)
+        assert f"{CROSS} Not the answer: from here {reach} at best" in said
+        assert f"short of {puzzle.best}" in said
+        await pilot.press("a")
+        await pilot.pause()
+        answer, last = puzzle.line()
+        assert len(screen.session.game.moves) == len(puzzle.record.moves)
+        here = screen.session.cursor
+        assert here is not None and same_spot(here, answer)
+        cells = card_cells(screen.session.game, answer)
+        assert screen.marked() == frozenset((x, y) for x, y, _ in cells)
+        assert "The answer, marked" in lines(screen)
+        await pilot.press("enter")
+        await pilot.pause()
+        here = screen.session.cursor
+        assert here is not None and same_spot(here, last)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.session.game.result().score.final == puzzle.best
+        await pilot.press("n")  # again: the position, nothing marked
+        await pilot.pause()
+        assert len(screen.session.game.moves) == len(puzzle.record.moves)
+        assert screen.marked() == frozenset()
+        await drive(pilot, screen, answer)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert f"{TICK} Solved" in lines(screen)
+        await pilot.press("escape")
+    recorder.close()
+    assert stored_tries() == [(puzzle.id, False)]  # only the first try counts
+
+
+@sync
+async def test_the_game_keys_that_would_give_the_answer_away_do_nothing() -> None:
+    puzzle = daily_puzzle(DAY)
+    app = PuzzleApp(puzzle, DAY)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        screen = puzzle_screen(app)
+        before = screen.session.cursor
+        await pilot.press("t", "u", "n", "s", "g")
+        await pilot.pause()
+        assert app.screen is screen and screen.session.cursor == before
+        for action in ("hint", "undo", "new_game", "stats", "history"):
+            assert screen.check_action(action, ()) is False
+
+
+@sync
+async def test_p_opens_the_day_s_puzzle_over_a_game_and_escape_comes_back() -> None:
+    app = ForageApp(seed=5, offer_resume=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        game_screen = app.screen
+        assert isinstance(game_screen, GameScreen)
+        await pilot.press("P")
+        await pilot.pause()
+        screen = puzzle_screen(app)
+        assert screen.puzzle == daily_puzzle(today()) and screen.over_game
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game_screen
