@@ -54,6 +54,7 @@ class PuzzleScreen(GuidedScreen):
         Binding("escape,q", "leave", "Leave", key_display="esc"),
         Binding("a", "answer", "Answer"),
         Binding("n", "again", "Again"),
+        Binding("c", "mouse_colour", "Mouse colour", show=False),  # room for a and n at 80
     ]
 
     LOCKED: ClassVar[frozenset[str]] = GuidedScreen.LOCKED | {"hint"}
