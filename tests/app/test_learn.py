@@ -431,3 +431,27 @@ async def test_l_in_a_game_opens_the_tutorial_and_escape_comes_back() -> None:
         assert type(app.screen) is GameScreen and app.session is game
         assert len(game.game.moves) == 1
     assert load_progress().step == 1
+
+
+def labels(bar: KeyBar) -> set[tuple[str, str]]:
+    """(action, what the bar calls it) for each key the bar shows."""
+    shown = bar.keys()
+    return {(action, said) for _, said, action, _ in shown}
+
+
+@sync
+async def test_between_lessons_the_key_bar_calls_enter_next() -> None:
+    app = LearnApp(step=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = learn_screen(app)
+        bar = screen.query_one(KeyBar)
+        assert ("place", "Place") in labels(bar)
+        await drive(pilot, screen, LESSONS[0].placement)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.done is LESSONS[0]
+        assert ("place", "Next") in labels(bar)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.done is None and ("place", "Place") in labels(bar)

@@ -132,6 +132,12 @@ class LearnScreen(GuidedScreen):
             return False
         return super().check_action(action, parameters)
 
+    def key_label(self, action: str, description: str) -> str:
+        """What the key bar calls a key's action: enter goes on between lessons."""
+        if action == "place" and self.done is not None:
+            return "Next"
+        return description
+
     def action_place(self) -> None:
         """Place the card if the drop meets the lesson's goal, else say why not; after a
         lesson's drop, go on to the next lesson."""

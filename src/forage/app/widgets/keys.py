@@ -62,16 +62,18 @@ class KeyBar(Widget):
             self.refresh()
 
     def keys(self) -> tuple[tuple[str, str, str, bool], ...]:
-        """(key shown, what it does, action, enabled) for each shown binding, one per action."""
+        """(key shown, what it does, action, enabled) for each shown binding, one per action;
+        a screen with a ``key_label(action, description)`` method may name an action
+        otherwise for the moment (enter is Next between the tutorial's lessons)."""
         seen: set[str] = set()
         keys: list[tuple[str, str, str, bool]] = []
         for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
             if not binding.show or binding.action in seen:
                 continue
             seen.add(binding.action)
-            keys.append(
-                (self.app.get_key_display(binding), binding.description, binding.action, enabled)
-            )
+            label = getattr(self.screen, "key_label", None)
+            said = label(binding.action, binding.description) if label else binding.description
+            keys.append((self.app.get_key_display(binding), said, binding.action, enabled))
         return tuple(keys)
 
     def render(self) -> Content:
