@@ -11,17 +11,22 @@ from textual.widgets import Sparkline, Static
 
 from forage.ai.par import QUICK
 from forage.ai.review import MoveReview, Review, Settings, start_of
-from forage.app.describe import ARROW
+from forage.app.describe import ARROW, MARK_IN, card_name
 from forage.app.review_app import ReviewApp
+from forage.app.screens.help import HelpScreen
 from forage.app.screens.review import (
+    HELP,
     MARKS,
     Gains,
     ReviewScreen,
     gains_of,
+    legend_text,
     moves_text,
     next_costly,
+    score_words,
     verdict_text,
 )
+from forage.app.view import card_cells
 from forage.app.widgets import WoodlandView
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Placement
@@ -69,7 +74,7 @@ async def test_stepping_through_the_moves_and_par() -> None:
         assert len(view.squares) == 6  # the starting card alone
         # b draws the best move instead.
         await pilot.press("b")
-        assert "best move" in text_of(screen, "#review-title")
+        assert "better move" in text_of(screen, "#review-title")
         best = screen.query_one(WoodlandView).state.outcome
         assert best is not None and best.placement.card == first.best.card
         await pilot.press("b")
@@ -84,6 +89,8 @@ async def test_stepping_through_the_moves_and_par() -> None:
         await pilot.press("p")
         assert screen.on_par
         assert f"Par's line (score {found.par.score})" in text_of(screen, "#review-title")
+        assert "par's move" in text_of(screen, "#review-title")
+        assert "move played" not in text_of(screen, "#review-title")
         placement = screen.query_one(WoodlandView).state.outcome
         assert placement is not None and placement.placement == found.par.placements[0]
         await pilot.press("p")
@@ -119,9 +126,12 @@ def made_entry(label: str, loss: float) -> MoveReview:
 
 
 def test_the_verdict_names_the_better_move_and_what_each_scores_at_once() -> None:
-    words = verdict_text(made_entry("mistake", 6.5), Gains(played=2, best=5)).plain
-    assert words.startswith("Mistake: -6.5; card 5 turned 90° at (1, -1) would have been")
+    deck = standard_deck()
+    words = verdict_text(made_entry("mistake", 6.5), Gains(played=2, best=5), deck=deck).plain
+    name = card_name(deck[5])
+    assert words.startswith(f"Mistake: -6.5; the marked move ({name}, turned 90°) would have")
     assert "48.2 rather than 41.7: it scores +5 at once, the move played +2." in words
+    assert "(" not in words.split("turned 90°")[1].split("\n")[0]  # no coordinates
     later = verdict_text(made_entry("inaccuracy", 2.5), Gains(played=4, best=1)).plain
     assert "it scores +1 at once against +4, but leaves a woodland better" in later
     assert "within the sampling's noise" in verdict_text(made_entry("best", 0.2)).plain
@@ -170,3 +180,63 @@ async def test_m_jumps_to_the_poor_move_and_the_list_shows_its_mark() -> None:
         assert expected == 0 and screen.index == 0
         strip = text_of(screen, "#review-moves")
         assert strip.startswith("1" + MARKS[found.moves[0].label])
+
+
+def test_scores_are_written_with_one_decimal_at_most() -> None:
+    entry = replace(made_entry("mistake", 4.84), expected_best=48.86, expected_played=44.02)
+    words = verdict_text(entry).plain
+    assert "-4.8;" in words and "48.9 rather than 44:" not in words
+    assert "to score 48.9 rather than 44." in words
+    assert score_words(41.75) == "41.8" and score_words(40.0) == "40"
+
+
+def test_the_legend_names_every_mark() -> None:
+    legend = legend_text().plain
+    for label, mark in MARKS.items():
+        assert f"{mark} {label}" in legend
+    assert "? help" in legend
+
+
+def test_the_help_gives_each_mark_its_thresholds() -> None:
+    for low, label in zip((0.5, 2.0, 4.0), ("good", "inaccuracy", "mistake"), strict=True):
+        assert f"{MARKS[label]:<3} {label}: {low:g} to" in HELP
+    assert f"{MARK_IN[0]} {MARK_IN[1]}" in HELP
+
+
+@sync
+async def test_the_better_move_is_marked_on_the_board_and_help_opens() -> None:
+    game = hint_game()  # its first move is the poor one
+    app = ReviewApp(game, SMALL, workers=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen, found = await analysed(pilot, app)
+        assert "? help" in text_of(screen, "#review-legend")
+        first = found.moves[0]
+        view = screen.query_one(WoodlandView).state
+        if first.loss > 0:
+            best_cells = card_cells(screen.shown()[0], first.best)
+            assert view.marked == frozenset((x, y) for x, y, _ in best_cells)
+        else:
+            assert view.marked == frozenset()
+        await pilot.press("b")  # the better move drawn: nothing else marked
+        assert screen.query_one(WoodlandView).state.marked == frozenset()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert "inaccuracy" in str(app.screen.query_one("#help-text", Static).render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+
+
+def test_in_a_recipe_challenge_the_gains_count_the_recipes() -> None:
+    deal = Deal.from_seed(3, recipes=True)
+    game = Game(deal, standard_deck())
+    outcomes = list(game.outcomes())
+    now = game.result().score.final
+    finals = [game.result_after(o).score.final - now for o in outcomes]
+    bases = [o.score_change for o in outcomes]
+    index = next(i for i, (f, b) in enumerate(zip(finals, bases, strict=True)) if f != b)
+    entry = replace(
+        made_entry("good", 1.0), placement=outcomes[index].placement, best=outcomes[0].placement
+    )
+    assert gains_of(game, entry) == Gains(finals[index], finals[0])

@@ -101,15 +101,17 @@ class HelpScreen(ForageModal):
         Binding("escape,question_mark,q", "close", "Close help"),
     ]
 
-    def __init__(self, recipes: tuple[Recipe, ...] = ()) -> None:
-        """Help, listing this game's recipes when it is a recipe challenge."""
+    def __init__(self, recipes: tuple[Recipe, ...] = (), text: str | None = None) -> None:
+        """Help, listing this game's recipes when it is a recipe challenge; ``text``: another
+        screen's help instead of the game's."""
         super().__init__()
         self.recipes = recipes
+        self.text = text
 
     def compose(self) -> ComposeResult:
         """The help text in a scrolling box."""
         yield too_small_notice()
-        text = KEYS + "\n" + READING + "\n" + RULES
+        text = self.text if self.text is not None else KEYS + "\n" + READING + "\n" + RULES
         if self.recipes:
             target = sum(r.target for r in self.recipes)
             text += f"\n[b]This game's recipes[/b] (target {target})\n"

@@ -20,6 +20,7 @@ from textual.worker import get_current_worker
 
 from forage.ai.review import (
     LABELS,
+    THRESHOLDS,
     WORKERS,
     MoveReview,
     Review,
@@ -33,14 +34,16 @@ from forage.app.describe import (
     DOT,
     ELLIPSIS,
     LEFT_KEY,
+    MARK_IN,
     RIGHT_KEY,
     TICK,
+    card_name,
 )
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.themes import DEFAULT_MARKS, marks_of
-from forage.app.view import woodland_state
+from forage.app.view import card_cells, woodland_state
 from forage.app.widgets import KeyBar, WoodlandView
-from forage.engine import Game, Placement
+from forage.engine import Deck, Game, Placement
 from forage.history.store import HistoryStore
 
 LABEL_STYLE: Final = {
@@ -72,10 +75,55 @@ class StopReview(Exception):
     """The screen closed while its review was running."""
 
 
-def placement_words(placement: Placement) -> str:
-    """A placement in words: ``card 12 turned 90° at (1, -1)``."""
-    turned = f" turned {int(placement.rotation)}{DEGREE}" if placement.rotation else ""
-    return f"card {placement.card}{turned} at ({placement.x}, {placement.y})"
+LEGEND_KEYS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
+"""The labels the legend under the list of moves explains, best first."""
+
+
+def _mark_lines() -> str:
+    """Each mark of the help with the loss it stands for (from the review's thresholds)."""
+    bounds = (0.0, *THRESHOLDS, None)
+    lines = []
+    for label, low, high in zip(LABELS, bounds[:-1], bounds[1:], strict=True):
+        if high is None:
+            span = f"{low:g} points or more behind the best"
+        elif not low:
+            span = f"less than {high:g} points behind the best"
+        else:
+            span = f"{low:g} to {high:g} points behind the best"
+        lines.append(f"  {MARKS[label]:<3} {label}: {span}")
+    return "\n".join(lines)
+
+
+HELP: Final = f"""\
+[b]The review[/b]   (escape or ? closes this)
+  Each move of your game is weighed against the best few placements you
+  could have made, by the final score each is expected to reach: every
+  candidate is played on to the end over many draw orders of the cards
+  you had not yet seen, as a good player would play them.
+[b]Marks[/b]   (points of expected final score)
+{_mark_lines()}
+  The better move is marked on the woodland ({MARK_IN[0]} {MARK_IN[1]} around its areas).
+[b]Keys[/b]
+  left, right, home, end   step through the moves
+  m    the next inaccuracy, mistake or blunder
+  b    draw the better move instead of the one played (again: back)
+  p    par's line: the best score this deal allows, knowing the draw order
+  q    close the review
+"""
+"""The review screen's ``?`` help."""
+
+
+def score_words(value: float) -> str:
+    """An expected score or a loss as the review writes it: one decimal at most."""
+    return f"{round(value, 1):g}"
+
+
+def placement_words(placement: Placement, deck: Deck | None = None) -> str:
+    """A placement as a player knows it: ``the Chestnut Tart card, turned 90°`` (with the
+    deck, its card named by its recipe back; else ``card 12``)."""
+    turned = f", turned {int(placement.rotation)}{DEGREE}" if placement.rotation else ""
+    name = card_name(deck[placement.card]) if deck is not None else f"card {placement.card}"
+    return f"{name}{turned}"
 
 
 class Gains(NamedTuple):
@@ -86,10 +134,19 @@ class Gains(NamedTuple):
 
 
 def gains_of(before: Game, entry: MoveReview) -> Gains:
-    """The engine's immediate score change of the move played and of the best move."""
-    return Gains(
-        before.outcome(entry.placement).score_change, before.outcome(entry.best).score_change
-    )
+    """The engine's immediate change of the score that decides the game, for the move
+    played and the best move: the base score, or in a recipe challenge the final score
+    with the recipes as they stand after the move."""
+    if not before.recipes:
+        return Gains(
+            before.outcome(entry.placement).score_change, before.outcome(entry.best).score_change
+        )
+    now = before.result().score.final
+
+    def gain(placement: Placement) -> int:
+        return before.result_after(before.outcome(placement)).score.final - now
+
+    return Gains(gain(entry.placement), gain(entry.best))
 
 
 def _signed(value: int) -> str:
@@ -97,18 +154,22 @@ def _signed(value: int) -> str:
 
 
 def verdict_text(
-    entry: MoveReview, gains: Gains | None = None, marks: Mapping[str, Style] = DEFAULT_MARKS
+    entry: MoveReview,
+    gains: Gains | None = None,
+    marks: Mapping[str, Style] = DEFAULT_MARKS,
+    deck: Deck | None = None,
 ) -> Text:
-    """What a move's review says: its label, the points lost, the better move and, with
-    ``gains``, what each of the two scores at once."""
+    """What a move's review says: its label, the points lost, the better move (marked on
+    the woodland) and, with ``gains``, what each of the two scores at once."""
     text = Text()
     text.append(entry.label.capitalize(), marks[LABEL_STYLE[entry.label]])
     if entry.loss > 0:
         close = " (within the sampling's noise)" if entry.label == "best" else ""
-        text.append(f": -{entry.loss:g}{close}; ")
+        text.append(f": -{score_words(entry.loss)}{close}; ")
         text.append(
-            f"{placement_words(entry.best)} would have been expected to score "
-            f"{entry.expected_best:g} rather than {entry.expected_played:g}"
+            f"the marked move ({placement_words(entry.best, deck)}) would have been expected "
+            f"to score {score_words(entry.expected_best)} rather than "
+            f"{score_words(entry.expected_played)}"
         )
         if gains is None:
             text.append(".")
@@ -123,7 +184,7 @@ def verdict_text(
                 "but leaves a woodland better for the cards to come."
             )
     else:
-        text.append(f": expected final score {entry.expected_played:g}.")
+        text.append(f": expected final score {score_words(entry.expected_played)}.")
     how = "every possible draw order" if entry.exact else f"{entry.orders} sampled draw orders"
     text.append(f"\n(averaged over {how})", "dim")
     return text
@@ -149,6 +210,16 @@ def moves_text(
     return text
 
 
+def legend_text(marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
+    """What the marks of the list of moves mean, each in its colour, and where help is."""
+    text = Text()
+    for label in LEGEND_KEYS:
+        text.append(MARKS[label], marks[LABEL_STYLE[label]])
+        text.append(f" {label}  ")
+    text.append("? help", "dim")
+    return text
+
+
 def chart_caption(found: Review) -> Text:
     """What the chart below shows: the expected final score after the first and the last
     move, its lowest and highest, and par."""
@@ -156,7 +227,8 @@ def chart_caption(found: Review) -> Text:
     text = Text()
     text.append("Expected final score by move", "bold")
     if values:
-        text.append(f": {values[0]:g} {ARROW} {values[-1]:g} (lowest {min(values):g})")
+        first, last, low = (score_words(v) for v in (values[0], values[-1], min(values)))
+        text.append(f": {first} {ARROW} {last} (lowest {low})")
     text.append(f" {DOT} par {found.par.score}", "dim")
     return text
 
@@ -200,6 +272,7 @@ class ReviewScreen(ForageScreen):
         Binding("m", "next_costly", "Mistakes"),
         Binding("b", "toggle_best", "Best/played"),
         Binding("p", "toggle_par", "Par"),
+        Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q,escape", "close", "Close"),
     ]
 
@@ -236,6 +309,7 @@ class ReviewScreen(ForageScreen):
         with Vertical(classes="body"):
             yield Static(id="review-title")
             yield Static(id="review-moves")
+            yield Static(id="review-legend")
             yield WoodlandView(id="woodland")
             yield Static(id="review-verdict")
             yield Static(id="review-chart-label")
@@ -325,6 +399,12 @@ class ReviewScreen(ForageScreen):
         self.index = min(self.index, max(0, len(self._line()) - 1))
         self.update_view()
 
+    def action_help(self) -> None:
+        """What the review's marks and keys mean."""
+        from forage.app.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(text=HELP))
+
     def action_close(self) -> None:
         """Leave the review."""
         if len(self.app.screen_stack) > 2:
@@ -357,12 +437,18 @@ class ReviewScreen(ForageScreen):
         game, placement = self.shown()
         outcome = game.outcome(placement) if placement is not None else None
         squares = dict(game.woodland.squares)
-        self.query_one(WoodlandView).state = woodland_state(game, squares, outcome)
+        entry = self._entry()
+        better = entry is not None and entry.loss > 0 and not self.show_best
+        cells = card_cells(game, entry.best) if better and entry is not None else ()
+        self.query_one(WoodlandView).state = woodland_state(
+            game, squares, outcome, marked=frozenset((x, y) for x, y, _ in cells)
+        )
         self.query_one("#review-title", Static).update(self.title_text(placement))
         entries = self.result.moves if self.result is not None and not self.on_par else ()
         self.query_one("#review-moves", Static).update(
             moves_text(len(self._line()), self.index, entries, marks_of(self.app))
         )
+        self.query_one("#review-legend", Static).update(legend_text(marks_of(self.app)))
         self.query_one("#review-verdict", Static).update(self.verdict())
 
     def title_text(self, placement: Placement | None) -> Text:
@@ -378,8 +464,11 @@ class ReviewScreen(ForageScreen):
             return text
         text.append(f"  move {self.index + 1} of {len(line)}")
         if placement is not None:
-            which = "best move" if self.show_best and not self.on_par else "move played"
-            text.append(f"  {which}: {placement_words(placement)}")
+            if self.on_par:
+                which = "par's move"
+            else:
+                which = "better move" if self.show_best else "move played"
+            text.append(f"  {which}: {placement_words(placement, self.start.deck)}")
         return text
 
     def verdict(self) -> Text:
@@ -389,4 +478,5 @@ class ReviewScreen(ForageScreen):
         entry = self._entry()
         if entry is None:
             return Text(f"Analysing the game{ELLIPSIS}", "dim")
-        return verdict_text(entry, gains_of(self._positions[self.index], entry), marks_of(self.app))
+        before = self._positions[self.index]
+        return verdict_text(entry, gains_of(before, entry), marks_of(self.app), before.deck)
