@@ -116,3 +116,54 @@ async def test_a_par_the_history_has_proven_is_shown_without_working_it_out(
     finally:
         end_module.ParJob = real  # type: ignore[misc]
     assert started == [] and "Par for this deal: 99 (the best possible" in text
+
+
+def test_the_hint_tells_the_answer_so_far_first() -> None:
+    from forage.ai.hint import Hint
+    from forage.carddata import standard_deck
+    from forage.engine import Deal, Game
+
+    game = Game(Deal.from_seed(11), standard_deck())
+    told: list[Hint] = []
+    found = hint(game, early=told.append)
+    assert found is not None and found.final
+    assert len(told) == 1 and not told[0].final
+    assert game.outcome(told[0].placement).legal
+    assert hint(game) == found  # the same hint, told early or not
+
+
+def note_of(app: ForageApp) -> str:
+    """The status bar's last line."""
+    from forage.app.widgets import StatusBar
+
+    return app.screen.query_one(StatusBar).state.note
+
+
+@sync
+async def test_the_answer_so_far_is_shown_then_the_final_hint() -> None:
+    from forage.ai.hint import Hint
+    from forage.app.screens import GameScreen
+
+    app = ForageApp(seed=11)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        first, second = [o for o in session.game.outcomes()][:2]
+        key = (0, tuple(session.game.moves))
+        screen._hint_ready(key, Hint(first.placement, 0, 30.0, first.score_change, final=False))
+        await pilot.pause()
+        assert session.placement() == first.placement
+        assert note_of(app).startswith("Hint so far:")
+        screen._hint_ready(key, Hint(second.placement, 0, 31.0, second.score_change))
+        await pilot.pause()
+        assert session.placement() == second.placement
+        assert note_of(app).startswith("Hint: ") and "Enter places it" in note_of(app)
+        # Moved off the answer so far: the final hint leaves the card where the player put it.
+        screen._hint_ready(key, Hint(first.placement, 0, 30.0, first.score_change, final=False))
+        await pilot.press("left")
+        moved = session.placement()
+        screen._hint_ready(key, Hint(second.placement, 0, 31.0, second.score_change))
+        await pilot.pause()
+        assert session.placement() == moved

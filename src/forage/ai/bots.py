@@ -15,7 +15,7 @@ knowing the order) is the review's imagined player.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from itertools import permutations
@@ -111,6 +111,7 @@ def expert_move(
     draw_pile: int,
     settings: Expert | None = None,
     executor: Executor | None = None,
+    early: Callable[[Choice], None] | None = None,
 ) -> Choice | None:
     """The expert's placement and the score it expects after the next placement too.
 
@@ -121,12 +122,15 @@ def expert_move(
     way only to a candidate whose mean final score is more than ``margin`` higher. To save
     time (``narrow``), only the candidate ahead of the look's choice after half the orders,
     if one is, plays the other half against it. With an ``executor`` (two worker processes), each
-    half of a set of orders is played in one of them; the choice is the same.
+    half of a set of orders is played in one of them; the choice is the same. ``early`` is
+    told the look's choice before the play-outs begin (the answer so far).
     """
     settings = settings or Expert()
     ranking = expert_ranking(sim, state, pool, draw_pile, settings)
     if not ranking:
         return None
+    if early is not None:
+        early(ranking[0])
     candidates = ranking[: settings.candidates]
     if len(candidates) < 2 or settings.samples <= 0 or len(state.hand) - 1 + draw_pile == 0:
         return ranking[0]

@@ -1,18 +1,21 @@
 """The hint: the suggested placement for the current hand.
 
 The hint never looks at the draw pile: it plays the expert bot's choice, which averages over
-every card that could still be drawn. It is always a legal placement of the engine.
+every card that could still be drawn. It is always a legal placement of the engine. The
+look ahead's choice comes first, in a tenth of the time; the play-outs then confirm it or
+change it.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from forage.ai.bots import Expert, expert_move, unseen_cards
+from forage.ai.bots import Choice, Expert, expert_move, unseen_cards
 from forage.ai.sim import simulator_for, state_of
 from forage.engine import Game, Placement
 
@@ -28,6 +31,8 @@ class Hint:
     """The score expected after the next placement too, averaged over the possible draws."""
     gain: int
     """How much the placement adds to the base score at once."""
+    final: bool = True
+    """Whether this is the hint (False: the look ahead's choice, before its play-outs)."""
 
     def to_json(self) -> dict[str, Any]:
         """The hint as the ``hint --json`` object."""
@@ -47,12 +52,13 @@ class Hint:
         return data
 
 
-def hint(game: Game, workers: int = 1) -> Hint | None:
+def hint(game: Game, workers: int = 1, early: Callable[[Hint], None] | None = None) -> Hint | None:
     """The suggested placement for the hand now, or None when the game is over.
 
     With ``workers`` 2, the expert plays its candidates out in two worker processes where
     the system can fork them (a quicker hint, the same one); the game screen asks with one,
-    as forking a process that runs threads is not safe.
+    as forking a process that runs threads is not safe. ``early`` is given the answer so
+    far (``final`` False) as soon as the look ahead has one, before the play-outs.
     """
     if game.is_over():
         return None
@@ -60,16 +66,22 @@ def hint(game: Game, workers: int = 1) -> Hint | None:
     state = state_of(game)
     recipes = game.deal.recipes or ()
     pool = unseen_cards(game.deck.numbers, game.deal.cards[: state.next_draw], recipes)
+
+    def hint_of(choice: Choice, final: bool) -> Hint:
+        outcome = game.outcome(sim.placement(choice.move))
+        assert outcome.legal, "the search plays by the engine's own rules"
+        base = game.base + outcome.score_change
+        return Hint(outcome.placement, base, choice.expected, outcome.score_change, final)
+
+    def so_far(choice: Choice) -> None:
+        if early is not None:
+            early(hint_of(choice, final=False))
+
     forked = workers > 1 and "fork" in multiprocessing.get_all_start_methods()
     with (
         ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
         if forked
         else nullcontext()
     ) as executor:
-        choice = expert_move(sim, state, pool, game.draw_pile, Expert(), executor)
-    if choice is None:
-        return None
-    outcome = game.outcome(sim.placement(choice.move))
-    assert outcome.legal, "the search plays by the engine's own rules"
-    base = game.base + outcome.score_change
-    return Hint(outcome.placement, base, choice.expected, outcome.score_change)
+        choice = expert_move(sim, state, pool, game.draw_pile, Expert(), executor, so_far)
+    return None if choice is None else hint_of(choice, final=True)

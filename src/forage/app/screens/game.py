@@ -95,6 +95,8 @@ class GameScreen(ForageScreen):
         self._hint: tuple[tuple[int, tuple[Placement, ...]], Placement, str] | None = None
         """The hint in words, for the game as it stood when it was worked out and the
         placement it suggests (it goes once the card leaves that placement)."""
+        self._early: Placement | None = None
+        """Where the answer so far put the card, while the final hint is still coming."""
 
     def compose(self) -> ComposeResult:
         """Title; woodland and side panel; status bar; footer."""
@@ -337,6 +339,7 @@ class GameScreen(ForageScreen):
         if game.is_over():
             return
         self.session.hints += 1
+        self._early = None
         self.say(f"Hint: looking for a good placement{ELLIPSIS}")
         key = (self._serial, tuple(game.moves))
         snapshot = self.session.snapshot()
@@ -351,20 +354,33 @@ class GameScreen(ForageScreen):
         """Worker thread: ask the hint module about a copy of the game."""
         from forage.ai.hint import hint
 
-        found = hint(game)
+        def so_far(found: Hint) -> None:
+            self.app.call_from_thread(self._hint_ready, key, found)
+
+        found = hint(game, early=so_far)
         self.app.call_from_thread(self._hint_ready, key, found)
 
     def _hint_ready(self, key: tuple[int, tuple[Placement, ...]], found: Hint | None) -> None:
-        """Show the hint, unless the game moved on while it was being worked out."""
+        """Show the hint (first the answer so far, then the final one), unless the game
+        moved on while it was being worked out, or the player has moved the card off the
+        answer so far."""
         if key != (self._serial, tuple(self.session.game.moves)):
             return
         if found is None:
             self.say("No placement to suggest.")
             return
-        self.show_hint(found.placement, found.gain, found.expected)
+        early, self._early = self._early, None
+        if found.final and early is not None and self.session.cursor != early:
+            return  # the player moved the card off the answer so far: leave it be
+        self.show_hint(found.placement, found.gain, found.expected, found.final)
+        if not found.final:
+            self._early = self.session.cursor
 
-    def show_hint(self, placement: Placement, gain: int = 0, expected: float = 0.0) -> None:
-        """Move the card being placed to a suggested placement; enter then places it."""
+    def show_hint(
+        self, placement: Placement, gain: int = 0, expected: float = 0.0, final: bool = True
+    ) -> None:
+        """Move the card being placed to a suggested placement; enter then places it
+        (``final`` False: the answer so far, the search still checking it)."""
         if self.session.go_to(placement):
             self._peek = False
             more = expected - (self.session.game.base + gain)
@@ -372,6 +388,8 @@ class GameScreen(ForageScreen):
             text = (
                 f"Hint: {name} here, {gain:+d} now, about {more:.0f} more next turn. "
                 "Enter places it."
+                if final
+                else f"Hint so far: {name} here, {gain:+d} now; still checking{ELLIPSIS}"
             )
             here = self.session.cursor
             assert here is not None
