@@ -11,11 +11,13 @@ widths, never seconds, so a deal has one par on every machine, idle or busy.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
 from forage.ai.bots import POLICIES, Expert, beam_line, play
+from forage.ai.memory import Memory, analysis_key
 from forage.ai.sim import Move, Simulator, State, simulator_for, state_of
 from forage.ai.worth import food_areas
 from forage.engine import Game, Placement
@@ -49,6 +51,13 @@ TRY_EXACT_PLACEMENTS: Final = 5
 _INCREMENTS: Final = tuple(b - a for a, b in zip((0, *FOOD_FACES[:-1]), FOOD_FACES, strict=True))
 """What each step of a food die adds: 0 -> 1 -> 3 -> 6 -> 10 -> 15."""
 _STEPS: Final = len(_INCREMENTS)
+
+
+PAR_VERSION: Final = 1
+"""Par's analysis version: a par kept from another version is worked out again. Change it
+whenever what par finds for a deal could change."""
+MEMORY_KIND: Final = "par"
+"""The kind of analysis a par is kept as (:mod:`forage.ai.memory`)."""
 
 
 class Found(NamedTuple):
@@ -285,9 +294,67 @@ class Searcher:
         )
 
 
-def par(game: Game, effort: Effort = FULL) -> ParResult:
+def par_key(game: Game, effort: Effort = FULL) -> str:
+    """What decides a game's par, as one key: par's version, the deal and deck, the moves
+    made and the effort."""
+    return analysis_key(
+        PAR_VERSION,
+        game.deal.code,
+        game.deck.model_dump_json(),
+        [p.notation() for p in game.moves],
+        list(effort),
+    )
+
+
+def par_text(found: ParResult) -> str:
+    """A par found, as text to keep (:func:`par_from_text` reads it back)."""
+    return json.dumps(
+        {
+            "score": found.score,
+            "proven": found.proven,
+            "placements": [p.notation() for p in found.placements],
+            "method": found.method,
+        }
+    )
+
+
+def par_from_text(text: str) -> ParResult | None:
+    """A kept par (its ``seconds`` 0), or None if the text does not read as one."""
+    try:
+        data = json.loads(text)
+        return ParResult(
+            score=int(data["score"]),
+            proven=bool(data["proven"]),
+            seconds=0.0,
+            placements=[Placement.from_notation(p) for p in data["placements"]],
+            method=str(data["method"]),
+        )
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def kept_par(game: Game, memory: Memory, effort: Effort = FULL) -> ParResult | None:
+    """The par of a game's position kept in ``memory``, if there is one."""
+    text = memory.remembered(MEMORY_KIND, par_key(game, effort))
+    return None if text is None else par_from_text(text)
+
+
+def keep_par(game: Game, found: ParResult, memory: Memory, effort: Effort = FULL) -> None:
+    """Keep a par found for a game's position in ``memory``."""
+    memory.remember(MEMORY_KIND, par_key(game, effort), par_text(found))
+
+
+def par(game: Game, effort: Effort = FULL, memory: Memory | None = None) -> ParResult:
     """The best score for the rest of a game's deal, knowing the draw order.
 
     The same deal and moves give the same answer on every machine (``seconds`` aside).
+    With a ``memory``, a par kept there is read back at once, and one worked out is kept.
     """
-    return Searcher(game, effort).run()
+    if memory is not None:
+        kept = kept_par(game, memory, effort)
+        if kept is not None:
+            return kept
+    found = Searcher(game, effort).run()
+    if memory is not None:
+        keep_par(game, found, memory, effort)
+    return found

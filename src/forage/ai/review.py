@@ -17,7 +17,6 @@ method and its figures.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import multiprocessing
 import sys
@@ -25,10 +24,11 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing import resource_tracker
-from typing import Any, Final, NamedTuple, Protocol
+from typing import Any, Final, NamedTuple
 
 from forage.ai.bots import Expert, draw_orders, expert_ranking, play_out, unseen_cards
-from forage.ai.par import FULL, Effort, par
+from forage.ai.memory import Memory, analysis_key
+from forage.ai.par import FULL, Effort, ParResult, keep_par, kept_par, par
 from forage.ai.sim import Move, simulator_for, state_of
 from forage.ai.worth import outlook
 from forage.engine import ROTATIONS, Game, Placement
@@ -144,16 +144,13 @@ Change it whenever what the review finds for a game could change."""
 def review_key(start: Game, placements: Sequence[Placement], settings: Settings) -> str:
     """What decides a review, as one key: its version, the deal (and deck), the moves and
     the settings."""
-    named = json.dumps(
-        [
-            REVIEW_VERSION,
-            start.deal.code,
-            start.deck.model_dump_json(),
-            [p.notation() for p in placements],
-            repr(settings),
-        ]
+    return analysis_key(
+        REVIEW_VERSION,
+        start.deal.code,
+        start.deck.model_dump_json(),
+        [p.notation() for p in placements],
+        repr(settings),
     )
-    return hashlib.sha256(named.encode("utf-8")).hexdigest()
 
 
 def stored_review(review: Review) -> str:
@@ -288,9 +285,9 @@ def review_move(
     )
 
 
-def par_line(start: Game, placements: Sequence[Placement], effort: Effort) -> ParLine:
-    """Par's line from the game's start, or the game's own line where that scored more."""
-    found = par(start.copy(), effort)
+def par_line(start: Game, placements: Sequence[Placement], found: ParResult) -> ParLine:
+    """Par's line from the game's start (``found``), or the game's own line where that
+    scored more."""
     game = start.copy()
     for placement in placements:
         game.push(placement)
@@ -300,20 +297,12 @@ def par_line(start: Game, placements: Sequence[Placement], effort: Effort) -> Pa
     return ParLine(found.score, found.placements, found.proven)
 
 
-def _tasks(count: int) -> Iterator[int]:
-    """The order tasks are handed out: par (-1, the longest) first, then the moves in order."""
-    yield -1
+def _tasks(count: int, with_par: bool = True) -> Iterator[int]:
+    """The order tasks are handed out: par (-1, the longest) first, unless it is known
+    already, then the moves in order."""
+    if with_par:
+        yield -1
     yield from range(count)
-
-
-class Memory(Protocol):
-    """Where analyses are kept and read back (the history store is one)."""
-
-    def remembered(self, kind: str, key: str) -> str | None:
-        """The analysis kept under this key, or None."""
-
-    def remember(self, kind: str, key: str, value: str) -> None:
-        """Keep an analysis under this key."""
 
 
 MEMORY_KIND: Final = "review"
@@ -334,11 +323,13 @@ def review(
     the same with any number. ``progress`` is told (done, total) after each task; an
     exception it raises stops the review, dropping the tasks not yet started. With a
     ``memory``, a review kept there under its key (:func:`review_key`) is read back at
-    once, and one worked out is kept.
+    once, and one worked out is kept; so is the deal's par (the end screen's, for one),
+    which is then not worked out again.
     """
     settings = settings or Settings()
     moves = list(placements)
     total = len(moves) + 1
+    known_par = kept_par(start, memory, settings.par_effort) if memory is not None else None
     key = review_key(start, moves, settings) if memory is not None else ""
     if memory is not None:
         kept = _read_back(start, memory.remembered(MEMORY_KIND, key), len(moves))
@@ -353,10 +344,13 @@ def review(
         if progress is not None:
             progress(len(results), total)
 
+    if known_par is not None:
+        results[-1] = known_par
     if progress is not None:
-        progress(0, total)
+        progress(len(results), total)
+    tasks = list(_tasks(len(moves), with_par=known_par is None))
     if workers <= 1:
-        for task in _tasks(len(moves)):
+        for task in tasks:
             finished(task, _run(start, moves, task, settings))
     else:
         # Fresh interpreters: forking a process that runs threads (a screen, a progress bar)
@@ -364,7 +358,7 @@ def review(
         pool = _spawning_pool(workers)
         try:
             futures: dict[Future[Any], int] = {
-                pool.submit(_run, start, moves, task, settings): task for task in _tasks(len(moves))
+                pool.submit(_run, start, moves, task, settings): task for task in tasks
             }
             for future in as_completed(futures):
                 finished(futures[future], future.result())
@@ -376,8 +370,12 @@ def review(
             pool.shutdown(wait=False, cancel_futures=True)
             for process in running:
                 process.terminate()
-    par_found: ParLine = results.pop(-1)
-    found = Review(start, [results[i] for i in range(len(moves))], par_found)
+    par_found: ParResult = results.pop(-1)
+    if memory is not None and known_par is None:
+        keep_par(start, par_found, memory, settings.par_effort)
+    found = Review(
+        start, [results[i] for i in range(len(moves))], par_line(start, moves, par_found)
+    )
     if memory is not None:
         memory.remember(MEMORY_KIND, key, stored_review(found))
     return found
@@ -438,5 +436,5 @@ def start_of(game: Game) -> Game:
 def _run(start: Game, moves: Sequence[Placement], task: int, settings: Settings) -> Any:
     """One task of a review: par's line (-1) or one move's review."""
     if task < 0:
-        return par_line(start, moves, settings.par_effort)
+        return par(start.copy(), settings.par_effort)
     return review_move(start, moves, task, settings)

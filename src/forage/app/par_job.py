@@ -1,7 +1,8 @@
 """The deal's par, worked out in a separate process so the screen never waits on it.
 
-The child is ``python -m forage.app.par_job CODE``; it prints ``score proven``. Par is the
-same on every machine, so the end screen shows what ``forage par`` says.
+The child is ``python -m forage.app.par_job CODE``; it prints the par found as one line
+(:func:`forage.ai.par.par_text`). Par is the same on every machine, so the end screen shows
+what ``forage par`` says.
 """
 
 from __future__ import annotations
@@ -10,17 +11,20 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from forage.ai.par import ParResult
 
 
 def main(argv: list[str]) -> int:
     """Child process: search the deal's best score and print it with whether it is proven."""
-    from forage.ai.par import par
+    from forage.ai.par import par, par_text
     from forage.carddata import standard_deck
     from forage.engine import Deal, Game
 
     (code,) = argv
-    result = par(Game(Deal.from_code(code), standard_deck()))
-    print(result.score, int(result.proven), flush=True)
+    print(par_text(par(Game(Deal.from_code(code), standard_deck()))), flush=True)
     return 0
 
 
@@ -37,18 +41,19 @@ class ParJob:
             text=True,
         )
 
-    def wait(self, cancelled: Callable[[], bool]) -> tuple[int, bool] | None:
-        """Block until the search ends (score, proven), fails (None) or is cancelled (None)."""
+    def wait(self, cancelled: Callable[[], bool]) -> ParResult | None:
+        """Block until the search ends (its par), fails (None) or is cancelled (None)."""
         while self._process.poll() is None:
             if cancelled():
                 self.stop()
                 return None
             time.sleep(0.1)
         out = self._process.stdout.read() if self._process.stdout is not None else ""
-        parts = out.split()
-        if self._process.returncode != 0 or len(parts) != 2:
+        if self._process.returncode != 0:
             return None
-        return int(parts[0]), parts[1] == "1"
+        from forage.ai.par import par_from_text
+
+        return par_from_text(out)
 
     def stop(self) -> None:
         """End the search process if it is still running."""

@@ -21,6 +21,7 @@ from forage.app import saves
 from forage.app.saves import parse_save
 
 if TYPE_CHECKING:  # the history (SQLite) is imported when first used, not at start-up
+    from forage.ai.par import ParResult
     from forage.app.session import Session
     from forage.engine import Game
     from forage.history.achievements import Achievement
@@ -207,6 +208,25 @@ class Recorder:
         self._told()
         return found
 
+    def known_par(self, deal: str) -> tuple[int, bool] | None:
+        """The par of a deal code (built-in deck) as kept by an earlier search, or proven
+        by a stored game: (par, proven); None if neither."""
+        from forage.ai.par import kept_par
+
+        kept = kept_par(_fresh_game(deal), self.history())
+        self._told()
+        if kept is not None:
+            return kept.score, kept.proven
+        proven = self.proven_par(deal)
+        return None if proven is None else (proven, True)
+
+    def keep_par(self, deal: str, found: ParResult) -> None:
+        """Keep the par found for a deal code (built-in deck), so it is known next time."""
+        from forage.ai.par import keep_par
+
+        keep_par(_fresh_game(deal), found, self.history())
+        self._told()
+
     def scoreboard(self, session: Session) -> Scoreboard:
         """The deal's scoreboard: everyone's best (for the daily deal, everyone's first)."""
         return self.history().scoreboard(session.deal.code, first_only=self.is_daily(session))
@@ -287,6 +307,14 @@ def score_changes(record: str) -> list[int]:
         replay.push(placement)
         changes.append(replay.base - before)
     return changes
+
+
+def _fresh_game(deal: str) -> Game:
+    """A new game of a deal code on the built-in deck."""
+    from forage.carddata import standard_deck
+    from forage.engine import Deal, Game
+
+    return Game(Deal.from_code(deal), standard_deck())
 
 
 def recorder_of(app: object) -> Recorder | None:

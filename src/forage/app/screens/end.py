@@ -145,13 +145,13 @@ class EndScreen(ForageModal):
         self.run_worker(lambda: self._stored_par(recorder, code), thread=True, group="par")
 
     def _stored_par(self, recorder: Recorder, code: str) -> None:
-        """Worker thread: a par the history has proven for the deal is shown at once; else
-        the par process starts."""
-        proven = recorder.later(lambda: recorder.proven_par(code)).result()
+        """Worker thread: a par the history knows for the deal (kept from an earlier search,
+        or proven by a stored game) is shown at once; else the par process starts."""
+        known = recorder.later(lambda: recorder.known_par(code)).result()
         if get_current_worker().is_cancelled:
             return
-        if proven is not None:
-            self.app.call_from_thread(self._show_par, proven, True)
+        if known is not None:
+            self.app.call_from_thread(self._show_par, *known)
         else:
             self.app.call_from_thread(self._start_par_job)
 
@@ -166,8 +166,13 @@ class EndScreen(ForageModal):
         """Worker thread: wait for the par process without holding up the screen."""
         worker = get_current_worker()
         found = self._par_job.wait(lambda: worker.is_cancelled)
-        if found is not None and not worker.is_cancelled:
-            self.app.call_from_thread(self._show_par, *found)
+        if found is None or worker.is_cancelled:
+            return
+        recorder = recorder_of(self.app)
+        if recorder is not None:  # kept: known next time, and the review need not search it
+            code = self.session.deal.code
+            recorder.later(lambda: recorder.keep_par(code, found))
+        self.app.call_from_thread(self._show_par, found.score, found.proven)
 
     def _show_par(self, par: int, proven: bool) -> None:
         """Show the par beside the player's score (and remember it for the deal)."""
