@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from app_helpers import sync
 from helpers import play_hints
 from textual.pilot import Pilot
@@ -154,7 +155,8 @@ def test_gains_are_the_engines_score_changes() -> None:
 def test_the_list_of_moves_marks_each_label_and_the_move_shown() -> None:
     entries = [made_entry("best", 0.0), made_entry("blunder", 9.0), made_entry("good", 1.0)]
     assert moves_text(3, 1).plain == "1  2  3"  # before the analysis: numbers only
-    shown = moves_text(3, 1, entries)
+    assert moves_text(3, 1, {2: entries[2]}).plain == f"1  2  3{MARKS['good']}"  # one move in
+    shown = moves_text(3, 1, dict(enumerate(entries)))
     assert shown.plain == f"1{MARKS['best']}  2??  3{MARKS['good']}"
     shown_in_reverse = [
         shown.plain[span.start : span.end] for span in shown.spans if "reverse" in str(span.style)
@@ -240,3 +242,34 @@ def test_in_a_recipe_challenge_the_gains_count_the_recipes() -> None:
         made_entry("good", 1.0), placement=outcomes[index].placement, best=outcomes[0].placement
     )
     assert gains_of(game, entry) == Gains(finals[index], finals[0])
+
+
+@sync
+async def test_each_move_shows_its_mark_and_verdict_as_soon_as_it_is_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = hint_game()
+    monkeypatch.setattr(ReviewScreen, "_analyse", lambda self: None)  # moves come by hand
+    app = ReviewApp(game, SMALL, workers=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        assert "Analysing this move" in text_of(screen, "#review-verdict")
+        second = replace(made_entry("blunder", 9.0), index=1, placement=game.moves[1])
+        screen._reached(second)  # the second move is in before the first
+        await pilot.pause()
+        assert text_of(screen, "#review-moves").startswith("1  2??  3")
+        assert "0 of 3" not in text_of(screen, "#review-verdict")
+        assert "1 of 3 moves done" in text_of(screen, "#review-verdict")
+        await pilot.press("right")
+        assert text_of(screen, "#review-verdict").startswith("Blunder: -9")
+
+
+def test_review_tells_each_move_as_it_is_done() -> None:
+    from forage.ai.review import review_game
+
+    game = hint_game()
+    told: list[MoveReview] = []
+    found = review_game(game, SMALL, workers=1, each=told.append)
+    assert sorted(told, key=lambda m: m.index) == found.moves

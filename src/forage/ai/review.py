@@ -316,6 +316,7 @@ def review(
     workers: int = WORKERS,
     progress: ProgressFn | None = None,
     memory: Memory | None = None,
+    each: Callable[[MoveReview], None] | None = None,
 ) -> Review:
     """The review of a game: ``start`` its first position, ``placements`` its (legal) moves.
 
@@ -324,7 +325,8 @@ def review(
     exception it raises stops the review, dropping the tasks not yet started. With a
     ``memory``, a review kept there under its key (:func:`review_key`) is read back at
     once, and one worked out is kept; so is the deal's par (the end screen's, for one),
-    which is then not worked out again.
+    which is then not worked out again. ``each`` is given each move's review as soon as it
+    is done (in any order), before the whole review is.
     """
     settings = settings or Settings()
     moves = list(placements)
@@ -336,11 +338,16 @@ def review(
         if kept is not None:
             if progress is not None:
                 progress(total, total)
+            if each is not None:
+                for entry in kept.moves:
+                    each(entry)
             return kept
     results: dict[int, Any] = {}
 
     def finished(task: int, value: Any) -> None:
         results[task] = value
+        if each is not None and task >= 0:
+            each(value)
         if progress is not None:
             progress(len(results), total)
 
@@ -420,9 +427,10 @@ def review_game(
     workers: int = WORKERS,
     progress: ProgressFn | None = None,
     memory: Memory | None = None,
+    each: Callable[[MoveReview], None] | None = None,
 ) -> Review:
     """The review of the moves a game has made (as replayed from a record)."""
-    return review(start_of(game), game.moves, settings, workers, progress, memory)
+    return review(start_of(game), game.moves, settings, workers, progress, memory, each)
 
 
 def start_of(game: Game) -> Game:

@@ -193,20 +193,20 @@ def verdict_text(
 def moves_text(
     count: int,
     current: int,
-    entries: Sequence[MoveReview] = (),
+    entries: Mapping[int, MoveReview] | None = None,
     marks: Mapping[str, Style] = DEFAULT_MARKS,
 ) -> Text:
-    """The list of moves, ``1★ 2✓ 3?? ...``, with each label's mark once the analysis is
-    in, and the move shown in reverse."""
+    """The list of moves, ``1! 2✓ 3?? ...``, with each label's mark once that move's
+    analysis is in (``entries`` by move index), and the move shown in reverse."""
     text = Text()
     for index in range(count):
         if index:
             text.append("  ")
         style = REVERSE if index == current else NO_STYLE
         text.append(str(index + 1), style)
-        if index < len(entries):
-            label = entries[index].label
-            text.append(MARKS[label], marks[LABEL_STYLE[label]] + style)
+        entry = entries.get(index) if entries is not None else None
+        if entry is not None:
+            text.append(MARKS[entry.label], marks[LABEL_STYLE[entry.label]] + style)
     return text
 
 
@@ -293,6 +293,8 @@ class ReviewScreen(ForageScreen):
         self.show_best = False
         self.on_par = False
         self.result: Review | None = None
+        self.entries: dict[int, MoveReview] = {}
+        """Each move's review as it comes in, by move index (all of them once done)."""
         self._positions = _games(start, self.placements)
         self._par_positions: list[Game] = []
 
@@ -335,11 +337,22 @@ class ReviewScreen(ForageScreen):
         try:
             with HistoryStore.open() as memory:  # a review seen before is read back at once
                 found = review(
-                    self.start, self.placements, self.settings, self.processes, progress, memory
+                    self.start,
+                    self.placements,
+                    self.settings,
+                    self.processes,
+                    progress,
+                    memory,
+                    each=lambda entry: self.app.call_from_thread(self._reached, entry),
                 )
         except StopReview:
             return
         self.app.call_from_thread(self._done, found)
+
+    def _reached(self, entry: MoveReview) -> None:
+        """One move's review is in: its mark in the list, and its verdict if it is shown."""
+        self.entries[entry.index] = entry
+        self.update_view()
 
     def _progress(self, done: int, total: int) -> None:
         """Move the progress bar."""
@@ -348,6 +361,7 @@ class ReviewScreen(ForageScreen):
     def _done(self, found: Review) -> None:
         """The analysis is in: show it."""
         self.result = found
+        self.entries = {entry.index: entry for entry in found.moves}
         self._par_positions = _games(self.start, found.par.placements)
         self.query_one(ProgressBar).display = False
         self.query_one(Sparkline).data = [m.expected_played for m in found.moves]
@@ -427,10 +441,10 @@ class ReviewScreen(ForageScreen):
         return positions[self.index], placement
 
     def _entry(self) -> MoveReview | None:
-        """The review of the move shown, once the analysis is in."""
-        if self.result is None or self.on_par or not self.result.moves:
+        """The review of the move shown, once that move's analysis is in."""
+        if self.on_par:
             return None
-        return self.result.moves[self.index]
+        return self.entries.get(self.index)
 
     def update_view(self) -> None:
         """Give the widgets what they show."""
@@ -444,7 +458,7 @@ class ReviewScreen(ForageScreen):
             game, squares, outcome, marked=frozenset((x, y) for x, y, _ in cells)
         )
         self.query_one("#review-title", Static).update(self.title_text(placement))
-        entries = self.result.moves if self.result is not None and not self.on_par else ()
+        entries = None if self.on_par else self.entries
         self.query_one("#review-moves", Static).update(
             moves_text(len(self._line()), self.index, entries, marks_of(self.app))
         )
@@ -477,6 +491,11 @@ class ReviewScreen(ForageScreen):
             return Text("Par knows the draw order: the best score this deal allows.", "dim")
         entry = self._entry()
         if entry is None:
-            return Text(f"Analysing the game{ELLIPSIS}", "dim")
+            done = len(self.entries)
+            return Text(
+                f"Analysing this move{ELLIPSIS} ({done} of {len(self.placements)} moves done; "
+                "each mark appears in the list as its move is done)",
+                "dim",
+            )
         before = self._positions[self.index]
         return verdict_text(entry, gains_of(before, entry), marks_of(self.app), before.deck)
