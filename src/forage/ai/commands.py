@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, Final
@@ -13,6 +11,7 @@ from typing import Any, Final
 from forage.ai.bots import POLICIES, bot_game
 from forage.ai.par import ParResult, par
 from forage.ai.sim import Simulator
+from forage.ai.workers import worker_pool
 from forage.carddata import standard_deck
 from forage.engine import Game
 from forage.engine.scoring import RATINGS, rating
@@ -56,8 +55,7 @@ def bot_summary(
     began = time.perf_counter()
     seeds = range(seed, seed + games)
     if policy == "expert" and workers > 1 and games > 1:
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        with worker_pool(workers) as pool:
             scores = list(pool.map(_expert_game, seeds, repeat(recipes)))
     else:
         scores = [bot_game(s, policy, recipes, deck, sim) for s in seeds]

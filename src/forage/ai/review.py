@@ -18,18 +18,16 @@ method and its figures.
 from __future__ import annotations
 
 import json
-import multiprocessing
-import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, as_completed
 from dataclasses import dataclass, field
-from multiprocessing import resource_tracker
 from typing import Any, Final, NamedTuple
 
 from forage.ai.bots import Expert, draw_orders, expert_ranking, play_out, unseen_cards
 from forage.ai.memory import Memory, analysis_key
 from forage.ai.par import FULL, Effort, ParResult, keep_par, kept_par, par
 from forage.ai.sim import Move, simulator_for, state_of
+from forage.ai.workers import stop_pool, worker_pool
 from forage.ai.worth import outlook
 from forage.engine import ROTATIONS, Game, Placement
 from forage.engine.deal import SplitMix64
@@ -360,9 +358,7 @@ def review(
         for task in tasks:
             finished(task, _run(start, moves, task, settings))
     else:
-        # Fresh interpreters: forking a process that runs threads (a screen, a progress bar)
-        # can copy a lock held by one of them.
-        pool = _spawning_pool(workers)
+        pool = worker_pool(workers)  # fresh interpreters: a screen's threads may be running
         try:
             futures: dict[Future[Any], int] = {
                 pool.submit(_run, start, moves, task, settings): task for task in tasks
@@ -370,13 +366,7 @@ def review(
             for future in as_completed(futures):
                 finished(futures[future], future.result())
         finally:
-            # Normally every task is done. When stopped, the tasks not started are dropped
-            # and the ones running are ended, so that leaving (the screen, the program)
-            # does not wait for them; there is no public way to end them before 3.14.
-            running = list(pool._processes.values()) if len(results) < total else []
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in running:
-                process.terminate()
+            stop_pool(pool, finished=len(results) == total)
     par_found: ParResult = results.pop(-1)
     if memory is not None and known_par is None:
         keep_par(start, par_found, memory, settings.par_effort)
@@ -397,28 +387,6 @@ def _read_back(start: Game, text: str | None, moves: int) -> Review | None:
     except ValueError:
         return None
     return found if len(found.moves) == moves else None
-
-
-def _spawning_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of fresh worker processes, which can start even under a Textual app.
-
-    The app swaps ``sys.stderr`` for a capture whose ``fileno()`` is -1, and the
-    multiprocessing resource tracker, started with the first worker, would pass that on as
-    a file to keep open and fail ("bad value(s) in fds_to_keep"). So the tracker is
-    started first, with the real stderr.
-    """
-    stream = sys.stderr
-    try:
-        captured = stream is not None and stream.fileno() < 0
-    except (OSError, ValueError):
-        captured = False
-    if captured:
-        sys.stderr = sys.__stderr__
-        try:
-            resource_tracker.ensure_running()
-        finally:
-            sys.stderr = stream
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
 
 
 def review_game(
