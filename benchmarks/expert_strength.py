@@ -28,7 +28,8 @@ from collections.abc import Sequence
 from multiprocessing import Pool
 from pathlib import Path
 
-from forage.ai.bots import Expert, bot_game
+from forage.ai.bots import Expert
+from forage.ai.games import bot_game
 from forage.record import write_atomic
 
 Task = tuple[int, str, bool, Expert]

@@ -15,7 +15,9 @@ import statistics
 from collections import Counter
 from multiprocessing import Pool
 
-from forage.ai.bots import Expert, Line, beam_line, play
+from forage.ai.bots import Expert
+from forage.ai.games import play
+from forage.ai.search import Line, beam_line
 from forage.ai.sim import Simulator, simulator_for, state_of
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game
@@ -49,7 +51,7 @@ def endings(task: tuple[int, int]) -> list[Ending]:
     sim = simulator_for(game)
     start = state_of(game)
     lines = [play(sim, deal, policy, start, deck.numbers) for policy in ("greedy", "expert")]
-    lines.append(beam_line(sim, start, deal.cards, width, Expert()))
+    lines.append(beam_line(sim, start, deal.cards, width, Expert().worth))
     return [ending(sim, line) for line in lines]
 
 

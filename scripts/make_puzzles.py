@@ -24,7 +24,7 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import NamedTuple
 
-from forage.ai.bots import play
+from forage.ai.games import play
 from forage.ai.puzzle import Proof, prove
 from forage.ai.sim import Simulator, state_of
 from forage.carddata import standard_deck

@@ -11,16 +11,9 @@ from typing import Any, TypeVar
 
 import pytest
 
-from forage.ai.bots import (
-    Expert,
-    bot_game,
-    bot_played,
-    expert_move,
-    expert_ranking,
-    play,
-    unseen_cards,
-)
+from forage.ai.bots import Expert, expert_move, expert_ranking, unseen_cards
 from forage.ai.commands import bot_summary
+from forage.ai.games import bot_game, bot_played, play
 from forage.ai.hint import hint
 from forage.ai.par import PAR_EXPERT
 from forage.ai.sim import Simulator, state_of

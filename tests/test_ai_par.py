@@ -8,8 +8,10 @@ import time
 import pytest
 from helpers import with_mouse
 
-from forage.ai.bots import Expert, beam_line, bot_game
+from forage.ai.bots import Expert
+from forage.ai.games import bot_game
 from forage.ai.par import Effort, par
+from forage.ai.search import beam_line
 from forage.ai.sim import simulator_for, state_of
 from forage.carddata import standard_deck
 from forage.engine import COLOURS, Card, Deal, Deck, Game, Placement
@@ -173,7 +175,7 @@ def test_beam_line_wide_enough_is_exhaustive() -> None:
     for areas in THREE_CARD_DECKS:
         game = custom_game(*areas)
         sim = simulator_for(game)
-        line = beam_line(sim, state_of(game), game.deal.cards, 10**6, Expert(), keep=10**6)
+        line = beam_line(sim, state_of(game), game.deal.cards, 10**6, Expert().worth, keep=10**6)
         assert sim.final(line.state) == brute_force(custom_game(*areas))
         placements = [sim.placement(move) for move in line.moves]
         assert replays_to(custom_game(*areas), placements) == sim.final(line.state)
@@ -186,7 +188,7 @@ def test_beam_line_plays_a_full_deal_to_the_end(width: int) -> None:
     deck = standard_deck()
     game = Game(Deal.from_seed(7), deck)
     sim = simulator_for(game)
-    line = beam_line(sim, state_of(game), game.deal.cards, width, Expert())
+    line = beam_line(sim, state_of(game), game.deal.cards, width, Expert().worth)
     assert not line.state.hand
     assert len(line.moves) == len(game.hand) + game.draw_pile
     placements = [sim.placement(move) for move in line.moves]

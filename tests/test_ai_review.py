@@ -13,19 +13,19 @@ from pathlib import Path
 import pytest
 from helpers import dice_row, game_at, game_of, play, play_hints
 
-from forage.ai.bots import play as bot_play
+from forage.ai.games import play as bot_play
 from forage.ai.par import QUICK
 from forage.ai.review import (
     LABELS,
     Review,
     Settings,
-    draw_orders,
     label_of,
     review,
     review_game,
     review_move,
     start_of,
 )
+from forage.ai.search import draw_orders
 from forage.ai.sim import simulator_for, state_of
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Outcome

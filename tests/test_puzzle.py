@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from forage.ai.bots import play
+from forage.ai.games import play
 from forage.ai.puzzle import prove
 from forage.ai.sim import Simulator, State, simulator_for, state_of
 from forage.carddata import standard_deck

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from forage.ai.bots import bot_game, play
+from forage.ai.games import bot_game, play
 from forage.ai.par import FULL, QUICK, Effort, par
 from forage.ai.sim import Simulator, state_of
 from forage.carddata import standard_deck

@@ -1,4 +1,4 @@
-"""Bots that play whole games: ``greedy`` and ``expert``.
+"""The policies: ``greedy``, ``expert`` and the rollout policy (whole games: :mod:`.games`).
 
 Neither looks at the draw pile. ``greedy`` takes the placement with the best immediate base
 score. ``expert`` looks three placements ahead: the next one is averaged over every card that
@@ -6,7 +6,8 @@ could still be drawn (the cards of the deck not seen yet), the one after that is
 the card then kept; positions are compared by score plus a *worth* of the woodland left for
 later cards (learnt from the expert's own games, :mod:`forage.ai.worth`); its best few are
 then played to the end on sampled draw orders of the unseen cards, each order by a beam
-search that knows it (the one par uses, :func:`beam_line`), and compared by their mean. Both
+search that knows it (the one par uses, :func:`~forage.ai.search.beam_line`), and compared
+by their mean. Both
 are deterministic: ties go to the first placement in the engine's order, and the draw orders
 are seeded from the position. The *rollout policy* (that worth one placement ahead, not
 knowing the order) is the review's imagined player.
@@ -14,19 +15,15 @@ knowing the order) is the review's imagined player.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from itertools import permutations
 from typing import Final, NamedTuple
 
-from forage.ai.sim import Move, Scored, Simulator, State, Worth, state_of
+from forage.ai.search import beam_line, board_worth, draw_orders, orders_seed
+from forage.ai.sim import Move, Simulator, State, Worth
 from forage.ai.worth import Outlook, WorthModel, learnt_model, outlook
-from forage.carddata import standard_deck
-from forage.engine import Deal, Deck, Game
 from forage.engine.board import Board
-from forage.engine.deal import SplitMix64
 from forage.engine.rules import first_colours
 from forage.engine.scoring import recipe_bonus
 
@@ -34,8 +31,6 @@ POLICIES: Final = ("greedy", "expert")
 
 EXPERT_WIDTH: Final = 10
 """How many of the best-looking placements the expert looks further into."""
-BEAM_KEEP: Final = 40
-"""A beam takes at most this many placements from each of its states (its best by value)."""
 
 
 def unseen_cards(
@@ -86,19 +81,6 @@ class Choice(NamedTuple):
     expected: float
 
 
-class Line(NamedTuple):
-    """A game played out: the final state and the moves that led there."""
-
-    state: State
-    moves: list[Move]
-
-
-def board_worth(board: Board, worth: Worth) -> float:
-    """The total worth of a woodland's squares."""
-    values = worth.values
-    return sum(values[code] for code in board.values())
-
-
 def greedy_move(sim: Simulator, state: State) -> Move | None:
     """The placement with the best immediate base score (first one on ties)."""
     return sim.greedy(state)
@@ -134,7 +116,7 @@ def expert_move(
     candidates = ranking[: settings.candidates]
     if len(candidates) < 2 or settings.samples <= 0 or len(state.hand) - 1 + draw_pile == 0:
         return ranking[0]
-    orders, _ = draw_orders(pool, draw_pile, settings.samples, _orders_seed(state, pool))
+    orders, _ = draw_orders(pool, draw_pile, settings.samples, orders_seed(state, pool))
     coming = outlook(sim.deck, pool)
     totals = [0] * len(candidates)
 
@@ -164,16 +146,6 @@ def expert_move(
     if totals[challenger] > totals[0] + settings.margin * len(orders):
         return candidates[challenger]
     return candidates[0]
-
-
-def _orders_seed(state: State, pool: Sequence[int]) -> int:
-    """The seed of a position's sampled draw orders: from its cards and woodland alone."""
-    value = state.next_draw * 1_000_003 + state.base
-    for number in sorted(pool):
-        value = (value * 131 + number) % (1 << 61)
-    for spot, code in sorted(state.board.items()):
-        value = (value * 131 + spot * 512 + code) % (1 << 61)
-    return value
 
 
 def expert_ranking(
@@ -280,31 +252,6 @@ def expert_ranking(
     return [Choice(moves[i], expected) for _, i, expected in found]
 
 
-# -- rollouts: the expert's one-look policy played to the end ---------------------------------
-
-
-def draw_orders(
-    pool: Sequence[int], draws: int, samples: int, seed: int
-) -> tuple[list[tuple[int, ...]], bool]:
-    """The draw orders to average over, and whether they are all there are.
-
-    Every ordered choice of ``draws`` cards from ``pool`` when there are at most
-    ``samples`` of them; otherwise ``samples`` drawn with SplitMix64 from ``seed``.
-    """
-    draws = min(draws, len(pool))
-    if math.perm(len(pool), draws) <= samples:
-        return list(permutations(sorted(pool), draws)), True
-    rng = SplitMix64(seed)
-    orders: list[tuple[int, ...]] = []
-    for _ in range(samples):
-        cards = sorted(pool)
-        for k in range(draws):
-            j = k + rng.below(len(cards) - k)
-            cards[k], cards[j] = cards[j], cards[k]
-        orders.append(tuple(cards[:draws]))
-    return orders, False
-
-
 def rollout_move(
     sim: Simulator, state: State, remaining: int, expert: Expert, coming: Outlook
 ) -> Move | None:
@@ -316,12 +263,7 @@ def rollout_move(
         moves = sim.all_moves(state, variants=True)
         finals = [sim.final(sim.apply(state, m, ())) for m in moves]
         return moves[finals.index(max(finals))] if moves else None
-    worth = expert.worth(remaining, coming)
-    found: list[Scored] = []
-    for card in dict.fromkeys(state.hand):
-        found = sim.best_scored(
-            state.board, state.counts, state.edwood, card, worth, 1, found, ordered=True
-        )
+    found = sim.best_over_hand(state, expert.worth(remaining, coming), 1, ordered=True)
     return found[0].move if found else None
 
 
@@ -367,153 +309,6 @@ def play_on(
     if expert.beam > 0:
         # Keeping each state's best ``beam`` placements finds the same lines as keeping twice
         # as many (checked on 512 play-outs), a fifth faster.
-        line = beam_line(sim, state, cards, expert.beam, expert, keep=expert.beam)
+        line = beam_line(sim, state, cards, expert.beam, expert.worth, keep=expert.beam)
         return sim.final(line.state)
     return play_out(sim, state, cards, expert, coming)
-
-
-def beam_line(
-    sim: Simulator,
-    start: State,
-    cards: Sequence[int],
-    width: int,
-    expert: Expert,
-    keep: int | None = None,
-) -> Line:
-    """The best line a beam search of ``width`` finds from ``start``, drawing ``cards``.
-
-    The search knows the draw order. It keeps the ``width`` most promising states at each
-    turn (twice that in a recipe challenge, then the best by value with the recipes' bonus),
-    ranked by their score plus the expert's worth of the woodland left, which looks at the
-    cards to come. A state gives at most its ``keep`` best placements (by default twice the
-    width, at most ``BEAM_KEEP``). A state with no legal placement ends its game there (R13).
-    """
-    recipes = bool(sim.recipes)
-    beam: list[tuple[State, tuple[Move, ...]]] = [(start, ())]
-    best: tuple[int, Line] | None = None if start.hand else (sim.final(start), Line(start, []))
-    keep = min(BEAM_KEEP, 2 * width) if keep is None else keep
-    while beam:
-        first = beam[0][0]
-        left = len(first.hand) - 1 + len(cards) - first.next_draw
-        # The draw order is known: the worth looks at the cards to come (less one hand card).
-        worth = expert.worth(left, outlook(sim.deck, cards[first.next_draw :]))
-        candidates: list[tuple[float, int, Move]] = []
-        for index, (state, line) in enumerate(beam):
-            base = state.base + board_worth(state.board, worth)
-            # Only a state's best few can make the beam: the rest are not resolved.
-            top: list[Scored] = []
-            for card in dict.fromkeys(state.hand):
-                top = sim.best_scored(
-                    state.board, state.counts, state.edwood, card, worth, keep, top
-                )
-            candidates.extend((base + value, index, move) for value, move in top)
-            if not top and (best is None or sim.final(state) > best[0]):
-                best = (sim.final(state), Line(state, list(line)))
-        if not candidates:
-            break
-        candidates.sort(key=lambda t: -t[0])
-        chosen: list[tuple[float, State, tuple[Move, ...]]] = []
-        seen: set[object] = set()
-        for value, index, move in candidates:
-            if len(chosen) >= (2 * width if recipes else width):
-                break
-            state, line = beam[index]
-            child = sim.apply(state, move, cards)
-            key = (frozenset(child.board.items()), child.hand)
-            if key in seen:
-                continue
-            seen.add(key)
-            path = (*line, move)
-            if not child.hand:
-                final = sim.final(child)
-                if best is None or final > best[0]:
-                    best = (final, Line(child, list(path)))
-                continue
-            if recipes:
-                value += sim.final(child) - child.base
-            chosen.append((value, child, path))
-        if recipes:
-            chosen.sort(key=lambda t: -t[0])
-        beam = [(state, path) for _, state, path in chosen[:width]]
-    return best[1] if best is not None else Line(start, [])
-
-
-def play(
-    sim: Simulator,
-    deal: Deal,
-    policy: str,
-    start: State,
-    numbers: Sequence[int],
-    settings: Expert | None = None,
-) -> Line:
-    """Play a game from ``start`` to the end with a policy; the final state and the moves."""
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})")
-    cards = deal.cards
-    recipes = deal.recipes or ()
-    state = start
-    played: list[Move] = []
-    while state.hand:
-        if policy == "greedy":
-            move = greedy_move(sim, state)
-        else:
-            pool = unseen_cards(numbers, cards[: state.next_draw], recipes)
-            choice = expert_move(sim, state, pool, len(cards) - state.next_draw, settings)
-            move = choice.move if choice is not None else None
-        if move is None:
-            break
-        played.append(move)
-        state = sim.apply(state, move, cards)
-    return Line(state, played)
-
-
-def bot_game(
-    seed: int,
-    policy: str,
-    recipes: bool = False,
-    deck: Deck | None = None,
-    sim: Simulator | None = None,
-    settings: Expert | None = None,
-) -> int:
-    """The final score a policy reaches on the deal of a seed (``settings``: the expert's)."""
-    run = _bot_run(seed, policy, recipes, deck, sim, settings)
-    return run.sim.final(run.line.state)
-
-
-def bot_played(
-    seed: int, policy: str, recipes: bool = False, settings: Expert | None = None
-) -> Game:
-    """The whole game a policy plays on the deal of a seed, as the engine's game (built-in
-    deck), so that it can be written as a record and reviewed."""
-    run = _bot_run(seed, policy, recipes, None, None, settings)
-    game = run.game
-    for move in run.line.moves:
-        outcome = game.push(run.sim.placement(move))
-        if not outcome.legal:  # pragma: no cover - the simulator is the engine's own rules
-            raise RuntimeError(f"internal error: the {policy} bot's move {move} is refused")
-    return game
-
-
-class BotRun(NamedTuple):
-    """A bot's game on a seed's deal: the fresh game, its simulator, the line played."""
-
-    game: Game
-    sim: Simulator
-    line: Line
-
-
-def _bot_run(
-    seed: int,
-    policy: str,
-    recipes: bool,
-    deck: Deck | None,
-    sim: Simulator | None,
-    settings: Expert | None,
-) -> BotRun:
-    """A seed's fresh game, a simulator for it, and the line the policy plays on it."""
-    deck = deck or standard_deck()
-    deal = Deal.from_seed(seed, recipes=recipes)
-    game = Game(deal, deck)
-    if sim is None or tuple(sim.recipes) != tuple(game.recipes):
-        sim = Simulator(deck, game.recipes)
-    return BotRun(game, sim, play(sim, deal, policy, state_of(game), deck.numbers, settings))

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, Final
 
-from forage.ai.bots import POLICIES, bot_game
+from forage.ai.bots import POLICIES
+from forage.ai.games import bot_game
 from forage.ai.par import ParResult, par
 from forage.ai.sim import Simulator
 from forage.ai.workers import worker_pool

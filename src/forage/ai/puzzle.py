@@ -1,7 +1,7 @@
 """Proving a puzzle: the best and second-best first placement of a position, by exact search.
 
 A puzzle's position has every card left known (the draw order of the deal), so its best
-final score is a fact, found by :class:`~forage.ai.par.Searcher`'s exhaustive search. Its
+final score is a fact, found by :class:`~forage.ai.search.ExactSearch` (exhaustive). Its
 first placements are grouped by what a player chooses (card, rotation and spot; every mouse
 colour choice of one spot belongs to it) and only the best two groups' values are needed: a
 group whose upper bound cannot beat the second best so far is never searched.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from forage.ai.par import Searcher
+from forage.ai.search import ExactSearch
 from forage.ai.sim import Move
 from forage.engine import Game, Placement
 
@@ -59,7 +59,7 @@ def prove(game: Game, variants: bool = True) -> Proof | None:
     """The best and second-best first choices of a game's position, proven by exhaustive
     search; None when the game is over. With ``variants`` false, placements take only their
     default mouse colours (R8c)."""
-    search = Searcher(game, variants=variants)
+    search = ExactSearch(game, variants=variants)
     sim, start, deal = search.sim, search.start, search.deal
     moves = sim.all_moves(start, variants=variants)
     if not moves or game.is_over():

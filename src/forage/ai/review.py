@@ -23,9 +23,10 @@ from concurrent.futures import Future, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
-from forage.ai.bots import Expert, draw_orders, expert_ranking, play_out, unseen_cards
+from forage.ai.bots import Expert, expert_ranking, play_out, unseen_cards
 from forage.ai.memory import Memory, analysis_key
 from forage.ai.par import FULL, Effort, ParResult, keep_par, kept_par, par
+from forage.ai.search import draw_orders
 from forage.ai.sim import Move, simulator_for, state_of
 from forage.ai.workers import stop_pool, worker_pool
 from forage.ai.worth import outlook

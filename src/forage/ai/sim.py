@@ -202,13 +202,21 @@ class Simulator:
             return found
         return heapq.nlargest(n, found, key=_value)
 
-    def greedy(self, state: State) -> Move | None:
-        """The legal placement with the best gain, the first in the engine's order on ties."""
+    def best_over_hand(
+        self, state: State, worth: Worth | None, n: int, ordered: bool = False
+    ) -> list[Scored]:
+        """The ``n`` best placements of every hand card (:meth:`best_scored`, the cards in
+        hand order)."""
         found: list[Scored] = []
         for card in dict.fromkeys(state.hand):
             found = self.best_scored(
-                state.board, state.counts, state.edwood, card, None, 1, found, ordered=True
+                state.board, state.counts, state.edwood, card, worth, n, found, ordered=ordered
             )
+        return found
+
+    def greedy(self, state: State) -> Move | None:
+        """The legal placement with the best gain, the first in the engine's order on ties."""
+        found = self.best_over_hand(state, None, 1, ordered=True)
         return found[0].move if found else None
 
     # -- laying and scoring --------------------------------------------------------------------

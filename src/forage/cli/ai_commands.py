@@ -63,7 +63,7 @@ def bot_command(
         if games != 1:
             return fail("--record writes one game's record: use it with --games 1")
         path = writable_file(record)
-        from forage.ai.bots import bot_played
+        from forage.ai.games import bot_played
         from forage.record import record_from_game, write_atomic
 
         began = time.perf_counter()

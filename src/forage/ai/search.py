@@ -1,0 +1,298 @@
+"""The search tools the bots, par, the review and puzzles share, none of them a policy.
+
+- :func:`draw_orders` and :func:`orders_seed`: the draw orders a search averages over, the
+  same for one position on every machine (common random numbers for the candidates);
+- :func:`beam_line`: a beam search that knows the draw order, ranking by a worth function;
+- :class:`ExactSearch`: the exhaustive search with a transposition table and an upper
+  bound that is never too low, for the positions near the end.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from itertools import permutations
+from typing import Final, NamedTuple
+
+from forage.ai.sim import Move, Simulator, State, Worth, simulator_for, state_of
+from forage.ai.worth import Outlook, food_areas, outlook
+from forage.engine import Game
+from forage.engine.areas import DICE_PER_COLOUR, FOOD_FACES
+from forage.engine.board import DIE_COLOUR, FACE_INDEX, IS_MOUSE, IS_SPLIT, Board
+from forage.engine.deal import SplitMix64
+
+BEAM_KEEP: Final = 40
+"""A beam takes at most this many placements from each of its states (its best by value)."""
+
+WorthOf = Callable[[int, Outlook], Worth]
+"""A worth of the woodland, given the placements still to come and the cards to come."""
+
+
+class Line(NamedTuple):
+    """A game played out: the final state and the moves that led there."""
+
+    state: State
+    moves: list[Move]
+
+
+def board_worth(board: Board, worth: Worth) -> float:
+    """The total worth of a woodland's squares."""
+    values = worth.values
+    return sum(values[code] for code in board.values())
+
+
+def draw_orders(
+    pool: Sequence[int], draws: int, samples: int, seed: int
+) -> tuple[list[tuple[int, ...]], bool]:
+    """The draw orders to average over, and whether they are all there are.
+
+    Every ordered choice of ``draws`` cards from ``pool`` when there are at most
+    ``samples`` of them; otherwise ``samples`` drawn with SplitMix64 from ``seed``.
+    """
+    draws = min(draws, len(pool))
+    if math.perm(len(pool), draws) <= samples:
+        return list(permutations(sorted(pool), draws)), True
+    rng = SplitMix64(seed)
+    orders: list[tuple[int, ...]] = []
+    for _ in range(samples):
+        cards = sorted(pool)
+        for k in range(draws):
+            j = k + rng.below(len(cards) - k)
+            cards[k], cards[j] = cards[j], cards[k]
+        orders.append(tuple(cards[:draws]))
+    return orders, False
+
+
+def orders_seed(state: State, pool: Sequence[int]) -> int:
+    """The seed of a position's sampled draw orders: from its cards and woodland alone."""
+    value = state.next_draw * 1_000_003 + state.base
+    for number in sorted(pool):
+        value = (value * 131 + number) % (1 << 61)
+    for spot, code in sorted(state.board.items()):
+        value = (value * 131 + spot * 512 + code) % (1 << 61)
+    return value
+
+
+def beam_line(
+    sim: Simulator,
+    start: State,
+    cards: Sequence[int],
+    width: int,
+    worth_of: WorthOf,
+    keep: int | None = None,
+) -> Line:
+    """The best line a beam search of ``width`` finds from ``start``, drawing ``cards``.
+
+    The search knows the draw order. It keeps the ``width`` most promising states at each
+    turn (twice that in a recipe challenge, then the best by value with the recipes' bonus),
+    ranked by their score plus ``worth_of``'s worth of the woodland left (given the
+    placements left and the cards to come, which the search knows). A state gives at most
+    its ``keep`` best placements (by default twice the width, at most ``BEAM_KEEP``). A
+    state with no legal placement ends its game there (R13).
+    """
+    recipes = bool(sim.recipes)
+    beam: list[tuple[State, tuple[Move, ...]]] = [(start, ())]
+    best: tuple[int, Line] | None = None if start.hand else (sim.final(start), Line(start, []))
+    keep = min(BEAM_KEEP, 2 * width) if keep is None else keep
+    while beam:
+        first = beam[0][0]
+        left = len(first.hand) - 1 + len(cards) - first.next_draw
+        # The draw order is known: the worth looks at the cards to come (less one hand card).
+        worth = worth_of(left, outlook(sim.deck, cards[first.next_draw :]))
+        candidates: list[tuple[float, int, Move]] = []
+        for index, (state, line) in enumerate(beam):
+            base = state.base + board_worth(state.board, worth)
+            # Only a state's best few can make the beam: the rest are not resolved.
+            top = sim.best_over_hand(state, worth, keep)
+            candidates.extend((base + value, index, move) for value, move in top)
+            if not top and (best is None or sim.final(state) > best[0]):
+                best = (sim.final(state), Line(state, list(line)))
+        if not candidates:
+            break
+        candidates.sort(key=lambda t: -t[0])
+        chosen: list[tuple[float, State, tuple[Move, ...]]] = []
+        seen: set[object] = set()
+        for value, index, move in candidates:
+            if len(chosen) >= (2 * width if recipes else width):
+                break
+            state, line = beam[index]
+            child = sim.apply(state, move, cards)
+            key = (frozenset(child.board.items()), child.hand)
+            if key in seen:
+                continue
+            seen.add(key)
+            path = (*line, move)
+            if not child.hand:
+                final = sim.final(child)
+                if best is None or final > best[0]:
+                    best = (final, Line(child, list(path)))
+                continue
+            if recipes:
+                value += sim.final(child) - child.base
+            chosen.append((value, child, path))
+        if recipes:
+            chosen.sort(key=lambda t: -t[0])
+        beam = [(state, path) for _, state, path in chosen[:width]]
+    return best[1] if best is not None else Line(start, [])
+
+
+_INCREMENTS: Final = tuple(b - a for a, b in zip((0, *FOOD_FACES[:-1]), FOOD_FACES, strict=True))
+"""What each step of a food die adds: 0 -> 1 -> 3 -> 6 -> 10 -> 15."""
+_STEPS: Final = len(_INCREMENTS)
+
+
+class OutOfBudget(Exception):
+    """The exact search used up its nodes."""
+
+
+def _recipe_ceiling(sim: Simulator) -> int:
+    """As much as the recipes of a game can ever add (R19): a point bonus as printed; a
+    doubling its colour's total again, at most every die of the colour on a basket, times
+    the doublings before it."""
+    most = DICE_PER_COLOUR * FOOD_FACES[-1]
+    total, times = 0, 1
+    for recipe in sim.recipes:
+        if recipe.doubles:
+            total += times * most
+            times *= 2
+        else:
+            total += max(0, int(recipe.bonus))
+    return total
+
+
+class ExactSearch:
+    """The exhaustive search of the rest of one game's deal, knowing its draw order: the
+    best final score from a position, proven."""
+
+    def __init__(self, game: Game, variants: bool = True) -> None:
+        """Prepare the search from the game's current position; with ``variants`` false,
+        placements take only their default mouse colours (R8c)."""
+        self.game = game
+        self.variants = variants
+        self.sim = simulator_for(game)
+        self.deal = game.deal.cards
+        self.start = state_of(game)
+        self.table: dict[object, tuple[int, Move | None, bool]] = {}
+        self.nodes = 0
+        self.node_limit: int | None = None
+        """Raise :class:`OutOfBudget` past this many nodes (None: no limit)."""
+        self.ceiling = _recipe_ceiling(self.sim)
+        self.food = {n: food_areas(game.deck, n) for n in self.sim.shapes}
+
+    # -- bounds -----------------------------------------------------------------------------
+
+    def upper_bound(self, state: State) -> int:
+        """A score no line from this state can beat.
+
+        Each food area of colour X raises at most one die of colour X by one step (or
+        places one), so the remaining cards' food areas of each colour can add at most the
+        largest steps that colour's dice can still take, plus 1 for each die that moves
+        off a split area; nothing else can raise the base score.
+        """
+        cards = list(state.hand) + list(self.deal[state.next_draw :])
+        k = len(cards)
+        if k == 0:
+            return self.sim.final(state)
+        areas = [0, 0, 0]
+        for c in cards:
+            fb, fc, fm = self.food[c]
+            areas[0] += fb
+            areas[1] += fc
+            areas[2] += fm
+        # available[colour][step]: how many increments of size step+1 that colour can take.
+        available = [[0] * _STEPS for _ in range(3)]
+        on_board = [0, 0, 0]
+        split = [0, 0, 0]
+        for code in state.board.values():
+            col = DIE_COLOUR[code]
+            if col < 0 or IS_MOUSE[code]:
+                continue
+            on_board[col] += 1
+            face = FACE_INDEX[code]
+            if IS_SPLIT[code]:
+                split[col] += 1
+            row = available[col]
+            for step in range(face, min(face + k, _STEPS)):
+                row[step] += 1
+        bound = 0
+        top = min(k, _STEPS)
+        for col in range(3):
+            row = available[col]
+            for _ in range(DICE_PER_COLOUR - on_board[col]):  # dice still in the supply
+                for step in range(top):
+                    row[step] += 1
+            left = areas[col]
+            bound += min(left, split[col])
+            for step in reversed(range(_STEPS)):
+                take = min(left, row[step])
+                bound += take * _INCREMENTS[step]
+                left -= take
+                if not left:
+                    break
+        return state.base + bound + self.ceiling
+
+    # -- exact search -----------------------------------------------------------------------
+
+    def _key(self, state: State) -> object:
+        return (
+            frozenset(state.board.items()),
+            tuple(sorted(state.hand)),
+            state.next_draw,
+            state.first,
+        )
+
+    def exact(self, state: State, alpha: int = -(10**9)) -> int:
+        """The best final score from a state if it beats ``alpha``; else at most ``alpha``.
+
+        Raises OutOfBudget past the node limit. Values that beat ``alpha`` are exact.
+        """
+        if not state.hand:
+            return self.sim.final(state)
+        key = self._key(state)
+        found = self.table.get(key)
+        if found is not None:
+            value, move, exact = found
+            if exact or value <= alpha:
+                return value
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise OutOfBudget
+        moves = self.sim.all_moves(state, variants=self.variants)
+        if not moves:
+            value = self.sim.final(state)
+            self.table[key] = (value, None, True)
+            return value
+        last = len(state.hand) == 1 and state.next_draw >= len(self.deal)
+        best_value: int | None = None
+        best_move: Move | None = None
+        if last and not self.sim.recipes:
+            for move in moves:
+                if best_value is None or state.base + move.gain > best_value:
+                    best_value, best_move = state.base + move.gain, move
+        else:
+            order = sorted(range(len(moves)), key=lambda i: (-moves[i].gain, i))
+            for i in order:
+                move = moves[i]
+                child = self.sim.apply(state, move, self.deal)
+                floor = alpha if best_value is None else max(alpha, best_value)
+                if self.upper_bound(child) <= floor:
+                    continue
+                value = self.exact(child, floor)
+                if value > floor and (best_value is None or value > best_value):
+                    best_value, best_move = value, move
+        if best_value is None or best_value <= alpha:
+            self.table[key] = (alpha, None, False)
+            return alpha
+        self.table[key] = (best_value, best_move, True)
+        return best_value
+
+    def exact_line(self, state: State) -> list[Move]:
+        """The moves of the best line found by :meth:`exact`."""
+        line: list[Move] = []
+        while state.hand:
+            found = self.table.get(self._key(state))
+            if found is None or found[1] is None or not found[2]:
+                break
+            line.append(found[1])
+            state = self.sim.apply(state, found[1], self.deal)
+        return line
