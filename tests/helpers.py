@@ -137,8 +137,15 @@ def score_of(
 
 
 def base_of(wood: Woodland) -> int:
-    """The base score of a woodland counted square by square (R15)."""
-    return sum(sq.points for sq in wood.squares.values())
+    """The base score of a woodland counted from R15's words, not from the engine's points:
+    every die's face (a mouse -2), less 1 per die on a split area, less 5 for Edwood."""
+    total = 0
+    for sq in wood.squares.values():
+        if sq.die is not None:
+            total += sq.die.value - (1 if len(sq.area.value) == 2 else 0)
+        if sq.edwood:
+            total -= 5
+    return total
 
 
 def dice_of(wood: Woodland) -> list[tuple[tuple[int, int], Die]]:
