@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from helpers import EXPERT_GOLDEN
 
 from forage.ai.bots import (
     Expert,
@@ -42,11 +43,6 @@ def engine_greedy(seed: int) -> int:
 def test_greedy_plays_like_the_engine_greedy() -> None:
     for seed in range(3):
         assert bot_game(seed, "greedy") == engine_greedy(seed)
-
-
-EXPERT_GOLDEN = {2: 48, 3: 77}
-"""The expert's final scores on the standard deals of seeds 2 and 3, worked out once, when its
-candidates came to be played out by beam searches."""
 
 
 def test_bots_score_their_golden_values() -> None:
