@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping
+from pathlib import Path
+from types import ModuleType
 
 from hypothesis import strategies as st
 
@@ -199,6 +202,18 @@ def game_at(
         first=0,
     )
     return Game.at(deal, Deck.of(cards), position)
+
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def load_benchmark(name: str) -> ModuleType:
+    """A file of benchmarks/ (``screen.py``, ``worth_fit.py``...) loaded as a module."""
+    spec = importlib.util.spec_from_file_location(name.removesuffix(".py"), BENCHMARKS / name)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def run_forage(

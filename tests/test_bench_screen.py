@@ -3,29 +3,18 @@ checked on measurements given to it."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "screen.py"
-
-
-def load_benchmark() -> ModuleType:
-    """The benchmark script as a module."""
-    spec = importlib.util.spec_from_file_location("screen_bench", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from helpers import load_benchmark
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 def test_a_quick_run_draws_the_game_and_both_yardsticks_in_a_pty() -> None:
-    module = load_benchmark()
+    module = load_benchmark("screen.py")
     figures = module.run(quick=True, floor=True)
     assert (figures["presses"], figures["repeats"]) == (4, 1)
     for name in ("game", "minimal", "floor"):
@@ -70,7 +59,7 @@ def given_measurements(
 def test_startup_only_against_another_checkout_takes_turns_and_reports_both_games(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    module = load_benchmark()
+    module = load_benchmark("screen.py")
     asked = given_measurements(module, monkeypatch)
     figures = module.run(startup_only=True, runs=2, against=str(tmp_path))
     # one untimed run of each first, then the programs take turns, run after run
@@ -91,7 +80,7 @@ def test_startup_only_against_another_checkout_takes_turns_and_reports_both_game
 def test_floor_adds_the_pydantic_app_and_latency_is_the_median_of_every_press(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    module = load_benchmark()
+    module = load_benchmark("screen.py")
     asked = given_measurements(module, monkeypatch)
     figures = module.run(quick=True, floor=True)
     assert [name for name, _, _ in asked] == ["game", "minimal", "floor"] * 2
