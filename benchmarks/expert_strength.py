@@ -1,9 +1,9 @@
-"""How much the expert beats greedy by, deal by deal, on a range of seeds (issue 12, part 4).
+"""How much the expert beats greedy by, deal by deal, on a range of seeds.
 
 Both bots play the standard game (or the recipe challenge with ``--recipes``) on the deal
 of every seed in the range; printed: each bot's mean, the expert's mean lead with its
 standard error, the deals won and lost, and the seconds a game. Seeds 0-999 are the ones
-the first expert was set up on and 10000 and up the ones its worth was learnt on
+the expert's settings were chosen on and 10000 and up the ones its worth was learnt on
 (benchmarks/learn_worth.py), so held-out figures use, say, 2000-2199 or 3000-3999.
 
 ``--set NAME=VALUE`` (repeatable) changes one of the expert's settings

@@ -1,5 +1,5 @@
 """How far a player who saw the draw order would get: greedy, the expert, and par's beam
-search knowing the whole order, on the deals of a range of seeds (issue 12, part 4).
+search knowing the whole order, on the deals of a range of seeds.
 
 No player who cannot see the draw pile can reach the last figure, so the gap between it and
 the expert bounds what a stronger expert could still gain. Printed: each player's mean

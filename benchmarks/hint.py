@@ -1,5 +1,6 @@
-"""How long a hint takes: every hint of whole games played by hints, the expert's settings
-against the fifth session's expert (every candidate played out by the rollout policy).
+"""How long a hint takes: every hint of whole games played by hints, the shipped expert's
+settings against the rollout expert (``forage.ai.par.PAR_EXPERT``: every candidate played out
+by the rollout policy, not by beams).
 
 Each position is timed with both settings one after the other, so a busy machine slows
 both alike; printed: the slowest and mean hint of each, by placement, and their ratio. The
@@ -29,7 +30,7 @@ def main() -> None:
     parser.add_argument("last", type=int, nargs="?", default=2109, help="inclusive")
     args = parser.parse_args()
     shipped = Expert()
-    settings = {"shipped": shipped, "fifth": replace(shipped, beam=0, narrow=False)}
+    settings = {"shipped": shipped, "rollout": replace(shipped, beam=0, narrow=False)}
     times: dict[str, dict[int, list[float]]] = {name: defaultdict(list) for name in settings}
     deck = standard_deck()
     for seed in range(args.first, args.last + 1):
@@ -59,8 +60,8 @@ def main() -> None:
     every = {n: [t for ts in times[n].values() for t in ts] for n in settings}
     slowest = {n: max(v) for n, v in every.items()}
     print(
-        f"slowest: {slowest['shipped']:.2f} s shipped, {slowest['fifth']:.2f} s fifth session's; "
-        f"mean ratio {statistics.mean(every['shipped']) / statistics.mean(every['fifth']):.2f}"
+        f"slowest: {slowest['shipped']:.2f} s shipped, {slowest['rollout']:.2f} s rollout; "
+        f"mean ratio {statistics.mean(every['shipped']) / statistics.mean(every['rollout']):.2f}"
     )
 
 

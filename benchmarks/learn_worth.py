@@ -7,7 +7,7 @@ many and how many food areas of their colours are expected to come) and the poin
 game still went on to gain. A ridge least-squares fit per number of placements left gives
 the next model: on those points (``--target mc``), or by fitted value iteration on the
 next placement's points plus the model's value of the woodland after it (``--target td``,
-:func:`forage.ai.worth.fit_td`). Round 1 starts from ``--start`` or from the hand-set
+:func:`worth_fit.fit_td`, beside this script). Round 1 starts from ``--start`` or from the hand-set
 worth the expert used before (food dice by face, split +0.5, mice -1, fading in over the
 last 4 placements). Deterministic: the same seeds give the same file on any machine.
 
@@ -15,9 +15,8 @@ last 4 placements). Deterministic: the same seeds give the same file on any mach
         [--target mc|td] [--candidates 1] [--out FILE]
 
 The shipped model is what the defaults make, to the last weight (two rounds of 800
-games from the hand-set worth; checked in the fifth session). Value iteration from it
-tied with it on held-out deals and is not shipped (docs/performance.md, fifth
-session); it is made with
+games from the hand-set worth). Value iteration from it tied with it on held-out deals
+and is not shipped (docs/performance.md); it is made with
 
     uv run python benchmarks/learn_worth.py --start data/expert-worth.json --rounds 1 \
         --games 2400 --target td --out td.json
@@ -36,17 +35,15 @@ from dataclasses import replace
 from multiprocessing import Pool
 from pathlib import Path
 
+from worth_fit import RIDGE, Row, fit, fit_td
+
 from forage.ai.bots import Expert, expert_move, unseen_cards
 from forage.ai.sim import Simulator, state_of
 from forage.ai.worth import (
     KIND_NAMES,
     MOST_LEFT,
-    RIDGE,
-    Row,
     WorthModel,
     features,
-    fit,
-    fit_td,
     food_areas,
     outlook,
 )

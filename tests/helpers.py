@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping
+from pathlib import Path
+from types import ModuleType
 
 from hypothesis import strategies as st
 
@@ -31,6 +34,10 @@ from forage.engine.board import COLOUR_INDEX, Board, encode, pack
 from forage.engine.scoring import check_recipes, score
 
 MOUSE = -2
+
+EXPERT_GOLDEN = {2: 48, 3: 77}
+"""The expert bot's final scores on the standard deals of seeds 2 and 3, worked out once, when
+its candidates came to be played out by beam searches (an expert game takes seconds)."""
 
 
 def board_of(squares: Mapping[tuple[int, int], Square]) -> Board:
@@ -137,8 +144,15 @@ def score_of(
 
 
 def base_of(wood: Woodland) -> int:
-    """The base score of a woodland counted square by square (R15)."""
-    return sum(sq.points for sq in wood.squares.values())
+    """The base score of a woodland counted from R15's words, not from the engine's points:
+    every die's face (a mouse -2), less 1 per die on a split area, less 5 for Edwood."""
+    total = 0
+    for sq in wood.squares.values():
+        if sq.die is not None:
+            total += sq.die.value - (1 if len(sq.area.value) == 2 else 0)
+        if sq.edwood:
+            total -= 5
+    return total
 
 
 def dice_of(wood: Woodland) -> list[tuple[tuple[int, int], Die]]:
@@ -188,6 +202,18 @@ def game_at(
         first=0,
     )
     return Game.at(deal, Deck.of(cards), position)
+
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def load_benchmark(name: str) -> ModuleType:
+    """A file of benchmarks/ (``screen.py``, ``worth_fit.py``...) loaded as a module."""
+    spec = importlib.util.spec_from_file_location(name.removesuffix(".py"), BENCHMARKS / name)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def run_forage(

@@ -1,7 +1,8 @@
-"""A plain second reading of RULINGS R5-R11, written for clarity, not speed.
+"""A plain second reading of RULINGS R1-R11, R15 and R18-R19, written for clarity, not speed.
 
-The property tests compare the engine against it on random positions, so that an
-optimisation of the engine cannot quietly change a rule.
+The property tests compare the engine and the AI's simulator against it on random positions,
+so that an optimisation of either cannot quietly change a rule. It takes nothing but the
+model types from the engine: geometry, resolution and scoring are its own.
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from forage.engine import Area, Colour, Game, Placement
-from forage.engine.areas import UPRIGHT_CELLS, rotate_cell
 
 MOUSE = -2
 NEXT = {1: 3, 3: 6, 6: 10, 10: 15, 15: 15}
@@ -17,6 +17,38 @@ ORDER = "BCM"
 
 Top = tuple[Area, str | None, bool]
 """A top area as (area, die like ``B3`` or ``Bm`` or None, Edwood)."""
+
+# R1: an upright card's six areas, row by row, left to right, as (column, row).
+UPRIGHT = [(column, row) for row in range(3) for column in range(2)]
+
+
+def rotate_cell(column: int, row: int, rotation: int) -> tuple[int, int]:
+    """Where the upright area at (column, row) lands on a card turned ``rotation`` degrees
+    clockwise, counted from the turned card's top-left area (R3, R4).
+
+    Turned as R3 words it: each quarter turn clockwise, with x right and y down, takes a
+    point (x, y) to (-y, x); the turned card is then moved back so its top-left is (0, 0).
+    """
+    assert rotation in (0, 90, 180, 270), rotation
+    points = {cell: cell for cell in UPRIGHT}
+    for _ in range(rotation // 90):
+        points = {cell: (-y, x) for cell, (x, y) in points.items()}
+    left = min(x for x, _ in points.values())
+    top = min(y for _, y in points.values())
+    x, y = points[(column, row)]
+    return x - left, y - top
+
+
+def base_score(tops: dict[tuple[int, int], Top]) -> int:
+    """R15 as worded: the dice faces (a mouse -2), less 1 per die on a split area, less 5
+    for Edwood in the woodland."""
+    total = 0
+    for area, d, edwood in tops.values():
+        if d is not None:
+            total += MOUSE if d.endswith("m") else int(d[1:])
+            total -= 1 if len(area.value) == 2 else 0
+        total -= 5 if edwood else 0
+    return total
 
 
 @dataclass
@@ -27,6 +59,8 @@ class Result:
     tops: dict[tuple[int, int], Top] = field(default_factory=dict)
     supply: dict[str, int] = field(default_factory=dict)
     edwood_free: bool = True
+    gathered: set[str] = field(default_factory=set)
+    """The colours of the food dice the placement placed or raised under R8a (R18)."""
 
 
 def die_text(colour: str, value: int) -> str:
@@ -53,7 +87,7 @@ def resolve(game: Game, placement: Placement) -> Result:
     edwood_free = game.supply.edwood
     card = game.deck[placement.card]
     cells = []
-    for (c, r), area in zip(UPRIGHT_CELLS, card.areas, strict=True):
+    for (c, r), area in zip(UPRIGHT, card.areas, strict=True):
         dx, dy = rotate_cell(c, r, placement.rotation)
         cells.append((placement.x + dx, placement.y + dy, area))
     cells.sort(key=lambda cell: (cell[1], cell[0]))  # R9: top row first, left to right
@@ -72,6 +106,7 @@ def resolve(game: Game, placement: Placement) -> Result:
     new: dict[tuple[int, int], Top] = {}
     returned: list[str] = []
     later: list[tuple[int, int, Area, str]] = []  # (x, y, area, "mouse" | "edwood")
+    gathered: set[str] = set()
     # R9 step 1: matches.
     for x, y, area in cells:
         if (x, y) not in tops:
@@ -91,9 +126,11 @@ def resolve(game: Game, placement: Placement) -> Result:
         if area.is_food:  # R8a
             if d is not None:
                 new[(x, y)] = (area, die_text(d[0], NEXT[int(d[1:])]), False)
+                gathered.add(d[0])
             elif supply[area.value] > 0:
                 supply[area.value] -= 1
                 new[(x, y)] = (area, f"{area.value}1", False)
+                gathered.add(area.value)
             else:
                 new[(x, y)] = (area, None, False)
         else:  # R8b
@@ -130,7 +167,36 @@ def resolve(game: Game, placement: Placement) -> Result:
     if choices:
         return Result(reason="bad-mouse-colour")
     tops.update(new)
-    return Result(tops=tops, supply=supply, edwood_free=edwood_free)
+    return Result(tops=tops, supply=supply, edwood_free=edwood_free, gathered=gathered)
+
+
+# -- deals (R12, R14) -----------------------------------------------------------------------------
+
+
+def deal_order(seed: int) -> list[int]:
+    """Cards 1-18 shuffled as R14 and docs/record-format.md describe it, written out here:
+    SplitMix64 from the seed, Fisher-Yates from the last card down, each index drawn by
+    rejection below 2**64 - (2**64 % n)."""
+    mask = 2**64 - 1
+    state = seed & mask
+
+    def next_word() -> int:
+        nonlocal state
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31)
+
+    order = list(range(1, 19))
+    for i in range(17, 0, -1):
+        n = i + 1
+        word = next_word()
+        while word >= 2**64 - 2**64 % n:
+            word = next_word()
+        j = word % n
+        order[i], order[j] = order[j], order[i]
+    return order
 
 
 # -- recipes (R18, R19) -------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The par and bench commands: output shapes, and the bench as a quick smoke test."""
+"""The par and bench commands: output shapes, and a quick bench whose figures are checked
+against the games it times."""
 
 from __future__ import annotations
 
@@ -29,10 +30,42 @@ def test_par_command_human(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Par" in capsys.readouterr().out
 
 
-def test_bench_quick_smoke(capsys: pytest.CaptureFixture[str]) -> None:
+def best_by_hand(game: Game) -> int:
+    """The best final score of a short game, every line of play tried through the engine."""
+    if game.is_over():
+        return game.result().score.final
+    best = None
+    for outcome in [o for each in game.outcomes() for o in game.mouse_options(each.placement)]:
+        game.push(outcome.placement)
+        score = best_by_hand(game)
+        game.pop()
+        best = score if best is None else max(best, score)
+    assert best is not None
+    return best
+
+
+def test_bench_quick_figures_agree_with_the_games_they_time(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert bench_command(as_json=True, quick=True) == 0
     data = json.loads(capsys.readouterr().out)
     assert {"enumeration", "bots", "par", "machine"} <= set(data)
     assert [row["turn"] for row in data["enumeration"]] == [1, 4, 8]
+    first = data["enumeration"][0]
+    opening = Game(Deal.from_seed(0), standard_deck())
+    assert first["placements"] == len(list(opening.outcomes()))
+    for row in data["enumeration"]:
+        rate = row["placements"] / row["engine_ms"] * 1000
+        assert row["engine_placements_per_s"] == pytest.approx(rate, rel=0.01)
+    greedy, expert = data["bots"]
+    # seeds 0-2, greedy: the golden scores of test_ai_bots (39, 47, 43)
+    assert (greedy["policy"], greedy["games"], greedy["mean"]) == ("greedy", 3, 43.0)
+    assert (expert["policy"], expert["cards"]) == ("expert", 4)
+    short, full = data["par"]
+    three_cards = Game(Deal(cards=Deal.from_seed(0).cards[:3]), standard_deck())
+    assert (short["cards"], short["proven"]) == (3, 1)
+    assert short["mean_score"] == best_by_hand(three_cards)
+    assert full["cards"] == 9 and full["mean_score"] >= 39  # par is no worse than greedy
     print_bench(data)
-    assert "bench" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert "forage bench (quick)" in shown and str(first["placements"]) in shown

@@ -6,11 +6,11 @@ import itertools
 import time
 
 import pytest
-from helpers import with_mouse
+from helpers import EXPERT_GOLDEN, with_mouse
 
 from forage.ai.bots import Expert
 from forage.ai.games import bot_game
-from forage.ai.par import Effort, par
+from forage.ai.par import Effort, ParResult, par
 from forage.ai.search import beam_line
 from forage.ai.sim import simulator_for, state_of
 from forage.carddata import standard_deck
@@ -106,11 +106,11 @@ def test_par_is_exact_on_a_four_card_deal_of_the_real_deck() -> None:
 
 def test_par_on_a_full_deal_replays_and_beats_the_bots() -> None:
     deck = standard_deck()
-    game = Game(Deal.from_seed(11), deck)
+    game = Game(Deal.from_seed(2), deck)
     result = par(game, MEDIUM)
-    assert replays_to(Game(Deal.from_seed(11), deck), result.placements) == result.score
-    assert result.score >= bot_game(11, "expert")
-    assert result.score >= bot_game(11, "greedy")
+    assert replays_to(Game(Deal.from_seed(2), deck), result.placements) == result.score
+    assert result.score >= EXPERT_GOLDEN[2]  # the expert's pinned score, an expert game of 3 s
+    assert result.score >= bot_game(2, "greedy")
 
 
 class Clock:
@@ -125,27 +125,29 @@ class Clock:
         return self.began + (self.real() - self.began) * self.rate
 
 
-@pytest.mark.parametrize("seed", [4, 9])
+@pytest.fixture(scope="module")
+def par_of_seed_9() -> ParResult:
+    """Par of seed 9's deal on the real clock, searched once for the tests that compare."""
+    return par(Game(Deal.from_seed(9), standard_deck()), MEDIUM)
+
+
 def test_par_is_the_same_on_a_fast_or_a_slow_clock(
-    seed: int, monkeypatch: pytest.MonkeyPatch
+    par_of_seed_9: ParResult, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game = Game(Deal.from_seed(seed), standard_deck())
-    found = []
-    for rate in (1.0, 10.0, 0.1):
+    game = Game(Deal.from_seed(9), standard_deck())
+    expected = (par_of_seed_9.score, par_of_seed_9.placements)
+    for rate in (10.0, 0.1):
         monkeypatch.setattr(time, "perf_counter", Clock(rate))
         result = par(game.copy(), MEDIUM)
         monkeypatch.undo()
-        found.append((result.score, result.placements))
-    assert found[0] == found[1] == found[2]
+        assert (result.score, result.placements) == expected, rate
 
 
-def test_par_is_the_same_after_a_busy_start() -> None:
+def test_par_is_the_same_after_a_busy_start(par_of_seed_9: ParResult) -> None:
     # A search that already ran (caches warm, tables grown) gives the same par again.
-    game = Game(Deal.from_seed(9), standard_deck())
-    first = par(game.copy(), MEDIUM)
     par(Game(Deal.from_seed(10), standard_deck()), MEDIUM)
-    again = par(game.copy(), MEDIUM)
-    assert (again.score, again.placements) == (first.score, first.placements)
+    again = par(Game(Deal.from_seed(9), standard_deck()), MEDIUM)
+    assert (again.score, again.placements) == (par_of_seed_9.score, par_of_seed_9.placements)
 
 
 def test_par_starts_after_the_moves_so_far() -> None:

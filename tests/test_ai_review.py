@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from helpers import dice_row, game_at, game_of, play, play_hints
 
-from forage.ai.games import play as bot_play
 from forage.ai.par import QUICK
 from forage.ai.review import (
     LABELS,
@@ -26,9 +25,8 @@ from forage.ai.review import (
     start_of,
 )
 from forage.ai.search import draw_orders
-from forage.ai.sim import simulator_for, state_of
 from forage.carddata import standard_deck
-from forage.engine import Deal, Game, Outcome
+from forage.engine import Deal, Game, Outcome, Placement
 from forage.record import record_from_game
 
 SMALL = Settings(samples=12, candidates=3, par_effort=QUICK)
@@ -245,10 +243,29 @@ def test_progress_counts_every_move_and_par() -> None:
     assert [d for d, _ in seen] == list(range(total + 1))
 
 
+def pinned_game(seed: int, line: str) -> Game:
+    """The whole standard game of a seed with these moves (notations) played."""
+    game = Game(Deal.from_seed(seed), standard_deck())
+    for notation in line.split():
+        assert game.push(Placement.from_notation(notation)).legal, notation
+    assert game.is_over()
+    return game
+
+
+HINTS_WITH_A_POOR_THIRD_MOVE = (
+    "18r90@-1,0 2@0,-1 14r270@-1,0 9r270@0,2 4r270@-2,2 3@2,2 5r180@2,1 12r270@3,3"
+)
+"""Seed 2100 played by hints throughout, but move 2 the placement that scores least
+(``helpers.play_hints(game, 2)``, pinned here: hints take a while)."""
+
+EXPERT_LINE_2001 = "16@-1,0 18@0,0 11r270@-1,2 4@-1,-1 15r90@-2,-1 6r180@0,1 17r180@-1,0 5r270@1,1"
+"""The expert bot's game on seed 2001, pinned here: an expert game takes seconds."""
+
+
 def test_a_poor_move_in_a_game_of_hints_gets_the_largest_loss() -> None:
     # Held-out seed 2100: hints throughout, but move 2 is the placement that scores least.
     poor = 2
-    game = play_hints(Game(Deal.from_seed(2100), standard_deck()), poor)
+    game = pinned_game(2100, HINTS_WITH_A_POOR_THIRD_MOVE)
     settings = Settings(samples=8, candidates=2, par_effort=QUICK)
     found = review_game(game, settings, workers=2)
     check_review(found, game)
@@ -261,12 +278,7 @@ def test_the_experts_own_game_has_no_mistake() -> None:
     # The rollouts are played by a cheaper policy than the expert's, so the review can rate
     # an expert's move below another candidate (docs/review.md: once by 4.97 points in a
     # game of hints on seed 2100); on seed 2001 by less than a mistake's 4 points.
-    deck = standard_deck()
-    deal = Deal.from_seed(2001)
-    game = Game(deal, deck)
-    sim = simulator_for(game)
-    for move in bot_play(sim, deal, "expert", state_of(game), deck.numbers).moves:
-        game.push(sim.placement(move))
+    game = pinned_game(2001, EXPERT_LINE_2001)
     found = review(start_of(game), game.moves, Settings(samples=8, par_effort=QUICK), workers=2)
     check_review(found, game)
     assert all(m.label in ("best", "good", "inaccuracy") for m in found.moves)

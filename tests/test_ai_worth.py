@@ -1,10 +1,12 @@
-"""The expert's learnt worth (ai/worth.py): kinds, features, tables, the fit, the shipped model."""
+"""The expert's learnt worth (ai/worth.py): kinds, features, tables, the shipped model; and
+the fits that learn it (benchmarks/worth_fit.py)."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from helpers import load_benchmark
 
 from forage.ai.bots import Expert
 from forage.ai.worth import (
@@ -13,8 +15,6 @@ from forage.ai.worth import (
     MOST_LEFT,
     WorthModel,
     features,
-    fit,
-    fit_td,
     food_areas,
     learnt_model,
     outlook,
@@ -23,6 +23,10 @@ from forage.carddata import standard_deck
 from forage.engine import Area, Colour
 from forage.engine.board import encode, pack
 from forage.engine.woodland import die
+
+_FITS = load_benchmark("worth_fit.py")
+fit = _FITS.fit
+fit_td = _FITS.fit_td
 
 
 def kind(code: int) -> str:

@@ -24,7 +24,7 @@ Position = tuple[
 """A woodland (cells as helpers.woodland takes them), hand cards, supply (None: every
 die not in the woodland) and whether Edwood is to hand."""
 
-ISSUE: Position = (
+BY_CHOICE: Position = (
     [(0, 0, "M", None), (1, 0, "M", None), (0, 1, "M", None), (1, 1, "B", None)],
     ["BC BC B BM B B"],
     (1, 2, 5),
@@ -33,7 +33,7 @@ ISSUE: Position = (
 """Woodland M, M, M, B; supply B1 C2 M5; Edwood used; a card BC BC B BM B B in hand."""
 
 POSITIONS: dict[str, Position] = {
-    "issue-8": ISSUE,
+    "legal-only-by-a-chosen-colour": BY_CHOICE,
     "split-areas-over-mice": (
         [(0, 0, "BC", "Bm"), (1, 0, "CM", "Mm"), (0, 1, "B", "B3"), (1, 1, "C", None)],
         ["BC BM CM B C M", "B B C C M M"],
@@ -104,7 +104,9 @@ POSITIONS: dict[str, Position] = {
 }
 
 GOLDEN: dict[str, dict[int, dict[str, int]]] = {
-    "issue-8": {2: {"legal": 35, "legal-by-choice": 1, "no-mouse-die": 13, "no-overlap": 96}},
+    "legal-only-by-a-chosen-colour": {
+        2: {"legal": 35, "legal-by-choice": 1, "no-mouse-die": 13, "no-overlap": 96}
+    },
     "split-areas-over-mice": {
         2: {"covers-mouse": 19, "edwood-used": 5, "legal": 24, "no-overlap": 96},
         3: {"covers-mouse": 26, "legal": 22, "no-overlap": 96},
@@ -192,7 +194,7 @@ def test_golden_counts_agree_with_the_reference(name: str) -> None:
 
 
 def test_r8c_legal_only_with_a_chosen_colour_in_the_engine_list() -> None:
-    game = position("issue-8")
+    game = position("legal-only-by-a-chosen-colour")
     plain = place(2, 0, 0)
     assert game.outcome(plain).reason is Reason.NO_MOUSE_DIE
     chosen = game.outcome(plain, choose_mice=True)
@@ -204,11 +206,14 @@ def test_r8c_legal_only_with_a_chosen_colour_in_the_engine_list() -> None:
 
 
 def test_r8c_legal_only_with_a_chosen_colour_in_the_simulator() -> None:
-    game = position("issue-8")
+    game = position("legal-only-by-a-chosen-colour")
     sim = simulator_for(game)
     listed = {sim.placement(m) for m in sim.all_moves(game.position)}
     assert Placement.from_notation("2@0,0[1,0=C]") in listed
     assert listed == {o.placement for o in game.outcomes()}
+    # the reference reading of R8c agrees: refused with the default colour, legal with C
+    assert reference.resolve(game, place(2, 0, 0)).reason == "no-mouse-die"
+    assert reference.resolve(game, Placement.from_notation("2@0,0[1,0=C]")).reason is None
     variants = [sim.placement(m) for m in sim.all_moves(game.position, variants=True)]
     assert all(game.outcome(p).legal for p in variants)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import reference
 from helpers import base_of, game_of, legal, place, play
 
 from forage.carddata import standard_deck
@@ -174,10 +175,16 @@ def test_r14_generator_is_standard_splitmix64() -> None:
     assert rng.next() == 0x6E789E6AA1B965F4
 
 
-def test_r14_same_seed_same_deal() -> None:
-    for seed in SEEDS:
-        assert Deal.from_seed(seed) == Deal.from_seed(seed)
-        assert Deal.from_seed(seed, recipes=True) == Deal.from_seed(seed, recipes=True)
+@pytest.mark.parametrize("seed", [*SEEDS, 7, 2**64 - 1])
+def test_r14_same_seed_same_deal(seed: int) -> None:
+    order = reference.deal_order(seed)
+    assert Deal.from_seed(seed).cards == tuple(order[:9])
+    assert Deal.from_seed(seed, deck=2).cards == tuple(order[9:])
+    challenge = Deal.from_seed(seed, recipes=True)
+    assert (challenge.recipes, challenge.cards) == ((order[0], order[1]), tuple(order[2:11]))
+
+
+def test_r14_different_seeds_give_different_deals() -> None:
     assert len({Deal.from_seed(seed).code for seed in range(50)}) == 50
 
 

@@ -15,3 +15,14 @@ def forage_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
     monkeypatch.setenv("FORAGE_HOME", str(home))
     monkeypatch.delenv("NO_COLOR", raising=False)
     yield home
+
+
+@pytest.fixture(autouse=True)
+def quick_idle_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual's pilot waits after each key press until the app is idle, checking every
+    20 ms; checking every 5 ms (the same 5% CPU share as the idle test) keeps every wait
+    for the app but cuts the sleep between checks."""
+    import textual._wait
+
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 1 / 200)
+    monkeypatch.setattr(textual._wait, "SLEEP_IDLE", 1 / 200 / 20)

@@ -21,7 +21,7 @@ async def test_r8c_legal_only_with_a_chosen_colour_placed_by_keys() -> None:
     async with app.run_test(size=(100, 32)) as pilot:
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        game = position("issue-8")
+        game = position("legal-only-by-a-chosen-colour")
         screen.load(Session(game))
         await pilot.pause()
         await drive_to(pilot, app, place(2, 0, 0))

@@ -44,7 +44,8 @@ async def test_the_first_frame_releases_the_collector() -> None:
     startup.hold()
     app = ForageApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await pilot.pause()  # ends with the screen drawn: the first frame
+        await pilot.pause()  # what was to run after it has run
         assert gc.isenabled()
 
 
