@@ -159,7 +159,7 @@ async def test_the_answer_so_far_is_shown_then_the_final_hint() -> None:
         screen._hint_ready(key, Hint(second.placement, 0, 31.0, second.score_change))
         await pilot.pause()
         assert session.placement() == second.placement
-        assert note_of(app).startswith("Hint: ") and "Enter places it" in note_of(app)
+        assert note_of(app).startswith("Hint: ") and "more next turn." in note_of(app)
         # Moved off the answer so far: the final hint leaves the card where the player put it.
         screen._hint_ready(key, Hint(first.placement, 0, 30.0, first.score_change, final=False))
         await pilot.press("left")

@@ -386,9 +386,8 @@ class GameScreen(ForageScreen):
             more = expected - (self.session.game.base + gain)
             name = card_name(self.session.game.card(placement.card))
             text = (
-                f"Hint: {name} here, {gain:+d} now, about {more:.0f} more next turn. "
-                "Enter places it."
-                if final
+                f"Hint: {name} here, {gain:+d} now, about {more:.0f} more next turn."
+                if final  # the headline above says that enter places it
                 else f"Hint so far: {name} here, {gain:+d} now; still checking{ELLIPSIS}"
             )
             here = self.session.cursor
