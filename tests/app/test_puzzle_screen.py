@@ -17,6 +17,7 @@ from forage.app.recorder import Recorder
 from forage.app.screens.game import GameScreen
 from forage.app.screens.puzzle import PuzzleScreen
 from forage.app.view import card_cells
+from forage.app.widgets import StatusBar
 from forage.engine import Placement
 from forage.history.daily import today
 from forage.history.store import HistoryStore
@@ -112,6 +113,8 @@ async def test_a_wrong_first_placement_says_what_it_loses_and_shows_the_answer()
         await pilot.pause()
         said = lines(screen)
         assert f"{CROSS} Not the answer: from here {reach} at best" in said
+        details = screen.query_one(StatusBar).state.details  # the last card is dealt
+        assert "tab takes the other card" in details and "t suggests" not in details
         assert f"short of {puzzle.best}" in said
         await pilot.press("a")
         await pilot.pause()
@@ -155,6 +158,7 @@ async def test_the_game_keys_that_would_give_the_answer_away_do_nothing() -> Non
         assert app.screen is screen and screen.session.cursor == before
         for action in ("hint", "undo", "new_game", "stats", "history"):
             assert screen.check_action(action, ()) is False
+
 
 
 @sync

@@ -108,9 +108,10 @@ def status_state(
     peek: bool,
     note: str,
     after: GameResult | None = None,
+    hints: bool = True,
 ) -> StatusState:
     """The status bar: what the drop shown would do (or why not, or what to do first) and
-    a note on the last line."""
+    a note on the last line; ``hints``: whether the hint key works here, to be named."""
     if outcome is None:
         return StatusState(
             "The game is over.",
@@ -121,7 +122,8 @@ def status_state(
         name = card_name(game.card(outcome.placement.card))
         return StatusState(
             f"Your card to place: {name}. Move it onto the woodland.",
-            f"{ARROW_KEYS} move it, r turns it, tab takes the other card; t suggests a spot.",
+            f"{ARROW_KEYS} move it, r turns it, tab takes the other card"
+            + ("; t suggests a spot." if hints else "."),
             "idle",
             note,
         )

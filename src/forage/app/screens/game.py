@@ -193,7 +193,14 @@ class GameScreen(ForageScreen):
         note = self._message or self._hint_text() or self._last
         self._message = ""
         self.query_one(StatusBar).state = status_state(
-            game, standing, outcome, waiting=waiting, peek=self._peek, note=note, after=after
+            game,
+            standing,
+            outcome,
+            waiting=waiting,
+            peek=self._peek,
+            note=note,
+            after=after,
+            hints=self.check_action("hint", ()) is not False,
         )
 
     def say(self, text: str) -> None:
