@@ -121,8 +121,3 @@ def daily_puzzle(day: date) -> Puzzle:
     """The puzzle everyone gets on a date (UTC)."""
     shipped = puzzles()
     return shipped[puzzle_index(day, len(shipped))]
-
-
-def puzzle_by_id(number: int) -> Puzzle | None:
-    """The shipped puzzle with this id, if there is one."""
-    return next((p for p in puzzles() if p.id == number), None)

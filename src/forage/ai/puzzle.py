@@ -42,8 +42,6 @@ class Proof(NamedTuple):
     if there is none)."""
     solution: list[Placement]
     """A line reaching ``best``, its first placement the best choice."""
-    choices: int
-    """How many different first choices are legal."""
     tempting: int
     """How many first choices raise the score at once by more than the answer does."""
     greedy_right: bool
@@ -91,7 +89,6 @@ def prove(game: Game, variants: bool = True) -> Proof | None:
         best=best,
         second=second,
         solution=[sim.placement(m) for m in line],
-        choices=len(gains),
         tempting=sum(1 for gain in gains.values() if gain > answer_gain),
         greedy_right=greedy is not None and choice_of(greedy) == choice_of(best_move),
     )
