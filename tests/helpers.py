@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from forage.carddata import standard_deck
 from forage.engine import (
+    COLOURS,
     Area,
     Card,
     Colour,
@@ -263,3 +265,33 @@ def custom_games(draw: st.DrawFn, recipes: bool = False) -> tuple[Game, int]:
     deal = Deal(cards=tuple(draw(st.permutations(numbers))), recipes=pair)
     game = Game(deal, Deck.of(cards), recipe_book=standard_deck().recipes())
     return game, draw(st.integers(0, 2**16))
+
+
+def choices(game: Game) -> list[Placement]:
+    """Every legal placement, with every legal choice of split-area mouse colours."""
+    found: list[Placement] = []
+    for outcome in game.outcomes():
+        found.append(outcome.placement)
+        where = outcome.mouse_choice_possible
+        for combo in itertools.product(COLOURS, repeat=len(where)):
+            other = with_mouse(outcome.placement, dict(zip(where, combo, strict=True)))
+            if other not in found and game.outcome(other).legal:
+                found.append(other)
+    return found
+
+
+def brute_force(game: Game) -> int:
+    """The best final score over every line of play, through the engine alone."""
+    if game.is_over():
+        return game.result().score.final
+    if len(game.hand) == 1 and game.draw_pile == 0 and not game.recipes:
+        # The last placement of a standard game: the best immediate gain decides.
+        return game.position.base + max(o.score_change for o in game.outcomes())
+    best = None
+    for placement in choices(game):
+        game.push(placement)
+        value = brute_force(game)
+        game.pop()
+        best = value if best is None else max(best, value)
+    assert best is not None
+    return best

@@ -8,6 +8,7 @@ model types from the engine: geometry, resolution and scoring are its own.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from forage.engine import Area, Colour, Game, Placement
 
@@ -22,12 +23,14 @@ Top = tuple[Area, str | None, bool]
 UPRIGHT = [(column, row) for row in range(3) for column in range(2)]
 
 
+@cache
 def rotate_cell(column: int, row: int, rotation: int) -> tuple[int, int]:
     """Where the upright area at (column, row) lands on a card turned ``rotation`` degrees
     clockwise, counted from the turned card's top-left area (R3, R4).
 
     Turned as R3 words it: each quarter turn clockwise, with x right and y down, takes a
     point (x, y) to (-y, x); the turned card is then moved back so its top-left is (0, 0).
+    Remembered, as the same few cells are asked for again and again.
     """
     assert rotation in (0, 90, 180, 270), rotation
     points = {cell: cell for cell in UPRIGHT}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import brute_force
 
 from forage.carddata import standard_deck
 from forage.cli.ai_commands import bench_command, par_command, print_bench
@@ -30,20 +31,6 @@ def test_par_command_human(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Par" in capsys.readouterr().out
 
 
-def best_by_hand(game: Game) -> int:
-    """The best final score of a short game, every line of play tried through the engine."""
-    if game.is_over():
-        return game.result().score.final
-    best = None
-    for outcome in [o for each in game.outcomes() for o in game.mouse_options(each.placement)]:
-        game.push(outcome.placement)
-        score = best_by_hand(game)
-        game.pop()
-        best = score if best is None else max(best, score)
-    assert best is not None
-    return best
-
-
 def test_bench_quick_figures_agree_with_the_games_they_time(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -64,7 +51,7 @@ def test_bench_quick_figures_agree_with_the_games_they_time(
     short, full = data["par"]
     three_cards = Game(Deal(cards=Deal.from_seed(0).cards[:3]), standard_deck())
     assert (short["cards"], short["proven"]) == (3, 1)
-    assert short["mean_score"] == best_by_hand(three_cards)
+    assert short["mean_score"] == brute_force(three_cards)
     assert full["cards"] == 9 and full["mean_score"] >= 39  # par is no worse than greedy
     print_bench(data)
     shown = capsys.readouterr().out

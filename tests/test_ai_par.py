@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import itertools
 import time
 
 import pytest
-from helpers import EXPERT_GOLDEN, with_mouse
+from helpers import EXPERT_GOLDEN, brute_force
 
 from forage.ai.bots import Expert
 from forage.ai.games import bot_game
@@ -14,41 +13,11 @@ from forage.ai.par import Effort, ParResult, par
 from forage.ai.search import beam_line
 from forage.ai.sim import simulator_for, state_of
 from forage.carddata import standard_deck
-from forage.engine import COLOURS, Card, Deal, Deck, Game, Placement
+from forage.engine import Card, Deal, Deck, Game, Placement
 from forage.engine.areas import Area
 
 MEDIUM = Effort(exact_nodes=5_000, beams=(8,))
 """Enough search for these tests, far less than par's full effort."""
-
-
-def choices(game: Game) -> list[Placement]:
-    """Every legal placement, with every legal choice of split-area mouse colours."""
-    found: list[Placement] = []
-    for outcome in game.outcomes():
-        found.append(outcome.placement)
-        where = outcome.mouse_choice_possible
-        for combo in itertools.product(COLOURS, repeat=len(where)):
-            other = with_mouse(outcome.placement, dict(zip(where, combo, strict=True)))
-            if other not in found and game.outcome(other).legal:
-                found.append(other)
-    return found
-
-
-def brute_force(game: Game) -> int:
-    """The best final score over every line of play, through the engine alone."""
-    if game.is_over():
-        return game.result().score.final
-    if len(game.hand) == 1 and game.draw_pile == 0 and not game.recipes:
-        # The last placement of a standard game: the best immediate gain decides.
-        return game.position.base + max(o.score_change for o in game.outcomes())
-    best = None
-    for placement in choices(game):
-        game.push(placement)
-        value = brute_force(game)
-        game.pop()
-        best = value if best is None else max(best, value)
-    assert best is not None
-    return best
 
 
 def custom_game(*areas: str, recipes: tuple[int, int] | None = None) -> Game:

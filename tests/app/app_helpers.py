@@ -16,6 +16,20 @@ from forage.app.screens import GameScreen
 from forage.app.session import Session
 from forage.engine import Outcome, Placement
 
+IDLE_CHECK_SECONDS = 1 / 200
+"""How often the pilot checks that the app is idle after a key press or pause (Textual's own
+is every 20 ms): see :func:`quick_idle_checks`."""
+
+
+def quick_idle_checks() -> None:
+    """Make Textual's pilot check for idleness every 5 ms (with the same 5% CPU share as its
+    test of idle), for a test run in a fresh interpreter; tests/app/conftest.py does the same
+    for every pilot test here."""
+    import textual._wait
+
+    textual._wait.SLEEP_GRANULARITY = IDLE_CHECK_SECONDS
+    textual._wait.SLEEP_IDLE = IDLE_CHECK_SECONDS / 20
+
 
 def sync(test: Callable[..., Coroutine[None, None, None]]) -> Callable[..., None]:
     """Run an async test function to completion (no pytest-asyncio needed)."""

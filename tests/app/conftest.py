@@ -23,6 +23,7 @@ def quick_idle_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     20 ms; checking every 5 ms (the same 5% CPU share as the idle test) keeps every wait
     for the app but cuts the sleep between checks."""
     import textual._wait
+    from app_helpers import IDLE_CHECK_SECONDS
 
-    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 1 / 200)
-    monkeypatch.setattr(textual._wait, "SLEEP_IDLE", 1 / 200 / 20)
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", IDLE_CHECK_SECONDS)
+    monkeypatch.setattr(textual._wait, "SLEEP_IDLE", IDLE_CHECK_SECONDS / 20)

@@ -241,6 +241,7 @@ async def test_no_color_walks_every_lesson(monkeypatch: pytest.MonkeyPatch) -> N
 ASCII_SCRIPT = """\
 import asyncio, sys
 sys.path.insert(0, {helpers!r})
+from app_helpers import quick_idle_checks
 from test_learn import learn_screen, drive, lesson_lines
 from forage.app.learn_app import LearnApp
 from forage.app.saves import save_path
@@ -267,6 +268,7 @@ async def main():
             await pilot.pause()
         print(lesson_lines(screen), screen.finished)
 
+quick_idle_checks()
 asyncio.run(main())
 """
 

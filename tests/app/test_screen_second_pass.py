@@ -555,7 +555,7 @@ async def test_the_view_is_steady_and_never_cuts_the_woodland(
 ASCII_SCRIPT = """
 import asyncio, sys
 sys.path.insert(0, {helpers!r})
-from app_helpers import greedy, session_of, game_screen
+from app_helpers import greedy, session_of, game_screen, quick_idle_checks
 from forage.app.app import ForageApp
 from forage.app.widgets import HandView, ScorePanel, StatusBar, WoodlandView
 from forage.app.widgets.keys import KeyBar
@@ -581,6 +581,7 @@ async def main():
         ]
         print("\\n".join(parts))
 
+quick_idle_checks()
 asyncio.run(main())
 """
 
