@@ -160,7 +160,6 @@ async def test_the_game_keys_that_would_give_the_answer_away_do_nothing() -> Non
             assert screen.check_action(action, ()) is False
 
 
-
 @sync
 async def test_p_opens_the_day_s_puzzle_over_a_game_and_escape_comes_back() -> None:
     app = ForageApp(seed=5, offer_resume=False)
