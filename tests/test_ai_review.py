@@ -16,6 +16,8 @@ from helpers import dice_row, game_at, game_of, play, play_hints
 from forage.ai.par import QUICK
 from forage.ai.review import (
     LABELS,
+    RACE_ROUND,
+    RACE_Z,
     Review,
     Settings,
     label_of,
@@ -23,6 +25,7 @@ from forage.ai.review import (
     review_game,
     review_move,
     start_of,
+    still_racing,
 )
 from forage.ai.search import draw_orders
 from forage.carddata import standard_deck
@@ -66,6 +69,45 @@ def two_step_value(game: Game, outcome: Outcome) -> int:
 )
 def test_labels_follow_the_documented_thresholds(loss: float, label: str) -> None:
     assert label_of(loss) == label
+
+
+# -- the race of a move's candidates --------------------------------------------------------------
+
+
+def test_a_candidate_behind_on_every_order_leaves_the_race_but_never_the_move_played() -> None:
+    leader = [50, 40, 60, 45]
+    behind = [s - 1 for s in leader]  # one point less on every order: no doubt left
+    # The move played (0) stays however far behind; the other one leaves.
+    assert still_racing([behind, leader, behind], [0, 1, 2]) == [0, 1]
+
+
+def test_a_candidate_within_the_noise_stays_in_the_race() -> None:
+    leader = [50, 40, 60, 45, 52, 38]
+    # Ahead on half the orders, behind on the rest: a lead far inside RACE_Z standard errors.
+    close = [56, 30, 66, 40, 50, 35]
+    assert still_racing([leader, close], [0, 1]) == [0, 1]
+
+
+def test_the_same_differences_over_more_orders_become_clearly_behind() -> None:
+    # The leader 0 and 2 points ahead on alternate orders: a mean lead of 1 point, which is
+    # 1 / sqrt(1/7) = 2.6 standard errors over 8 orders and 1 / sqrt(1/11) = 3.3 over 12.
+    for n, stays in ((8, True), (12, False)):
+        leader = [40 + d for d in [0, 2] * (n // 2)]
+        other = [40] * n
+        lead = 1 / math.sqrt(sum((d - 1) ** 2 for d in [0, 2] * (n // 2)) / (n - 1) / n)
+        assert (lead < RACE_Z) == stays
+        assert (2 in still_racing([leader, leader, other], [0, 1, 2])) == stays
+
+
+def test_a_review_move_races_its_candidates_to_the_same_best_as_playing_every_order() -> None:
+    # Seed 2100's game of hints with a poor third move: the race keeps the best candidate.
+    game = pinned_game(2100, HINTS_WITH_A_POOR_THIRD_MOVE)
+    start = start_of(game)
+    raced = review_move(start, game.moves, 2, Settings(samples=2 * RACE_ROUND))
+    whole = review_move(start, game.moves, 2, Settings(samples=2 * RACE_ROUND, race=False))
+    assert raced.best == whole.best
+    assert raced.expected_played == whole.expected_played
+    assert raced.expected_best == whole.expected_best
 
 
 def test_draw_orders_are_every_order_when_few_and_fixed_samples_otherwise() -> None:

@@ -46,6 +46,11 @@ CANDIDATES: Final = 4
 """How many of the expert's best placements are weighed beside the move played."""
 WORKERS: Final = 2
 """Worker processes by default (the results never depend on it)."""
+RACE_ROUND: Final = 30
+"""Draw orders a round of a move's race plays for each candidate still in it."""
+RACE_Z: Final = 3.0
+"""A candidate leaves the race when the leader is ahead of it by more than this many
+standard errors of their paired difference (the same draw orders)."""
 
 ProgressFn = Callable[[int, int], None]
 """Told (tasks done, tasks in all) as the review goes."""
@@ -73,6 +78,9 @@ class Settings:
     """Par's effort (hindsight: the draw order known)."""
     expert: Expert = field(default_factory=Expert)
     """The expert whose ranking gives the candidates and whose worth guides the rollouts."""
+    race: bool = True
+    """Whether a candidate clearly behind the leader stops being played out (False: every
+    candidate plays every order)."""
 
 
 @dataclass(frozen=True)
@@ -135,7 +143,7 @@ class Review:
         }
 
 
-REVIEW_VERSION: Final = "review/1"
+REVIEW_VERSION: Final = "review/2"
 """The review's analysis version: a stored review of another version is worked out again.
 Change it whenever what the review finds for a game could change."""
 
@@ -259,15 +267,19 @@ def review_move(
     orders, exact = draw_orders(
         pool, game.draw_pile, settings.samples, _seed_of(settings.seed, index)
     )
-    totals = [0] * len(candidates)
+    finals: list[list[int]] = [[] for _ in candidates]
+    racing = list(range(len(candidates)))
     coming = outlook(game.deck, pool)
-    for order in orders:
-        cards = (*known, *order)
-        for k, move in enumerate(candidates):
-            next_state = sim.apply(state, move, cards)
-            totals[k] += play_out(sim, next_state, cards, settings.expert, coming)
-    means = [round(t / len(orders), 2) for t in totals]
-    top = means.index(max(means))  # the move played wins ties
+    for first in range(0, len(orders), RACE_ROUND):
+        if first and settings.race:
+            racing = still_racing(finals, racing)
+        for order in orders[first : first + RACE_ROUND]:
+            cards = (*known, *order)
+            for k in racing:
+                next_state = sim.apply(state, candidates[k], cards)
+                finals[k].append(play_out(sim, next_state, cards, settings.expert, coming))
+    means = {k: round(sum(finals[k]) / len(orders), 2) for k in racing}
+    top = min(racing, key=lambda k: (-means[k], k))  # the move played wins ties
     loss = round(means[top] - means[0], 2)
     after = sim.final(sim.apply(state, played, game.deal.cards))
     return MoveReview(
@@ -282,6 +294,25 @@ def review_move(
         orders=len(orders),
         exact=exact,
     )
+
+
+def clearly_behind(leader: Sequence[int], other: Sequence[int]) -> bool:
+    """Whether ``other`` is behind ``leader`` by more than :data:`RACE_Z` standard errors of
+    their paired difference (the final scores of the same draw orders)."""
+    diffs = [a - b for a, b in zip(leader, other, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if mean <= 0:
+        return False
+    spread = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    return mean * mean * n > RACE_Z * RACE_Z * spread
+
+
+def still_racing(finals: Sequence[Sequence[int]], racing: Sequence[int]) -> list[int]:
+    """The candidates that stay in a move's race: the move played (0), the leader by mean
+    (the earlier on ties) and every one not :func:`clearly_behind` it."""
+    leader = min(racing, key=lambda k: (-sum(finals[k]), k))
+    return [k for k in racing if k in (0, leader) or not clearly_behind(finals[leader], finals[k])]
 
 
 def par_line(start: Game, placements: Sequence[Placement], found: ParResult) -> ParLine:
