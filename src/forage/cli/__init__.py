@@ -281,9 +281,15 @@ def _interrupted(error: BaseException | None) -> bool:
 def _main(argv: Sequence[str] | None) -> int:
     given = _normalise(sys.argv[1:] if argv is None else argv)
     parser = build_parser(given[0] if given[0] in COMMANDS else None)
-    args = parser.parse_args(given)
-    if getattr(args, "recipes", False) and getattr(args, "deck", 1) == 2:
-        parser.error("a recipe challenge has no deck 2 (RULINGS R12): drop --deck 2")
+    if given[0] in ("play", "learn"):
+        startup.hold()  # from here: checking --seed already imports the engine
+    try:
+        args = parser.parse_args(given)
+        if getattr(args, "recipes", False) and getattr(args, "deck", 1) == 2:
+            parser.error("a recipe challenge has no deck 2 (RULINGS R12): drop --deck 2")
+    except BaseException:
+        startup.release()
+        raise
     _load(
         playing=args.command in ("play", "learn")
         or not getattr(args, "code", True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from textual._context import active_app
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
@@ -28,6 +29,19 @@ def too_small_notice() -> Static:
 
 class ForageScreen(Screen[None]):
     """A full screen of the game; its contents hide when the terminal is too small."""
+
+    def __init__(self) -> None:
+        """A screen classed by the terminal's size from the start (so that the first
+        resize, which tells Textual the size, restyles nothing)."""
+        app = active_app.get(None)
+        super().__init__(classes=" ".join(size_classes(*app.size)) if app is not None else None)
+
+
+def size_classes(width: int, height: int) -> tuple[str, str]:
+    """The classes Textual gives a screen of this size (``App.HORIZONTAL_BREAKPOINTS``...)."""
+    column = next(name for least, name in reversed(COLUMN_CLASSES) if width >= least)
+    row = next(name for least, name in reversed(ROW_CLASSES) if height >= least)
+    return column, row
 
 
 class ForageModal(ModalScreen[str]):
