@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from multiprocessing import Pool
 from pathlib import Path
 
-from forage.ai.bots import Expert
+from forage.ai.bots import Expert, expert_for
 from forage.ai.games import bot_game
 from forage.record import write_atomic
 
@@ -43,8 +43,9 @@ def game(task: Task) -> tuple[int, float]:
     return score, time.process_time() - began
 
 
-def expert_settings(assignments: Sequence[str]) -> Expert:
-    """The default expert with each ``NAME=VALUE`` applied (a number or true/false)."""
+def expert_settings(assignments: Sequence[str], recipes: bool = False) -> Expert:
+    """The shipped expert of the game kind with each ``NAME=VALUE`` applied (a number or
+    true/false)."""
     types = {f.name: getattr(f.type, "__name__", f.type) for f in dataclasses.fields(Expert)}
     numeric = {name: kind for name, kind in types.items() if kind in ("int", "float", "bool")}
     changes: dict[str, int | float | bool] = {}
@@ -60,7 +61,7 @@ def expert_settings(assignments: Sequence[str]) -> Expert:
         except (KeyError, ValueError):
             article = "an" if numeric[name] == "int" else "a"
             raise SystemExit(f"--set {name}: {text!r} is not {article} {numeric[name]}") from None
-    return dataclasses.replace(Expert(), **changes)
+    return dataclasses.replace(expert_for(recipes), **changes)
 
 
 def mean_and_error(values: Sequence[float]) -> str:
@@ -80,7 +81,7 @@ def main() -> None:
     parser.add_argument("--save", type=Path, metavar="FILE")
     parser.add_argument("--against", type=Path, metavar="FILE")
     args = parser.parse_args()
-    settings = expert_settings(args.set)
+    settings = expert_settings(args.set, args.recipes)
     seeds = list(range(args.first, args.last + 1))
     before = json.loads(args.against.read_text(encoding="utf-8")) if args.against else None
     if before is not None and before["seeds"] != seeds:
@@ -111,7 +112,8 @@ def main() -> None:
         changed = {
             f.name: getattr(settings, f.name)
             for f in dataclasses.fields(Expert)
-            if f.name != "model" and getattr(settings, f.name) != getattr(Expert(), f.name)
+            if f.name != "model"
+            and getattr(settings, f.name) != getattr(expert_for(args.recipes), f.name)
         }
         data = {"seeds": seeds, "settings": changed, "greedy": greedy, "expert": expert}
         write_atomic(args.save, json.dumps(data) + "\n")

@@ -38,8 +38,8 @@ from forage.engine.scoring import check_recipes, score
 MOUSE = -2
 
 EXPERT_GOLDEN = {2: 48, 3: 77}
-"""The expert bot's final scores on the standard deals of seeds 2 and 3, worked out once, when
-its candidates came to be played out by beam searches (an expert game takes seconds)."""
+"""The expert bot's final scores on the standard deals of seeds 2 and 3, worked out once (an
+expert game takes seconds)."""
 
 
 def board_of(squares: Mapping[tuple[int, int], Square]) -> Board:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Final, NamedTuple
 
 from forage.ai.search import beam_line, board_worth, draw_orders, orders_seed
@@ -55,13 +56,13 @@ class Expert:
     """The same when the third look is at the last placement of the game."""
     model: WorthModel = field(default_factory=learnt_model)
     """The worth of the woodland left at the end of the look (``ai/worth.py``)."""
-    candidates: int = 4
+    candidates: int = 3
     """How many of the look's best placements are played out to the end (1: none)."""
-    samples: int = 32
+    samples: int = 16
     """Draw orders of the unseen cards each candidate is played out over."""
     margin: float = 0.75
     """Points of mean final score a candidate must gain over the look's choice to be played."""
-    beam: int = 3
+    beam: int = 2
     """Width of the beam search that plays a candidate out on each sampled draw order,
     knowing that order (:func:`beam_line`); 0: the rollout policy plays it out instead."""
     narrow: bool = True
@@ -72,6 +73,16 @@ class Expert:
         """The worth table with this many placements still to come, when a card to come has
         ``coming`` food areas of each colour on average."""
         return self.model.table(remaining, coming)
+
+
+@cache
+def expert_for(recipes: bool) -> Expert:
+    """The expert's settings for a game: the defaults in a standard game; in a recipe
+    challenge, whose recipes reward lines planned further, more candidates played out on
+    more draw orders by wider beams (docs/performance.md: fewer cost 0.3-1.2 points there)."""
+    if recipes:
+        return Expert(candidates=4, samples=32, beam=3)
+    return Expert()
 
 
 class Choice(NamedTuple):
@@ -107,7 +118,7 @@ def expert_move(
     half of a set of orders is played in one of them; the choice is the same. ``early`` is
     told the look's choice before the play-outs begin (the answer so far).
     """
-    settings = settings or Expert()
+    settings = settings or expert_for(bool(sim.recipes))
     ranking = expert_ranking(sim, state, pool, draw_pile, settings)
     if not ranking:
         return None

@@ -13,7 +13,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from forage.ai.bots import Choice, Expert, expert_move, unseen_cards
+from forage.ai.bots import Choice, expert_move, unseen_cards
 from forage.ai.sim import simulator_for, state_of
 from forage.ai.workers import worker_pool
 from forage.engine import Game, Placement
@@ -77,5 +77,5 @@ def hint(game: Game, workers: int = 1, early: Callable[[Hint], None] | None = No
             early(hint_of(choice, final=False))
 
     with worker_pool(workers, fork=True) if workers > 1 else nullcontext() as executor:
-        choice = expert_move(sim, state, pool, game.draw_pile, Expert(), executor, so_far)
+        choice = expert_move(sim, state, pool, game.draw_pile, None, executor, so_far)
     return None if choice is None else hint_of(choice, final=True)

@@ -39,9 +39,9 @@ FULL: Final = Effort(exact_nodes=1_500, beams=(24, 300))
 """Par's effort everywhere: a few seconds on a full deal here (docs/performance.md)."""
 QUICK: Final = Effort(exact_nodes=2_000, beams=(4,), expert=False)
 """A small effort for smoke tests and quick benchmarks (a different, weaker par)."""
-PAR_EXPERT: Final = Expert(beam=0, narrow=False)
-"""The expert whose line par starts from: its candidates played out by the rollout policy,
-not by beams, in under half the shipped expert's time, so par stays within its effort."""
+PAR_EXPERT: Final = Expert(candidates=4, samples=32, beam=0, narrow=False)
+"""The expert whose line par starts from: four candidates played out on 32 draw orders each
+by the rollout policy, not by beams, so par stays within its effort."""
 EXACT_PLACEMENTS: Final = 3
 """Up to this many placements left, par always searches exhaustively."""
 TRY_EXACT_PLACEMENTS: Final = 5
