@@ -164,3 +164,17 @@ def test_beam_line_plays_a_full_deal_to_the_end(width: int) -> None:
     assert len(line.moves) == len(game.hand) + game.draw_pile
     placements = [sim.placement(move) for move in line.moves]
     assert replays_to(Game(Deal.from_seed(7), deck), placements) == sim.final(line.state)
+
+
+@pytest.mark.parametrize("recipes", [False, True])
+def test_a_pruned_beam_finds_the_same_line_as_resolving_every_states_best(recipes: bool) -> None:
+    # Pruning by the beam's best values so far only skips placements that could not make it.
+    expert = Expert()
+    for seed in range(3):
+        game = Game(Deal.from_seed(seed, recipes=recipes), standard_deck())
+        sim, start = simulator_for(game), state_of(game)
+        for width in (2, 3, 24):
+            pruned = beam_line(sim, start, game.deal.cards, width, expert.worth)
+            full = beam_line(sim, start, game.deal.cards, width, expert.worth, prune=False)
+            assert pruned.moves == full.moves
+            assert sim.final(pruned.state) == sim.final(full.state)

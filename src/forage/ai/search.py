@@ -9,18 +9,22 @@
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Callable, Sequence
 from itertools import permutations
 from typing import Final, NamedTuple
 
-from forage.ai.sim import Move, Simulator, State, Worth, simulator_for, state_of
+from forage.ai.sim import EPSILON, NO_BOUND, Move, Simulator, State, Worth, simulator_for, state_of
 from forage.ai.worth import Outlook, food_areas, outlook
 from forage.engine import Game
 from forage.engine.areas import DICE_PER_COLOUR, FOOD_FACES
 from forage.engine.board import DIE_COLOUR, FACE_INDEX, IS_MOUSE, IS_SPLIT, Board
 from forage.engine.deal import SplitMix64
 
+SLACK: Final = 2
+"""A pruned beam step resolves what can reach the best values of this many times its width
+(then the rare step whose best are not enough new states is worked out again in full)."""
 BEAM_KEEP: Final = 40
 """A beam takes at most this many placements from each of its states (its best by value)."""
 
@@ -80,6 +84,7 @@ def beam_line(
     width: int,
     worth_of: WorthOf,
     keep: int | None = None,
+    prune: bool = True,
 ) -> Line:
     """The best line a beam search of ``width`` finds from ``start``, drawing ``cards``.
 
@@ -88,52 +93,114 @@ def beam_line(
     ranked by their score plus ``worth_of``'s worth of the woodland left (given the
     placements left and the cards to come, which the search knows). A state gives at most
     its ``keep`` best placements (by default twice the width, at most ``BEAM_KEEP``). A
-    state with no legal placement ends its game there (R13).
+    state with no legal placement ends its game there (R13). ``prune`` False resolves every
+    state's ``keep`` best placements (the same line, slower).
     """
     recipes = bool(sim.recipes)
     beam: list[tuple[State, tuple[Move, ...]]] = [(start, ())]
     best: tuple[int, Line] | None = None if start.hand else (sim.final(start), Line(start, []))
     keep = min(BEAM_KEEP, 2 * width) if keep is None else keep
+    wanted = 2 * width if recipes else width
     while beam:
         first = beam[0][0]
         left = len(first.hand) - 1 + len(cards) - first.next_draw
         # The draw order is known: the worth looks at the cards to come (less one hand card).
         worth = worth_of(left, outlook(sim.deck, cards[first.next_draw :]))
-        candidates: list[tuple[float, int, Move]] = []
-        for index, (state, line) in enumerate(beam):
-            base = state.base + board_worth(state.board, worth)
-            # Only a state's best few can make the beam: the rest are not resolved.
-            top = sim.best_over_hand(state, worth, keep)
-            candidates.extend((base + value, index, move) for value, move in top)
-            if not top and (best is None or sim.final(state) > best[0]):
-                best = (sim.final(state), Line(state, list(line)))
+        # With pruning, a state's placements are resolved only if they can reach the
+        # ``wanted`` best values of the states before it; without (the rare step whose best
+        # do not give ``wanted`` new states), every state's ``keep`` best are.
+        for pruned in (True, False) if prune else (False,):
+            candidates, stuck, floor = _beam_candidates(sim, beam, worth, keep, wanted, pruned)
+            chosen, ended, short = _beam_step(sim, beam, candidates, cards, wanted, floor)
+            if not short:
+                break
+        for i, sure in stuck:
+            state, line = beam[i]
+            final = sim.final(state)
+            if (best is None or final > best[0]) and (sure or not sim.can_move(state)):
+                best = (final, Line(state, list(line)))
+        for state, line in ended:
+            final = sim.final(state)
+            if best is None or final > best[0]:
+                best = (final, Line(state, list(line)))
         if not candidates:
             break
-        candidates.sort(key=lambda t: -t[0])
-        chosen: list[tuple[float, State, tuple[Move, ...]]] = []
-        seen: set[object] = set()
-        for value, index, move in candidates:
-            if len(chosen) >= (2 * width if recipes else width):
-                break
-            state, line = beam[index]
-            child = sim.apply(state, move, cards)
-            key = (frozenset(child.board.items()), child.hand)
-            if key in seen:
-                continue
-            seen.add(key)
-            path = (*line, move)
-            if not child.hand:
-                final = sim.final(child)
-                if best is None or final > best[0]:
-                    best = (final, Line(child, list(path)))
-                continue
-            if recipes:
-                value += sim.final(child) - child.base
-            chosen.append((value, child, path))
         if recipes:
             chosen.sort(key=lambda t: -t[0])
         beam = [(state, path) for _, state, path in chosen[:width]]
     return best[1] if best is not None else Line(start, [])
+
+
+def _beam_candidates(
+    sim: Simulator,
+    beam: Sequence[tuple[State, tuple[Move, ...]]],
+    worth: Worth,
+    keep: int,
+    wanted: int,
+    pruned: bool,
+) -> tuple[list[tuple[float, int, Move]], list[tuple[int, bool]], float]:
+    """One beam step's candidates (value, state index, move), best first and in the beam's
+    order on ties; the states that gave none (index, and whether it surely has no legal
+    placement rather than none good enough); and the least value the best reach (with
+    ``pruned``, a placement that cannot reach the best values of the states before it,
+    :data:`SLACK` times ``wanted`` of them, is not resolved)."""
+    candidates: list[tuple[float, int, Move]] = []
+    stuck: list[tuple[int, bool]] = []
+    wanted = SLACK * wanted
+    top_values: list[float] = []  # a min-heap of the ``wanted`` best values so far
+    for index, (state, _) in enumerate(beam):
+        base = state.base + board_worth(state.board, worth)
+        at_least = top_values[0] - base if pruned and len(top_values) == wanted else NO_BOUND
+        top = sim.best_over_hand(state, worth, keep, at_least=at_least)
+        if not top:
+            stuck.append((index, at_least == NO_BOUND))
+        for value, move in top:
+            total = base + value
+            candidates.append((total, index, move))
+            if len(top_values) < wanted:
+                heapq.heappush(top_values, total)
+            elif total > top_values[0]:
+                heapq.heapreplace(top_values, total)
+    candidates.sort(key=lambda t: -t[0])
+    floor = top_values[0] if pruned and len(top_values) == wanted else NO_BOUND
+    return candidates, stuck, floor
+
+
+def _beam_step(
+    sim: Simulator,
+    beam: Sequence[tuple[State, tuple[Move, ...]]],
+    candidates: Sequence[tuple[float, int, Move]],
+    cards: Sequence[int],
+    wanted: int,
+    floor: float,
+) -> tuple[list[tuple[float, State, tuple[Move, ...]]], list[tuple[State, tuple[Move, ...]]], bool]:
+    """The next beam: up to ``wanted`` new states from the best candidates, each woodland and
+    hand once (value, state, line; in a recipe challenge the value counts the recipes); the
+    games that ended; and whether the candidates below ``floor`` were needed (a pruned
+    step must then be worked out again in full)."""
+    recipes = bool(sim.recipes)
+    chosen: list[tuple[float, State, tuple[Move, ...]]] = []
+    ended: list[tuple[State, tuple[Move, ...]]] = []
+    seen: set[object] = set()
+    for value, index, move in candidates:
+        if len(chosen) >= wanted:
+            break
+        if value < floor - EPSILON:
+            return chosen, ended, True
+        state, line = beam[index]
+        child = sim.apply(state, move, cards)
+        key = (frozenset(child.board.items()), child.hand)
+        if key in seen:
+            continue
+        seen.add(key)
+        path = (*line, move)
+        if not child.hand:
+            ended.append((child, path))
+            continue
+        if recipes:
+            value += sim.final(child) - child.base
+        chosen.append((value, child, path))
+    return chosen, ended, False
 
 
 _INCREMENTS: Final = tuple(b - a for a, b in zip((0, *FOOD_FACES[:-1]), FOOD_FACES, strict=True))

@@ -169,20 +169,23 @@ class Simulator:
         n: int,
         given: Sequence[Scored] = (),
         ordered: bool = False,
+        at_least: float = NO_BOUND,
     ) -> list[Scored]:
         """The ``n`` best of ``given`` and the card's placements (earlier ones first on ties);
         with ``n`` 0, ``given`` and all of them.
 
         A placement's value is its base-score gain; with ``worth`` it also counts the change
         of the woodland's worth: the new squares' less the covered ones'. Placements whose
-        bound shows they cannot make the ``n`` best are not resolved.
+        bound shows they cannot make the ``n`` best, or cannot reach ``at_least``, are not
+        resolved (so with ``at_least`` only the best of those that reach it are sure).
         """
         values = (worth or NO_WORTH).values
         found: list[Scored] = list(given)
         # The n best values so far (a min-heap): a placement must beat the least of them.
         best = heapq.nlargest(n, (s.value for s in given)) if n else []
         heapq.heapify(best)
-        floor = [best[0] - EPSILON if n and len(best) == n else NO_BOUND]
+        least = at_least - EPSILON
+        floor = [max(best[0] - EPSILON, least) if n and len(best) == n else least]
         bounds = (worth or NO_WORTH).bounds if n else None
         for rot, spot, unders, r in scan(
             board, counts, edwood, self.shapes[card], ordered=ordered, bounds=bounds, floor=floor
@@ -197,22 +200,42 @@ class Simulator:
                 elif value > best[0]:
                     heapq.heapreplace(best, value)
                 if len(best) == n:
-                    floor[0] = best[0] - EPSILON
+                    floor[0] = max(best[0] - EPSILON, least)
         if not n:
             return found
         return heapq.nlargest(n, found, key=_value)
 
     def best_over_hand(
-        self, state: State, worth: Worth | None, n: int, ordered: bool = False
+        self,
+        state: State,
+        worth: Worth | None,
+        n: int,
+        ordered: bool = False,
+        at_least: float = NO_BOUND,
     ) -> list[Scored]:
         """The ``n`` best placements of every hand card (:meth:`best_scored`, the cards in
-        hand order)."""
+        hand order; those short of ``at_least`` may be left out)."""
         found: list[Scored] = []
         for card in dict.fromkeys(state.hand):
             found = self.best_scored(
-                state.board, state.counts, state.edwood, card, worth, n, found, ordered=ordered
+                state.board,
+                state.counts,
+                state.edwood,
+                card,
+                worth,
+                n,
+                found,
+                ordered=ordered,
+                at_least=at_least,
             )
         return found
+
+    def can_move(self, state: State) -> bool:
+        """Whether any hand card has a legal placement (R13: else the game ends)."""
+        return any(
+            next(scan(state.board, state.counts, state.edwood, self.shapes[card]), None) is not None
+            for card in dict.fromkeys(state.hand)
+        )
 
     def greedy(self, state: State) -> Move | None:
         """The legal placement with the best gain, the first in the engine's order on ties."""
