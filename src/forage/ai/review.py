@@ -347,11 +347,13 @@ def review(
     progress: ProgressFn | None = None,
     memory: Memory | None = None,
     each: Callable[[MoveReview], None] | None = None,
+    fork: bool = False,
 ) -> Review:
     """The review of a game: ``start`` its first position, ``placements`` its (legal) moves.
 
-    With ``workers`` above 1 the moves are reviewed in that many processes; the result is
-    the same with any number. ``progress`` is told (done, total) after each task; an
+    With ``workers`` above 1 the moves are reviewed in that many processes (forked, which
+    start at once, where the caller runs no threads and says so with ``fork``); the result
+    is the same with any number. ``progress`` is told (done, total) after each task; an
     exception it raises stops the review, dropping the tasks not yet started. With a
     ``memory``, a review kept there under its key (:func:`review_key`) is read back at
     once, and one worked out is kept; so is the deal's par (the end screen's, for one),
@@ -390,7 +392,7 @@ def review(
         for task in tasks:
             finished(task, _run(start, moves, task, settings))
     else:
-        pool = worker_pool(workers)  # fresh interpreters: a screen's threads may be running
+        pool = worker_pool(workers, fork=fork)
         try:
             futures: dict[Future[Any], int] = {
                 pool.submit(_run, start, moves, task, settings): task for task in tasks
@@ -428,9 +430,10 @@ def review_game(
     progress: ProgressFn | None = None,
     memory: Memory | None = None,
     each: Callable[[MoveReview], None] | None = None,
+    fork: bool = False,
 ) -> Review:
     """The review of the moves a game has made (as replayed from a record)."""
-    return review(start_of(game), game.moves, settings, workers, progress, memory, each)
+    return review(start_of(game), game.moves, settings, workers, progress, memory, each, fork)
 
 
 def start_of(game: Game) -> Game:

@@ -26,6 +26,7 @@ def review_command(args: argparse.Namespace) -> int:
     from forage.history.store import HistoryStore
 
     console = Console(stderr=True)
+    # Drawn only as the review advances, so that no thread runs and the workers can fork.
     with Progress(
         TextColumn("Reviewing"),
         BarColumn(),
@@ -33,13 +34,15 @@ def review_command(args: argparse.Namespace) -> int:
         TimeElapsedColumn(),
         console=console,
         transient=True,
+        auto_refresh=False,
     ) as bar:
         task = bar.add_task("review", total=len(game.moves) + 1)
 
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
+            bar.refresh()
 
         with HistoryStore.open() as memory:  # a review asked again is read back at once
-            result = review_game(game, progress=advance, memory=memory)
+            result = review_game(game, progress=advance, memory=memory, fork=True)
     print(json.dumps(result.to_json()))
     return EXIT_OK
