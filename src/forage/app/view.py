@@ -56,9 +56,11 @@ def woodland_state(
     peek: bool = False,
     serial: int = 0,
     marked: frozenset[Pos] = frozenset(),
+    follow: bool = True,
 ) -> WoodlandState:
     """The woodland with the outcome's card over it (and, with ``previews``, what the drop
-    does on each of its areas), and the squares ``marked`` as the place to go."""
+    does on each of its areas), and the squares ``marked`` as the place to go; ``follow``:
+    whether the view moves to show the card (not while it waits where it was dealt)."""
     cells = card_cells(game, outcome.placement if outcome is not None else None)
     shown = {}
     if outcome is not None and previews:
@@ -71,6 +73,7 @@ def woodland_state(
         peek=peek,
         game=serial,
         marked=marked,
+        follow=follow,
     )
 
 

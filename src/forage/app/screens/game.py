@@ -97,6 +97,9 @@ class GameScreen(ForageScreen):
         placement it suggests (it goes once the card leaves that placement)."""
         self._early: Placement | None = None
         """Where the answer so far put the card, while the final hint is still coming."""
+        self._follow = False
+        """The player has tried to move the card since the last drop: the view shows it
+        even where it waits (until then the view keeps its place)."""
 
     def compose(self) -> ComposeResult:
         """Title; woodland and side panel; status bar; footer."""
@@ -178,6 +181,7 @@ class GameScreen(ForageScreen):
             peek=self._peek,
             serial=self._serial,
             marked=self.marked(),
+            follow=self._follow or not waiting,
         )
         self.query_one(HandView).state = hand_state(game, session.cursor, session.is_challenge)
         # In a recipe challenge the engine works out the standing after the drop shown.
@@ -245,6 +249,7 @@ class GameScreen(ForageScreen):
     def action_move(self, dx: int, dy: int) -> None:
         """Move the card being placed one area."""
         self._peek = False
+        self._follow = True
         if self.session.move(dx, dy):
             self.changed()
         else:
@@ -310,6 +315,7 @@ class GameScreen(ForageScreen):
     def _dropped(self, verb: str, card: int, before: int) -> None:
         """Note what the last drop (or undo, redo) did to the score."""
         self._peek = False
+        self._follow = False
         self._hint = None
         gain = self._final() - before
         what = "final" if self.session.is_challenge else "score"

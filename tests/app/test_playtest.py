@@ -1,0 +1,47 @@
+"""What a new player met in a play-test at 80x24 and 120x40: the view holding its place
+while the next card waits, refusals said in full, the footer naming only keys that work,
+plain ASCII everywhere, and the recipe panel whole."""
+
+from __future__ import annotations
+
+import pytest
+from app_helpers import game_screen, greedy, session_of, sync
+
+from forage.app.app import ForageApp
+from forage.app.widgets import WoodlandView
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+@sync
+@pytest.mark.parametrize(
+    ("seed", "size"), [(5, (80, 24)), (5, (120, 40))], ids=["seed5-80x24", "seed5-120x40"]
+)
+async def test_a_key_that_does_not_move_the_waiting_card_does_not_move_the_view(
+    seed: int, size: tuple[int, int]
+) -> None:
+    """After a drop the next card waits beside the woodland, perhaps out of sight; the view
+    keeps its place until the player moves the card (a refused key, ``c`` with no mouse to
+    colour, used to pan the whole woodland)."""
+    app = ForageApp(seed=seed, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        screen = game_screen(app)
+        view = screen.query_one(WoodlandView)
+        moved = 0
+        while not session.game.is_over():
+            session.go_to(greedy(session).placement)
+            screen.changed()
+            await pilot.pause()
+            screen.action_place()
+            await pilot.pause()
+            if session.game.is_over():
+                break
+            assert session.waiting
+            held = view.drawn_layout
+            await pilot.press("c")  # no mouse colour to choose: the card stays where it is
+            assert view.drawn_layout == held
+            await pilot.press("left")  # the card moves: now the view may follow it
+            moved += view.drawn_layout != held
+        assert moved  # the view does follow a card the player moves
