@@ -5,10 +5,13 @@ plain ASCII everywhere, and the recipe panel whole."""
 from __future__ import annotations
 
 import pytest
-from app_helpers import game_screen, greedy, session_of, sync
+from app_helpers import drive_to, game_screen, greedy, session_of, sync
 
 from forage.app.app import ForageApp
+from forage.app.describe import ELLIPSIS
+from forage.app.session import Session
 from forage.app.widgets import WoodlandView
+from forage.engine import Deal, Placement, Reason
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -45,3 +48,30 @@ async def test_a_key_that_does_not_move_the_waiting_card_does_not_move_the_view(
             await pilot.press("left")  # the card moves: now the view may follow it
             moved += view.drawn_layout != held
         assert moved  # the view does follow a card the player moves
+
+
+def screen_text(app: ForageApp) -> str:
+    """The screen as the terminal shows it, in plain text."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+@sync
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_refusal_says_its_whole_reason(size: tuple[int, int]) -> None:
+    """At 80 columns the reason a mouse cannot be covered was cut mid-sentence
+    ("... can only be covered by an area…"): the headline goes on over the details line."""
+    deal = Deal.from_seed(1)
+    session = Session.deal_up(deal, 1, 1, None, [Placement.from_notation("5r90@-1,0")])
+    app = ForageApp(session=session, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await drive_to(pilot, app, Placement.from_notation("8@1,-2"))  # onto a B mouse
+        await pilot.pause()
+        outcome = session.preview()
+        assert outcome is not None and outcome.reason is Reason.COVERS_MOUSE
+        shown = screen_text(app)
+        said = " ".join(shown.split())
+        assert outcome.message in said  # the whole reason, on one or two lines
+        assert said.count(outcome.message) == 1  # said once
+        assert ELLIPSIS not in shown.split("Can't place here")[1].split(outcome.message)[0]
