@@ -125,7 +125,8 @@ def status_state(
         name = card_name(game.card(outcome.placement.card))
         return StatusState(
             f"Your card to place: {name}. Move it onto the woodland.",
-            f"{ARROW_KEYS} move it, r turns it, tab takes the other card"
+            f"{ARROW_KEYS} move it, r turns it"
+            + (", tab takes the other card" if len(game.hand) > 1 else "")
             + ("; t suggests a spot." if hints else "."),
             "idle",
             note,

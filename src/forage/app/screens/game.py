@@ -82,7 +82,8 @@ class GameScreen(ForageScreen):
         super().__init__()
         self.session = session
         self._ending = False
-        self._over = session.game.is_over()
+        self._keys_for = (session.game.is_over(), len(session.game.hand) < 2)
+        """Whether the game is over and whether one card is left in hand: the keys shown."""
         self._title = ""
         self._serial = 0
         self._standing: Standing | None = None
@@ -140,9 +141,10 @@ class GameScreen(ForageScreen):
         """Note that the game or the cursor changed."""
         self.version += 1
         self.tell_save_news()
-        over = self.session.game.is_over()
-        if over != self._over:  # the keys that work have changed: the footer follows
-            self._over = over
+        game = self.session.game
+        over = (game.is_over(), len(game.hand) < 2)
+        if over != self._keys_for:  # the keys that work have changed: the footer follows
+            self._keys_for = over
             self.refresh_bindings()
 
     PLACING_ACTIONS: ClassVar[frozenset[str]] = frozenset(
@@ -150,9 +152,23 @@ class GameScreen(ForageScreen):
     )
     """The keys that work on the card being placed: none once the game is over."""
 
+    CARD_ACTIONS: ClassVar[frozenset[str]] = frozenset({"next_card", "choose"})
+    """The keys that take the other hand card: none with one card left (the last turn)."""
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Once the game is over the keys for placing a card are not shown (nor work)."""
-        return not (action in self.PLACING_ACTIONS and self.session.game.is_over())
+        """Once the game is over the keys for placing a card are not shown (nor work), nor
+        those that take the other hand card while there is one card in hand."""
+        game = self.session.game
+        if action in self.CARD_ACTIONS and len(game.hand) < 2:
+            return False
+        return not (action in self.PLACING_ACTIONS and game.is_over())
+
+    def key_label(self, action: str, description: str) -> str:
+        """What the key bar calls a key's action: once the game is over, enter shows the
+        summary again."""
+        if action == "place" and self.session.game.is_over():
+            return "Summary"
+        return description
 
     def tell_save_news(self) -> None:
         """Say once what went wrong (or right again) with saving the game."""
