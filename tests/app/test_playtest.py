@@ -4,6 +4,11 @@ plain ASCII everywhere, and the recipe panel whole."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from app_helpers import drive_to, game_screen, greedy, session_of, sync
 
@@ -121,3 +126,55 @@ async def test_the_footer_names_only_keys_that_work_on_the_last_turn_and_after(
         await pilot.press("u")  # undone: the last card back in hand, placing again
         await pilot.pause()
         assert "Place" in footer(app) and "Card" not in footer(app)
+
+
+ASCII_SCREENS = """
+import asyncio, sys
+sys.path.insert(0, {helpers!r})
+from app_helpers import quick_idle_checks
+from forage.app.app import ForageApp
+
+def shown(app):
+    strips = app.screen._compositor.render_strips()
+    return "\\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+async def main():
+    app = ForageApp(seed=5, offer_resume=False)
+    async with app.run_test(size=({columns}, {rows})) as pilot:
+        await pilot.pause()
+        print(shown(app))
+        for keys in {keys!r}:
+            await pilot.press(*keys)
+            await pilot.pause()
+            print("=" * 10)
+            print(shown(app))
+
+quick_idle_checks()
+asyncio.run(main())
+"""
+
+
+def ascii_screens(size: tuple[int, int], tmp_path: Path, keys: list[list[str]]) -> list[str]:
+    """The screens as drawn with FORAGE_ASCII=1, at first and after each group of keys."""
+    helpers = str(Path(__file__).resolve().parent)
+    script = ASCII_SCREENS.format(helpers=helpers, columns=size[0], rows=size[1], keys=keys)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "FORAGE_ASCII": "1", "FORAGE_HOME": str(tmp_path)},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split("=" * 10 + "\n")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_forage_ascii_footer_is_plain_and_whole(size: tuple[int, int], tmp_path: Path) -> None:
+    """With FORAGE_ASCII=1 the game's footer ran past 80 columns: Textual cut it with a
+    non-ASCII "…" and "t Hint" was lost."""
+    (screen,) = ascii_screens(size, tmp_path, [])
+    assert screen.isascii(), sorted({c for c in screen if not c.isascii()})
+    last = screen.rstrip("\n").splitlines()[-1]
+    assert "t Hint" in last and "c Mouse" in last and "enter Place" in last

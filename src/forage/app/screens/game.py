@@ -12,7 +12,7 @@ from textual.reactive import var
 from textual.widgets import Static
 
 from forage.app import saves
-from forage.app.describe import ARROW_KEYS, DOT, ELLIPSIS, ENTER_KEY, card_name
+from forage.app.describe import ARROW_KEYS, DOT, ELLIPSIS, ENTER_KEY, MOUSE_COLOUR, card_name
 from forage.app.keeper import Keeper, keeper_of
 from forage.app.recorder import recorder_of
 from forage.app.screens.base import ForageScreen, too_small_notice
@@ -58,7 +58,7 @@ class GameScreen(ForageScreen):
         Binding("enter,space", "place", "Place", key_display=ENTER_KEY),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit_game", "Quit"),
-        Binding("c", "mouse_colour", "Mouse colour"),
+        Binding("c", "mouse_colour", MOUSE_COLOUR),
         Binding("u", "undo", "Undo"),
         Binding("ctrl+r", "redo", "Redo", show=False),
         Binding("t", "hint", "Hint"),
