@@ -178,3 +178,33 @@ def test_forage_ascii_footer_is_plain_and_whole(size: tuple[int, int], tmp_path:
     assert screen.isascii(), sorted({c for c in screen if not c.isascii()})
     last = screen.rstrip("\n").splitlines()[-1]
     assert "t Hint" in last and "c Mouse" in last and "enter Place" in last
+
+
+@sync
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("recipes", [False, True], ids=["standard", "challenge"])
+async def test_hand_cards_are_named_by_their_backs_and_the_side_panel_is_whole(
+    size: tuple[int, int], recipes: bool
+) -> None:
+    """The hand said "card 7" and "card 2" while the status bar and the hint said "the
+    Chestnut Tart card"; at 80x24 a challenge's side panel was cut (the second recipe's
+    condition and the base score below the fold, the dice left cut by the scroll bar)."""
+    app = ForageApp(seed=7 if recipes else 5, recipes=recipes, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        shown = screen_text(app)
+        for number in session.game.hand:
+            card = session.game.card(number)
+            assert card.recipe is not None and card.recipe.name in shown
+            assert f"card {number}" not in shown
+        side = app.screen.query_one("#side")
+        assert side.virtual_size.height <= side.size.height  # nothing below the fold
+        region = side.region
+        panel = [line[region.x : region.right] for line in shown.splitlines()]
+        panel_said = " ".join(" ".join(panel[region.y : region.bottom]).split())
+        assert "M:5" in panel_said and "M:5…" not in panel_said
+        for recipe in session.game.recipes:
+            assert recipe.name in panel_said and recipe.condition in panel_said
+        if recipes:
+            assert "Base score" in shown

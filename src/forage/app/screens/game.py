@@ -81,6 +81,7 @@ class GameScreen(ForageScreen):
         """A screen for the session's game."""
         super().__init__()
         self.session = session
+        self.set_class(session.is_challenge, "-challenge")
         self._ending = False
         self._keys_for = (session.game.is_over(), len(session.game.hand) < 2)
         """Whether the game is over and whether one card is left in hand: the keys shown."""
@@ -476,6 +477,7 @@ class GameScreen(ForageScreen):
             recorder.replaced(self.session)
             recorder.prepare(session.carry_on(self.session))
         self.session = session
+        self.set_class(session.is_challenge, "-challenge")
         self._serial += 1
         self._last = ""
         self._hint = None
