@@ -131,20 +131,24 @@ async def test_the_footer_names_only_keys_that_work_on_the_last_turn_and_after(
 ASCII_SCREENS = """
 import asyncio, sys
 sys.path.insert(0, {helpers!r})
-from app_helpers import quick_idle_checks
+from app_helpers import quick_idle_checks, play_out_quickly
 from forage.app.app import ForageApp
+from forage.app.recorder import Recorder
 
 def shown(app):
     strips = app.screen._compositor.render_strips()
     return "\\n".join("".join(segment.text for segment in strip) for strip in strips)
 
 async def main():
-    app = ForageApp(seed=5, offer_resume=False)
+    app = ForageApp(seed=5, offer_resume=False, recorder=Recorder("ann"))
     async with app.run_test(size=({columns}, {rows})) as pilot:
         await pilot.pause()
         print(shown(app))
         for keys in {keys!r}:
-            await pilot.press(*keys)
+            if keys == ["PLAY"]:
+                await play_out_quickly(pilot, app)
+            else:
+                await pilot.press(*keys)
             await pilot.pause()
             print("=" * 10)
             print(shown(app))
@@ -208,3 +212,16 @@ async def test_hand_cards_are_named_by_their_backs_and_the_side_panel_is_whole(
             assert recipe.name in panel_said and recipe.condition in panel_said
         if recipes:
             assert "Base score" in shown
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_forage_ascii_draws_dialogs_in_plain_ascii(size: tuple[int, int], tmp_path: Path) -> None:
+    """With FORAGE_ASCII=1 the dialogs were drawn with round box corners and lines, block
+    scroll bars, and the statistics' tables with box-drawing lines and a star."""
+    keys = [["question_mark"], ["escape", "s"], ["escape", "g"], ["escape"], ["PLAY"]]
+    screens = ascii_screens(size, tmp_path, keys)
+    help_screen, stats, games, _, end = screens[1:]
+    assert "Keys" in help_screen and "Statistics of" in stats and "Your games" in games
+    assert "Game over" in end
+    for screen in screens:
+        assert screen.isascii(), sorted({c for c in screen if not c.isascii()})
