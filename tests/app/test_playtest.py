@@ -16,7 +16,7 @@ from forage.app.app import ForageApp
 from forage.app.describe import ELLIPSIS
 from forage.app.session import Session
 from forage.app.widgets import WoodlandView
-from forage.engine import Deal, Placement, Reason
+from forage.engine import Deal, Effect, Placement, Reason
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -225,3 +225,48 @@ def test_forage_ascii_draws_dialogs_in_plain_ascii(size: tuple[int, int], tmp_pa
     assert "Game over" in end
     for screen in screens:
         assert screen.isascii(), sorted({c for c in screen if not c.isascii()})
+
+
+@sync
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_note_after_a_losing_drop_reads_as_a_loss_and_says_what_went_back(
+    size: tuple[int, int],
+) -> None:
+    """Seed 5's Garlic Mushrooms card sent two dice back to the supply for -11; the note
+    after it read "Placed the Garlic Mushrooms card: -11 (score now -2)." in the same
+    colour as a gain's, and said nothing of the dice."""
+    from forage.app.themes import marks_of
+    from forage.app.widgets import StatusBar
+
+    made = [Placement.from_notation(n) for n in ("7@0,1", "6r90@-1,1")]
+    session = Session.deal_up(Deal.from_seed(5), 5, 1, None, made)
+    app = ForageApp(session=session, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        bar = game_screen(app).query_one(StatusBar)
+        await drive_to(pilot, app, Placement.from_notation("3r90@1,1"))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(session.game.moves) == 3
+        note = bar.state.note
+        assert note.startswith("Placed the Garlic Mushrooms card: -11")
+        assert "2 dice to the supply" in note and note in screen_text(app)
+        marks = marks_of(app)
+        text, style = bar.lines(bar.size.width)[-1]
+        assert text == note and style == marks["loss"] and style != marks["gain"]
+        for _ in range(8):  # on to a drop that calls on Edwood
+            edwood = [
+                o
+                for o in session.game.outcomes()
+                if any(e.effect is Effect.EDWOOD for e in o.effects)
+            ]
+            if edwood:
+                break
+            session.go_to(greedy(session).placement)
+            game_screen(app).action_place()
+            await pilot.pause()
+        assert edwood
+        await drive_to(pilot, app, edwood[0].placement)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Edwood used up" in bar.state.note

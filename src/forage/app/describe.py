@@ -138,6 +138,19 @@ def effect_phrase(effect: AreaEffect) -> str:
     return ""
 
 
+def drop_aftermath(outcome: Outcome) -> str:
+    """What a drop did beside the score, in plain words for the note after it:
+    ``; Edwood used up, 2 dice to the supply`` (food dice a mouse sent back; a mouse die
+    Edwood sends back is no loss); nothing when it did neither."""
+    parts = []
+    if any(e.effect is Effect.EDWOOD for e in outcome.effects):
+        parts.append("Edwood used up")
+    back = sum(1 for e in outcome.effects if e.returned is not None and not e.returned.mouse)
+    if back:
+        parts.append(f"{back} {'die' if back == 1 else 'dice'} to the supply")
+    return "; " + ", ".join(parts) if parts else ""
+
+
 def score_sum(score: Score) -> str:
     """The base score as points that add up, e.g. ``food 36 · mice -2 · split -1 · Edwood 0
     = 33``."""

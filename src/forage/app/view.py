@@ -110,16 +110,19 @@ def status_state(
     waiting: bool,
     peek: bool,
     note: str,
+    note_tone: str = "note",
     after: GameResult | None = None,
     hints: bool = True,
 ) -> StatusState:
     """The status bar: what the drop shown would do (or why not, or what to do first) and
-    a note on the last line; ``hints``: whether the hint key works here, to be named."""
+    a note on the last line, in the palette's mark ``note_tone``; ``hints``: whether the
+    hint key works here, to be named."""
     if outcome is None:
         return StatusState(
             "The game is over.",
             "enter shows the summary again; u undoes the last placement; n new game.",
             note=note,
+            note_tone=note_tone,
         )
     if waiting:
         name = card_name(game.card(outcome.placement.card))
@@ -130,10 +133,11 @@ def status_state(
             + ("; t suggests a spot." if hints else "."),
             "idle",
             note,
+            note_tone,
         )
     final = None if after is None else (standing.result.score.final, after.score.final)
     preview = outcome_lines(outcome, game.position.base, final)
     headline = preview.headline
     if peek:
         headline = "Peeking under the card: p shows the card again."
-    return StatusState(headline, preview.details, preview.tone, note)
+    return StatusState(headline, preview.details, preview.tone, note, note_tone)

@@ -12,7 +12,16 @@ from textual.reactive import var
 from textual.widgets import Static
 
 from forage.app import saves
-from forage.app.describe import ARROW_KEYS, DOT, ELLIPSIS, ENTER_KEY, MOUSE_COLOUR, card_name
+from forage.app.describe import (
+    ARROW_KEYS,
+    DOT,
+    ELLIPSIS,
+    ENTER_KEY,
+    MOUSE_COLOUR,
+    card_name,
+    drop_aftermath,
+    tone_of,
+)
 from forage.app.keeper import Keeper, keeper_of
 from forage.app.recorder import recorder_of
 from forage.app.screens.base import ForageScreen, too_small_notice
@@ -35,7 +44,7 @@ from forage.app.widgets import (
     SupplyView,
     WoodlandView,
 )
-from forage.engine import Game, Placement
+from forage.engine import Game, Outcome, Placement
 
 if TYPE_CHECKING:
     from forage.ai.hint import Hint
@@ -94,6 +103,8 @@ class GameScreen(ForageScreen):
         """A one-off answer to the last key, shown once on the status bar's last line."""
         self._last = ""
         """What the last drop (or undo, redo) did."""
+        self._last_tone = "note"
+        """How that reads: ``gain``, ``level`` or ``loss`` (the palette's mark)."""
         self._hint: tuple[tuple[int, tuple[Placement, ...]], Placement, str] | None = None
         """The hint in words, for the game as it stood when it was worked out and the
         placement it suggests (it goes once the card leaves that placement)."""
@@ -212,6 +223,7 @@ class GameScreen(ForageScreen):
             self._title = title
             self.query_one("#title", Static).update(title)
         note = self._message or self._hint_text() or self._last
+        note_tone = self._last_tone if note == self._last else "note"
         self._message = ""
         self.query_one(StatusBar).state = status_state(
             game,
@@ -220,6 +232,7 @@ class GameScreen(ForageScreen):
             waiting=waiting,
             peek=self._peek,
             note=note,
+            note_tone=note_tone,
             after=after,
             hints=self.check_action("hint", ()) is not False,
         )
@@ -321,7 +334,7 @@ class GameScreen(ForageScreen):
             self.changed()
             return
         self.keeper().keep(self.session)
-        self._dropped("Placed", outcome.placement.card, before)
+        self._dropped("Placed", outcome.placement.card, before, outcome)
         self.check_end()
 
     def _final(self) -> int:
@@ -329,15 +342,19 @@ class GameScreen(ForageScreen):
         game = self.session.game
         return game.result().score.final if self.session.is_challenge else game.base
 
-    def _dropped(self, verb: str, card: int, before: int) -> None:
-        """Note what the last drop (or undo, redo) did to the score."""
+    def _dropped(self, verb: str, card: int, before: int, outcome: Outcome | None = None) -> None:
+        """Note what the last drop (or undo, redo) did to the score, coloured by the change,
+        and in plain words what else the drop's ``outcome`` did: Edwood used up, dice sent
+        back to the supply."""
         self._peek = False
         self._follow = False
         self._hint = None
         gain = self._final() - before
         what = "final" if self.session.is_challenge else "score"
         name = card_name(self.session.game.card(card))
-        self._last = f"{verb} {name}: {gain:+d} ({what} now {self._final()})."
+        also = drop_aftermath(outcome) if outcome is not None else ""
+        self._last = f"{verb} {name}: {gain:+d} ({what} now {self._final()}){also}."
+        self._last_tone = tone_of(gain)
         self.changed()
 
     def action_undo(self) -> None:
@@ -359,7 +376,8 @@ class GameScreen(ForageScreen):
             return
         self.keeper().keep(self.session)
         card = done.card if isinstance(done, Placement) else done.placement.card
-        self._dropped("Took back" if back else "Redid: placed", card, before)
+        redone = None if isinstance(done, Placement) else done
+        self._dropped("Took back" if back else "Redid: placed", card, before, redone)
         if not back:
             self.check_end()
 

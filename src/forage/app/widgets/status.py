@@ -29,6 +29,9 @@ class StatusState:
     """``gain``, ``level``, ``loss``, ``refused`` or ``idle``: the headline's style is the
     palette's mark of that name (``forage.app.themes.MARKS``)."""
     note: str = ""
+    note_tone: str = "note"
+    """The note's style: the palette's mark of that name (``gain``, ``level`` or ``loss``
+    for what the last drop did)."""
 
     @property
     def refused(self) -> bool:
@@ -109,7 +112,7 @@ class StatusBar(Widget):
         if len(head) == 1:
             out.append((one_line(state.details, width), NO_STYLE))
         if state.note:
-            out.append((one_line(state.note, width), marks["note"]))
+            out.append((one_line(state.note, width), marks.get(state.note_tone, marks["note"])))
         return out
 
     def render_line(self, y: int) -> Strip:
