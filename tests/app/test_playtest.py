@@ -270,3 +270,27 @@ async def test_the_note_after_a_losing_drop_reads_as_a_loss_and_says_what_went_b
         await pilot.press("enter")
         await pilot.pause()
         assert "Edwood used up" in bar.state.note
+
+
+@sync
+@pytest.mark.parametrize(("size", "seed"), [((80, 24), 7), ((120, 40), 7)], ids=["80x24", "120x40"])
+async def test_the_end_summary_scrolls_to_its_last_line(size: tuple[int, int], seed: int) -> None:
+    """A first win at 80x24 unlocks several achievements: the summary ran below the dialog,
+    the scoreboard and the choices cut off, and scrolling stopped short of them."""
+    from app_helpers import play_out_quickly
+    from textual.containers import VerticalScroll
+
+    from forage.app.recorder import Recorder
+    from forage.app.screens import EndScreen
+
+    app = ForageApp(seed=seed, recipes=True, offer_resume=False, recorder=Recorder("ann"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await play_out_quickly(pilot, app)
+        assert isinstance(app.screen, EndScreen)
+        assert "Achievement" in screen_text(app) or "achievement" in screen_text(app)
+        for scroll in app.screen.query(VerticalScroll):
+            scroll.scroll_end(animate=False)
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "esc see the woodland" in shown and "ann" in shown  # the choices, the board
