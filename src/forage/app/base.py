@@ -25,6 +25,21 @@ STOPPING_SIGNALS: Final = (
 of each."""
 
 
+def plain_bars() -> None:
+    """Draw Textual's scroll bars, sparklines and progress bars without block glyphs
+    (plain ASCII: a scroll bar's thumb and a sparkline's bars are shaded spaces and
+    letters, a progress bar dashes)."""
+    from textual.renderables.bar import Bar
+    from textual.renderables.sparkline import Sparkline
+    from textual.scrollbar import ScrollBarRender
+
+    ScrollBarRender.VERTICAL_BARS = [" "] * 8
+    ScrollBarRender.HORIZONTAL_BARS = [" "] * 8
+    Sparkline.BARS = "_.-=+*#@"
+    Bar.HALF_BAR_LEFT = Bar.HALF_BAR_RIGHT = "-"
+    Bar.BAR = "-"
+
+
 class ForageBaseApp(App[int]):
     """A Textual app styled as forage (``app.tcss``), its screens classed by size."""
 
@@ -39,6 +54,11 @@ class ForageBaseApp(App[int]):
         from forage.app.themes import register_themes
 
         register_themes(self)
+        from forage.app.describe import ASCII
+
+        if ASCII:  # FORAGE_ASCII=1: borders in app.tcss, Textual's bars below
+            self.add_class("-ascii")
+            plain_bars()
         self.crash: BaseException | None = None
         """The error that stopped the app, if one did (the command that ran it logs it)."""
 

@@ -55,6 +55,9 @@ LEFT_KEY: Final = "left" if ASCII else "←"
 RIGHT_KEY: Final = "right" if ASCII else "→"
 ENTER_KEY: Final = "enter" if ASCII else "⏎"
 """Keys as the footer names them."""
+MOUSE_COLOUR: Final = "Mouse" if ASCII else "Mouse colour"
+"""What the footer calls the c key (short in ASCII, where the arrow and enter keys' names
+take six more columns: the game's keys fit 80)."""
 ELLIPSIS: Final = "..." if ASCII else "…"
 DEGREE: Final = " degrees" if ASCII else "°"
 STAR: Final = "*" if ASCII else "★"
@@ -133,6 +136,19 @@ def effect_phrase(effect: AreaEffect) -> str:
     if kind is Effect.EDWOOD:
         return f"Edwood moves in ({points(EDWOOD_POINTS)}; used up){back}"
     return ""
+
+
+def drop_aftermath(outcome: Outcome) -> str:
+    """What a drop did beside the score, in plain words for the note after it:
+    ``; Edwood used up, 2 dice to the supply`` (food dice a mouse sent back; a mouse die
+    Edwood sends back is no loss); nothing when it did neither."""
+    parts = []
+    if any(e.effect is Effect.EDWOOD for e in outcome.effects):
+        parts.append("Edwood used up")
+    back = sum(1 for e in outcome.effects if e.returned is not None and not e.returned.mouse)
+    if back:
+        parts.append(f"{back} {'die' if back == 1 else 'dice'} to the supply")
+    return "; " + ", ".join(parts) if parts else ""
 
 
 def score_sum(score: Score) -> str:

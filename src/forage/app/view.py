@@ -56,9 +56,11 @@ def woodland_state(
     peek: bool = False,
     serial: int = 0,
     marked: frozenset[Pos] = frozenset(),
+    follow: bool = True,
 ) -> WoodlandState:
     """The woodland with the outcome's card over it (and, with ``previews``, what the drop
-    does on each of its areas), and the squares ``marked`` as the place to go."""
+    does on each of its areas), and the squares ``marked`` as the place to go; ``follow``:
+    whether the view moves to show the card (not while it waits where it was dealt)."""
     cells = card_cells(game, outcome.placement if outcome is not None else None)
     shown = {}
     if outcome is not None and previews:
@@ -71,6 +73,7 @@ def woodland_state(
         peek=peek,
         game=serial,
         marked=marked,
+        follow=follow,
     )
 
 
@@ -107,29 +110,34 @@ def status_state(
     waiting: bool,
     peek: bool,
     note: str,
+    note_tone: str = "note",
     after: GameResult | None = None,
     hints: bool = True,
 ) -> StatusState:
     """The status bar: what the drop shown would do (or why not, or what to do first) and
-    a note on the last line; ``hints``: whether the hint key works here, to be named."""
+    a note on the last line, in the palette's mark ``note_tone``; ``hints``: whether the
+    hint key works here, to be named."""
     if outcome is None:
         return StatusState(
             "The game is over.",
             "enter shows the summary again; u undoes the last placement; n new game.",
             note=note,
+            note_tone=note_tone,
         )
     if waiting:
         name = card_name(game.card(outcome.placement.card))
         return StatusState(
             f"Your card to place: {name}. Move it onto the woodland.",
-            f"{ARROW_KEYS} move it, r turns it, tab takes the other card"
+            f"{ARROW_KEYS} move it, r turns it"
+            + (", tab takes the other card" if len(game.hand) > 1 else "")
             + ("; t suggests a spot." if hints else "."),
             "idle",
             note,
+            note_tone,
         )
     final = None if after is None else (standing.result.score.final, after.score.final)
     preview = outcome_lines(outcome, game.position.base, final)
     headline = preview.headline
     if peek:
         headline = "Peeking under the card: p shows the card again."
-    return StatusState(headline, preview.details, preview.tone, note)
+    return StatusState(headline, preview.details, preview.tone, note, note_tone)

@@ -37,6 +37,11 @@ def _shown(value: float | None) -> str:
     return "-" if value is None else f"{value:g}"
 
 
+def _box(plain: bool) -> dict[str, Any]:
+    """A table's box: Rich's own, or drawn in ASCII."""
+    return {"box": box.ASCII} if plain else {}
+
+
 def recipe_name(number: int) -> str:
     """A recipe as players know it, by its name (its number if the deck has none such)."""
     from forage.carddata import standard_deck
@@ -45,9 +50,15 @@ def recipe_name(number: int) -> str:
     return recipe.name if recipe is not None else f"recipe {number}"
 
 
-def figures_table(stats: Statistics) -> Table:
-    """The headline figures: games, wins, best, mean, streaks, recipes."""
-    table = Table(title=f"Statistics of {stats.player}", show_header=False, title_justify="left")
+def figures_table(stats: Statistics, plain: bool = False) -> Table:
+    """The headline figures: games, wins, best, mean, streaks, recipes (``plain``: drawn
+    in ASCII)."""
+    table = Table(
+        title=f"Statistics of {stats.player}",
+        show_header=False,
+        title_justify="left",
+        **_box(plain),
+    )
     table.add_column("figure", style="bold")
     table.add_column("value", justify="right")
     table.add_row("games finished", str(stats.games))
@@ -85,9 +96,13 @@ def distribution_chart(stats: Statistics) -> Text:
     return text
 
 
-def achievements_table(achievements: Sequence[Achievement], unlocked: dict[str, str]) -> Table:
-    """Every achievement, unlocked (with its date) or still to get."""
-    table = Table(title="Achievements", title_justify="left")
+def achievements_table(
+    achievements: Sequence[Achievement], unlocked: dict[str, str], plain: bool = False
+) -> Table:
+    """Every achievement, unlocked (with its date) or still to get (``plain``: drawn in
+    ASCII)."""
+    table = Table(title="Achievements", title_justify="left", **_box(plain))
+    got, not_yet = ("*", ".") if plain else ("★", "·")
     table.add_column("", width=1)
     table.add_column("achievement", style="bold")
     table.add_column("what it takes")
@@ -95,7 +110,7 @@ def achievements_table(achievements: Sequence[Achievement], unlocked: dict[str, 
     for achievement in achievements:
         when = unlocked.get(achievement.id)
         table.add_row(
-            "★" if when else "·",
+            got if when else not_yet,
             achievement.name,
             achievement.description,
             when or "",

@@ -13,7 +13,10 @@ from forage.screen_size import MIN_COLUMNS, MIN_ROWS
 WIDE_COLUMNS: Final = 110
 """From this width the screens lay out side by side (the ``-wide`` class)."""
 COLUMN_CLASSES: Final = ((0, "-too-narrow"), (MIN_COLUMNS, "-normal"), (WIDE_COLUMNS, "-wide"))
-ROW_CLASSES: Final = ((0, "-too-short"), (MIN_ROWS, "-normal-height"))
+TALL_ROWS: Final = 30
+"""From this height a recipe challenge's side panel has room for its margins and the base
+score's points (the ``-tall-height`` class); below it, it is drawn compact to fit whole."""
+ROW_CLASSES: Final = ((0, "-too-short"), (MIN_ROWS, "-normal-height"), (TALL_ROWS, "-tall-height"))
 """The classes the apps give their screens by size (styled in ``app.tcss``)."""
 TOO_SMALL: Final = (
     f"The terminal is too small for Forage.\n"

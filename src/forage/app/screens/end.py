@@ -115,12 +115,13 @@ class EndScreen(ForageModal):
     def compose(self) -> ComposeResult:
         """The summary and the choices."""
         yield too_small_notice()
-        with Vertical(classes="body dialog end"):
+        with Vertical(classes="body dialog end"), VerticalScroll():
+            # all of it in the scroll: a long summary (a first win's achievements) at
+            # 80x24 scrolls to its end, the choices too, none of it cut off below
             yield Static("Game over", classes="dialog-title")
-            with VerticalScroll():
-                yield Static(summary_text(self.session, marks_of(self.app)), id="end-summary")
-                yield Static("", id="end-par")
-                yield HistoryPanel(id="end-history")
+            yield Static(summary_text(self.session, marks_of(self.app)), id="end-summary")
+            yield Static("", id="end-par")
+            yield HistoryPanel(id="end-history")
             yield Static(choices_text(self.has_other), id="end-choices")
         yield KeyBar()
 

@@ -12,7 +12,16 @@ from textual.reactive import var
 from textual.widgets import Static
 
 from forage.app import saves
-from forage.app.describe import ARROW_KEYS, DOT, ELLIPSIS, ENTER_KEY, card_name
+from forage.app.describe import (
+    ARROW_KEYS,
+    DOT,
+    ELLIPSIS,
+    ENTER_KEY,
+    MOUSE_COLOUR,
+    card_name,
+    drop_aftermath,
+    tone_of,
+)
 from forage.app.keeper import Keeper, keeper_of
 from forage.app.recorder import recorder_of
 from forage.app.screens.base import ForageScreen, too_small_notice
@@ -35,7 +44,7 @@ from forage.app.widgets import (
     SupplyView,
     WoodlandView,
 )
-from forage.engine import Game, Placement
+from forage.engine import Game, Outcome, Placement
 
 if TYPE_CHECKING:
     from forage.ai.hint import Hint
@@ -58,7 +67,7 @@ class GameScreen(ForageScreen):
         Binding("enter,space", "place", "Place", key_display=ENTER_KEY),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit_game", "Quit"),
-        Binding("c", "mouse_colour", "Mouse colour"),
+        Binding("c", "mouse_colour", MOUSE_COLOUR),
         Binding("u", "undo", "Undo"),
         Binding("ctrl+r", "redo", "Redo", show=False),
         Binding("t", "hint", "Hint"),
@@ -81,8 +90,10 @@ class GameScreen(ForageScreen):
         """A screen for the session's game."""
         super().__init__()
         self.session = session
+        self.set_class(session.is_challenge, "-challenge")
         self._ending = False
-        self._over = session.game.is_over()
+        self._keys_for = (session.game.is_over(), len(session.game.hand) < 2)
+        """Whether the game is over and whether one card is left in hand: the keys shown."""
         self._title = ""
         self._serial = 0
         self._standing: Standing | None = None
@@ -92,11 +103,16 @@ class GameScreen(ForageScreen):
         """A one-off answer to the last key, shown once on the status bar's last line."""
         self._last = ""
         """What the last drop (or undo, redo) did."""
+        self._last_tone = "note"
+        """How that reads: ``gain``, ``level`` or ``loss`` (the palette's mark)."""
         self._hint: tuple[tuple[int, tuple[Placement, ...]], Placement, str] | None = None
         """The hint in words, for the game as it stood when it was worked out and the
         placement it suggests (it goes once the card leaves that placement)."""
         self._early: Placement | None = None
         """Where the answer so far put the card, while the final hint is still coming."""
+        self._follow = False
+        """The player has tried to move the card since the last drop: the view shows it
+        even where it waits (until then the view keeps its place)."""
 
     def compose(self) -> ComposeResult:
         """Title; woodland and side panel; status bar; footer."""
@@ -137,9 +153,10 @@ class GameScreen(ForageScreen):
         """Note that the game or the cursor changed."""
         self.version += 1
         self.tell_save_news()
-        over = self.session.game.is_over()
-        if over != self._over:  # the keys that work have changed: the footer follows
-            self._over = over
+        game = self.session.game
+        over = (game.is_over(), len(game.hand) < 2)
+        if over != self._keys_for:  # the keys that work have changed: the footer follows
+            self._keys_for = over
             self.refresh_bindings()
 
     PLACING_ACTIONS: ClassVar[frozenset[str]] = frozenset(
@@ -147,9 +164,23 @@ class GameScreen(ForageScreen):
     )
     """The keys that work on the card being placed: none once the game is over."""
 
+    CARD_ACTIONS: ClassVar[frozenset[str]] = frozenset({"next_card", "choose"})
+    """The keys that take the other hand card: none with one card left (the last turn)."""
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Once the game is over the keys for placing a card are not shown (nor work)."""
-        return not (action in self.PLACING_ACTIONS and self.session.game.is_over())
+        """Once the game is over the keys for placing a card are not shown (nor work), nor
+        those that take the other hand card while there is one card in hand."""
+        game = self.session.game
+        if action in self.CARD_ACTIONS and len(game.hand) < 2:
+            return False
+        return not (action in self.PLACING_ACTIONS and game.is_over())
+
+    def key_label(self, action: str, description: str) -> str:
+        """What the key bar calls a key's action: once the game is over, enter shows the
+        summary again."""
+        if action == "place" and self.session.game.is_over():
+            return "Summary"
+        return description
 
     def tell_save_news(self) -> None:
         """Say once what went wrong (or right again) with saving the game."""
@@ -178,6 +209,7 @@ class GameScreen(ForageScreen):
             peek=self._peek,
             serial=self._serial,
             marked=self.marked(),
+            follow=self._follow or not waiting,
         )
         self.query_one(HandView).state = hand_state(game, session.cursor, session.is_challenge)
         # In a recipe challenge the engine works out the standing after the drop shown.
@@ -191,6 +223,7 @@ class GameScreen(ForageScreen):
             self._title = title
             self.query_one("#title", Static).update(title)
         note = self._message or self._hint_text() or self._last
+        note_tone = self._last_tone if note == self._last else "note"
         self._message = ""
         self.query_one(StatusBar).state = status_state(
             game,
@@ -199,6 +232,7 @@ class GameScreen(ForageScreen):
             waiting=waiting,
             peek=self._peek,
             note=note,
+            note_tone=note_tone,
             after=after,
             hints=self.check_action("hint", ()) is not False,
         )
@@ -245,6 +279,7 @@ class GameScreen(ForageScreen):
     def action_move(self, dx: int, dy: int) -> None:
         """Move the card being placed one area."""
         self._peek = False
+        self._follow = True
         if self.session.move(dx, dy):
             self.changed()
         else:
@@ -299,7 +334,7 @@ class GameScreen(ForageScreen):
             self.changed()
             return
         self.keeper().keep(self.session)
-        self._dropped("Placed", outcome.placement.card, before)
+        self._dropped("Placed", outcome.placement.card, before, outcome)
         self.check_end()
 
     def _final(self) -> int:
@@ -307,14 +342,19 @@ class GameScreen(ForageScreen):
         game = self.session.game
         return game.result().score.final if self.session.is_challenge else game.base
 
-    def _dropped(self, verb: str, card: int, before: int) -> None:
-        """Note what the last drop (or undo, redo) did to the score."""
+    def _dropped(self, verb: str, card: int, before: int, outcome: Outcome | None = None) -> None:
+        """Note what the last drop (or undo, redo) did to the score, coloured by the change,
+        and in plain words what else the drop's ``outcome`` did: Edwood used up, dice sent
+        back to the supply."""
         self._peek = False
+        self._follow = False
         self._hint = None
         gain = self._final() - before
         what = "final" if self.session.is_challenge else "score"
         name = card_name(self.session.game.card(card))
-        self._last = f"{verb} {name}: {gain:+d} ({what} now {self._final()})."
+        also = drop_aftermath(outcome) if outcome is not None else ""
+        self._last = f"{verb} {name}: {gain:+d} ({what} now {self._final()}){also}."
+        self._last_tone = tone_of(gain)
         self.changed()
 
     def action_undo(self) -> None:
@@ -336,7 +376,8 @@ class GameScreen(ForageScreen):
             return
         self.keeper().keep(self.session)
         card = done.card if isinstance(done, Placement) else done.placement.card
-        self._dropped("Took back" if back else "Redid: placed", card, before)
+        redone = None if isinstance(done, Placement) else done
+        self._dropped("Took back" if back else "Redid: placed", card, before, redone)
         if not back:
             self.check_end()
 
@@ -454,6 +495,7 @@ class GameScreen(ForageScreen):
             recorder.replaced(self.session)
             recorder.prepare(session.carry_on(self.session))
         self.session = session
+        self.set_class(session.is_challenge, "-challenge")
         self._serial += 1
         self._last = ""
         self._hint = None

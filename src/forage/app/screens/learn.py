@@ -136,7 +136,7 @@ class LearnScreen(GuidedScreen):
         """What the key bar calls a key's action: enter goes on between lessons."""
         if action == "place" and self.done is not None:
             return "Next"
-        return description
+        return super().key_label(action, description)
 
     def action_place(self) -> None:
         """Place the card if the drop meets the lesson's goal, else say why not; after a

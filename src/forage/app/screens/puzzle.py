@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import Static
 
-from forage.app.describe import CROSS, DOT, TICK, card_name, points
+from forage.app.describe import CROSS, DEGREE, DOT, TICK, card_name, points
 from forage.app.screens.guided import GuidedScreen
 from forage.app.session import Session
 from forage.app.view import card_cells, title_text
@@ -43,7 +43,7 @@ def best_reach(game: Game) -> int:
 
 def spot_words(game: Game, placement: Placement) -> str:
     """A placement in words, its spot being marked: ``the Chestnut Tart card, turned 90°``."""
-    turned = f", turned {int(placement.rotation)}°" if int(placement.rotation) else ""
+    turned = f", turned {int(placement.rotation)}{DEGREE}" if int(placement.rotation) else ""
     return f"{card_name(game.card(placement.card))}{turned}"
 
 

@@ -315,7 +315,9 @@ class ReviewScreen(ForageScreen):
             yield WoodlandView(id="woodland")
             yield Static(id="review-verdict")
             yield Static(id="review-chart-label")
-            yield Sparkline([], id="review-chart")
+            chart = Sparkline([], id="review-chart")
+            chart.display = False  # until the analysis is in (no line of empty bars)
+            yield chart
             yield ProgressBar(id="review-progress", show_eta=False)
         yield KeyBar()
 
@@ -364,7 +366,9 @@ class ReviewScreen(ForageScreen):
         self.entries = {entry.index: entry for entry in found.moves}
         self._par_positions = _games(self.start, found.par.placements)
         self.query_one(ProgressBar).display = False
-        self.query_one(Sparkline).data = [m.expected_played for m in found.moves]
+        chart = self.query_one(Sparkline)
+        chart.data = [m.expected_played for m in found.moves]
+        chart.display = True
         self.query_one("#review-chart-label", Static).update(chart_caption(found))
         self.update_view()
 

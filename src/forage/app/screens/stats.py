@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Sparkline, Static
 
+from forage.app.describe import ASCII
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.widgets.keys import KeyBar
 from forage.history.achievements import all_achievements
@@ -41,7 +42,7 @@ class StatsScreen(ForageModal):
                         "History is off in this game: nothing is recorded.", id="stats-off"
                     )
                 else:
-                    yield Static(figures_table(self.stats), id="stats-figures")
+                    yield Static(figures_table(self.stats, ASCII), id="stats-figures")
                     recent = self.stats.recent
                     label = (
                         f"Last {len(recent)} scores ({min(recent)} to {max(recent)})"
@@ -49,9 +50,10 @@ class StatsScreen(ForageModal):
                         else "No finished games yet."
                     )
                     yield Static(Text(label, "bold"), id="stats-trend-label")
-                    yield Sparkline([float(v) for v in recent], id="stats-trend")
+                    if recent:  # no line of empty bars under "No finished games yet."
+                        yield Sparkline([float(v) for v in recent], id="stats-trend")
                     yield Static(
-                        achievements_table(all_achievements(), self.unlocked),
+                        achievements_table(all_achievements(), self.unlocked, ASCII),
                         id="stats-achievements",
                     )
         yield KeyBar()

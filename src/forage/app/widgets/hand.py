@@ -1,8 +1,10 @@
-"""The hand: both cards drawn small, the chosen one marked; turn and draw pile."""
+"""The hand: both cards drawn small and named by the recipes on their backs, the chosen one
+marked; turn and draw pile."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from rich.style import Style
 from rich.text import Text
@@ -28,11 +30,15 @@ class HandState:
     rotation: Rotation | None = None
     """The rotation the selected card will be placed with."""
     challenge: bool = False
-    """A recipe challenge: name each card's recipe too."""
+    """A recipe challenge."""
 
 
 BLOCK = 12
 """Columns of each hand card (a 3-area-wide card, its frame and a gap)."""
+NAMES_ROW = 4
+"""The line of the first card's name: under the heading and the cards' three rows."""
+NAMED: Final = {True: "bold reverse", False: "italic"}
+"""The style of a hand card's name: the chosen card's, the other's."""
 
 
 def mini_card(
@@ -77,7 +83,8 @@ class HandView(Widget):
             super().__init__()
 
     def render(self) -> Text:
-        """The heading, the card labels and the small cards side by side."""
+        """The heading, the small cards side by side, and their names (the recipes on their
+        backs, as the status bar and hints name them), the chosen one marked."""
         st = self.state
         text = Text(no_wrap=True, overflow="crop")
         pile = f"{st.draw_pile} to draw" if st.draw_pile else "pile empty"
@@ -93,15 +100,9 @@ class HandView(Widget):
             )
             for i, card in enumerate(st.cards)
         ]
-        labels = Text()
-        for index, card in enumerate(st.cards):
-            chosen = index == st.selected
-            label = f"{POINTER if chosen else ' '}{index + 1} card {card.number}"
-            labels.append(label.ljust(BLOCK - 1), "bold reverse" if chosen else "")
-            labels.append(" ")
-        text.append_text(labels)
         for row in range(3):
-            text.append("\n")
+            if row:
+                text.append("\n")
             for index, mini in enumerate(minis):
                 frame = index == st.selected and row < len(mini)
                 text.append(FRAME[0] if frame else " ", "bold")
@@ -109,16 +110,15 @@ class HandView(Widget):
                 text.append_text(part)
                 text.append(FRAME[1] if frame else " ", "bold")
                 text.append(" " * (BLOCK - 2 - part.cell_len))
-        if st.challenge:  # the backs: not the recipes in play (the score panel lists those)
-            backs = [(i, c.recipe.name) for i, c in enumerate(st.cards) if c.recipe is not None]
-            if backs:
-                text.append("\nOn the backs of your cards:", "dim")
-            for index, name in backs:
-                text.append(f"\n {index + 1}: {name}", "italic dim")
+        for index, card in enumerate(st.cards):  # named by the recipe on their backs
+            chosen = index == st.selected
+            name = card.recipe.name if card.recipe is not None else f"card {card.number}"
+            text.append("\n")
+            text.append(f"{POINTER if chosen else ' '}{index + 1} {name}", NAMED[chosen])
         return text
 
     def on_click(self, event: events.Click) -> None:
-        """Choose the card under the pointer."""
-        index = event.x // BLOCK
+        """Choose the card under the pointer: its drawing or its name."""
+        index = event.y - NAMES_ROW if event.y >= NAMES_ROW else event.x // BLOCK
         if 0 <= index < len(self.state.cards):
             self.post_message(self.Chosen(index))

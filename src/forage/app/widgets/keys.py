@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.content import Content
 from textual.screen import Screen
 from textual.style import Style
 from textual.widget import Widget
+
+from forage.app.describe import ELLIPSIS
 
 
 class KeyBar(Widget):
@@ -77,14 +80,30 @@ class KeyBar(Widget):
         return tuple(keys)
 
     def render(self) -> Content:
-        """The keys, each followed by what it does (nine fit in 80 columns)."""
+        """The keys, each followed by what it does (nine fit in 80 columns); keys that do
+        not fit are left out whole, an ellipsis (``...`` in ASCII) saying so."""
         key_style = self.get_visual_style("keybar--key")
         text_style = self.get_visual_style("keybar--description")
         disabled = self.get_visual_style("keybar--disabled")
-        parts: list[tuple[str, Style]] = []
+        pairs: list[list[tuple[str, Style]]] = []
         for key, description, action, enabled in self._shown:
             click = Style.from_meta({"@click": f"screen.{action}"})
             dim = Style() if enabled else disabled
-            parts.append((f" {key} ", key_style + dim + click))
-            parts.append((description, text_style + dim + click))
+            pairs.append(
+                [(f" {key} ", key_style + dim + click), (description, text_style + dim + click)]
+            )
+        lengths = [sum(cell_len(text) for text, _ in pair) for pair in pairs]
+        width = self.size.width
+        parts: list[tuple[str, Style]] = []
+        if not width or sum(lengths) <= width:
+            for pair in pairs:
+                parts += pair
+            return Content.assemble(*parts)
+        room = width - 1 - len(ELLIPSIS)
+        for pair, length in zip(pairs, lengths, strict=True):
+            if length > room:
+                break
+            parts += pair
+            room -= length
+        parts.append((f" {ELLIPSIS}", text_style))
         return Content.assemble(*parts)

@@ -17,6 +17,8 @@ from forage.app.describe import CROSS, DOT, TICK, TO
 from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.engine import GameResult, Recipe
 
+TALL_CLASS: Final = "-tall-height"
+"""The class of a screen tall enough for a challenge's whole base score (``TALL_ROWS``)."""
 FLIP_STYLE: Final = Style(bold=True, reverse=True)
 """A tick the drop shown would change."""
 
@@ -31,13 +33,20 @@ class ScoreState:
 
 
 def breakdown_text(
-    result: GameResult, challenge: bool = False, marks: Mapping[str, Style] = DEFAULT_MARKS
+    result: GameResult,
+    challenge: bool = False,
+    marks: Mapping[str, Style] = DEFAULT_MARKS,
+    compact: bool = False,
 ) -> Text:
-    """The base score and the points that add up to it; its rating, the woodland's."""
+    """The base score and the points that add up to it (not ``compact``: a challenge's
+    panel on a short terminal, which has room for the base score alone); its rating, the
+    woodland's."""
     score = result.score
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("Base score " if challenge else "Score ", "bold")
     text.append(f"{score.base}", marks["score"])
+    if compact:
+        return text
     text.append("\n")
     parts = score.parts
     text.append(f" food {parts.food} {DOT} mice {parts.mice}\n")
@@ -124,5 +133,6 @@ class ScorePanel(Widget):
         width = self.size.width or 28
         text = recipes_text(result, recipes, True, self.state.after, width, marks)
         text.append("\n")
-        text.append_text(breakdown_text(result, challenge=True, marks=marks))
+        compact = not self.screen.has_class(TALL_CLASS)  # 80x24: the recipes whole first
+        text.append_text(breakdown_text(result, challenge=True, marks=marks, compact=compact))
         return text

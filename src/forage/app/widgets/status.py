@@ -29,6 +29,9 @@ class StatusState:
     """``gain``, ``level``, ``loss``, ``refused`` or ``idle``: the headline's style is the
     palette's mark of that name (``forage.app.themes.MARKS``)."""
     note: str = ""
+    note_tone: str = "note"
+    """The note's style: the palette's mark of that name (``gain``, ``level`` or ``loss``
+    for what the last drop did)."""
 
     @property
     def refused(self) -> bool:
@@ -42,6 +45,18 @@ def one_line(text: str, width: int) -> str:
     if len(text) <= width:
         return text
     return text[: max(0, width - 1)].rstrip() + ELLIPSIS
+
+
+def headline_lines(text: str, width: int) -> list[str]:
+    """A headline on one line of ``width`` cells, or where it is longer on two (the second
+    cut with an ellipsis if need be): the reason a drop is refused is never cut short."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return [text]
+    cut = text.rfind(" ", 0, width + 1)
+    if cut <= 0:
+        return [one_line(text, width)]
+    return [text[:cut], one_line(text[cut + 1 :], width)]
 
 
 class StatusBar(Widget):
@@ -83,17 +98,21 @@ class StatusBar(Widget):
         self._base = None
 
     def lines(self, width: int) -> list[tuple[str, Style]]:
-        """The bar's lines at this width: the headline, the details and the note, each cut
-        to one line."""
+        """The bar's lines at this width: the headline (on two lines where it is too long,
+        in place of the details), the details and the note, each cut to one line."""
         return self._lines_of(self.state, width)
 
     def _lines_of(self, state: StatusState, width: int) -> list[tuple[str, Style]]:
-        """A state's lines at this width, in the app's palette."""
+        """A state's lines at this width, in the app's palette: a headline too long for
+        one line (a refusal's reason at 80 columns) goes on over the details' line."""
         marks = marks_of(self.app)
-        out = [(one_line(state.headline, width), marks.get(state.tone, NO_STYLE))]
-        out.append((one_line(state.details, width), NO_STYLE))
+        style = marks.get(state.tone, NO_STYLE)
+        head = headline_lines(state.headline, width)
+        out = [(line, style) for line in head]
+        if len(head) == 1:
+            out.append((one_line(state.details, width), NO_STYLE))
         if state.note:
-            out.append((one_line(state.note, width), marks["note"]))
+            out.append((one_line(state.note, width), marks.get(state.note_tone, marks["note"])))
         return out
 
     def render_line(self, y: int) -> Strip:

@@ -66,6 +66,9 @@ class WoodlandState:
     """Which game of the screen this is: a new one sizes and places the view afresh."""
     marked: frozenset[Pos] = frozenset()
     """Squares marked as the place to go (a lesson's spot), pointed at from either side."""
+    follow: bool = True
+    """Whether the view moves to show the card; False while it waits where it was dealt,
+    beside the woodland, not yet moved: the view then keeps its place."""
 
 
 Chunk = tuple[str, Style]
@@ -401,7 +404,7 @@ class WoodlandView(Widget):
         rows = max(1, height // size.height)
         x0, y0, x1, y1 = _bounds(state)
         dropped = state.squares is not self._origin_squares  # a drop or undo: hold the view
-        if state.card and not dropped:
+        if state.card and state.follow and not dropped:
             cx0 = min(x for x, _, _ in state.card)
             cx1 = max(x for x, _, _ in state.card)
             cy0 = min(y for _, y, _ in state.card)
