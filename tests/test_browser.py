@@ -282,11 +282,17 @@ def test_a_card_is_placed_in_the_browser(tmp_path: Path, served: Served, browser
     tab.wait(lambda text: "move the card being placed" not in text, "help to close")
 
     # A mouse click on the second hand card chooses it.
-    hand = re.findall(r"([▶ ])([12]) card (\d+)", start)
-    assert [(mark, index) for mark, index, _ in hand] == [("▶", "1"), (" ", "2")], start
-    second = int(hand[1][2])
-    tab.click_on(f"2 card {second}")
-    chosen = tab.wait_for(f"▶2 card {second}")
+    # The hand names each card by the recipe on its back, one under the other:
+    # "▶1 Chestnut Flour" and " 2 Mushroom Soup", in the side panel's column.
+    lines = start.splitlines()
+    row = next(i for i, text in enumerate(lines) if "▶1 " in text)
+    column = lines[row].index("▶1 ")
+    hand = [re.match(r"([▶ ])([12]) (\S+(?: \S+)*)", lines[row + k][column:]) for k in (0, 1)]
+    assert [m.groups()[:2] if m else None for m in hand] == [("▶", "1"), (" ", "2")], start
+    assert hand[1] is not None
+    second = hand[1].group(3)
+    tab.click_on(f"2 {second}")
+    chosen = tab.wait_for(f"▶2 {second}")
 
     # Arrows move the card: the preview changes, and comes back.
     tab.press("ArrowRight")
@@ -298,7 +304,8 @@ def test_a_card_is_placed_in_the_browser(tmp_path: Path, served: Served, browser
 
     # A click on the woodland moves the card there; enter places it, scoring as previewed.
     first, _ = click_and_place(tab, home, *woodland_corner(here))
-    assert first.card == second
+    placed = standard_deck()[first.card].recipe
+    assert placed is not None and placed.name == second
 
     # u undoes it; a click one square to the right places the card one square to the right.
     tab.press("u")
