@@ -9,7 +9,7 @@ import pytest
 from forage.ai import par as par_module
 from forage.ai import review as review_module
 from forage.ai.par import QUICK, ParResult, keep_par, kept_par, par, par_key
-from forage.ai.review import Settings, review_game, start_of
+from forage.ai.review import Settings, review, start_of
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game
 from forage.history.store import HistoryStore
@@ -88,7 +88,7 @@ def test_a_review_uses_the_par_kept_for_its_deal(monkeypatch: pytest.MonkeyPatch
     kept = ParResult(score=99, proven=False, seconds=1.0, placements=[], method="kept")
     keep_par(start, kept, memory, SMALL.par_effort)
     monkeypatch.setattr(review_module, "par", lambda *a: pytest.fail("par searched again"))
-    found = review_game(game, SMALL, workers=1, memory=memory)
+    found = review(start_of(game), game.moves, SMALL, workers=1, memory=memory)
     assert found.par.score == 99  # the kept par, not a new search
 
 
@@ -97,7 +97,7 @@ def test_a_review_keeps_the_par_it_works_out(tmp_path: Path) -> None:
 
     game = play_hints(four_card_game(), poor=0)
     with HistoryStore.open(tmp_path) as memory:
-        found = review_game(game, SMALL, workers=1, memory=memory)
+        found = review(start_of(game), game.moves, SMALL, workers=1, memory=memory)
         kept = kept_par(start_of(game), memory, SMALL.par_effort)
     assert kept is not None and kept.placements == par(start_of(game), QUICK).placements
     assert found.par.score >= kept.score

@@ -22,7 +22,6 @@ from forage.ai.review import (
     Settings,
     label_of,
     review,
-    review_game,
     review_move,
     start_of,
     still_racing,
@@ -198,8 +197,8 @@ def check_review(found: Review, game: Game) -> None:
 
 def test_review_is_the_same_with_one_worker_or_two() -> None:
     game = small_game()
-    one = review_game(game, SMALL, workers=1)
-    two = review_game(game, SMALL, workers=2)
+    one = review(start_of(game), game.moves, SMALL, workers=1)
+    two = review(start_of(game), game.moves, SMALL, workers=2)
     check_review(one, game)
     assert json.dumps(one.to_json()) == json.dumps(two.to_json())
 
@@ -207,7 +206,7 @@ def test_review_is_the_same_with_one_worker_or_two() -> None:
 UNDER_AN_APP = """
 import sys
 from forage.ai.par import QUICK
-from forage.ai.review import Settings, review_game
+from forage.ai.review import Settings, review, start_of
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game
 
@@ -230,7 +229,8 @@ if __name__ == "__main__":
     game.push(next(iter(game.outcomes())).placement)
     sys.stderr = Captured()
     try:
-        found = review_game(game, Settings(samples=4, candidates=2, par_effort=QUICK), workers=2)
+        settings = Settings(samples=4, candidates=2, par_effort=QUICK)
+        found = review(start_of(game), game.moves, settings, workers=2)
     except Exception as error:
         print(repr(error))
         raise SystemExit(1)
@@ -268,7 +268,13 @@ def test_a_stopped_review_ends_its_worker_processes_at_once() -> None:
 
     began = time.monotonic()
     with pytest.raises(Stopped):
-        review_game(game, Settings(samples=2, candidates=2), workers=2, progress=stop_at_the_first)
+        review(
+            start_of(game),
+            game.moves,
+            Settings(samples=2, candidates=2),
+            workers=2,
+            progress=stop_at_the_first,
+        )
     deadline = time.monotonic() + 2.0
     while multiprocessing.active_children() and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -279,7 +285,13 @@ def test_a_stopped_review_ends_its_worker_processes_at_once() -> None:
 def test_progress_counts_every_move_and_par() -> None:
     game = small_game()
     seen: list[tuple[int, int]] = []
-    review_game(game, SMALL, workers=1, progress=lambda done, total: seen.append((done, total)))
+    review(
+        start_of(game),
+        game.moves,
+        SMALL,
+        workers=1,
+        progress=lambda done, total: seen.append((done, total)),
+    )
     total = len(game.moves) + 1
     assert seen[0] == (0, total) and seen[-1] == (total, total)
     assert [d for d, _ in seen] == list(range(total + 1))
@@ -309,7 +321,7 @@ def test_a_poor_move_in_a_game_of_hints_gets_the_largest_loss() -> None:
     poor = 2
     game = pinned_game(2100, HINTS_WITH_A_POOR_THIRD_MOVE)
     settings = Settings(samples=8, candidates=2, par_effort=QUICK)
-    found = review_game(game, settings, workers=2)
+    found = review(start_of(game), game.moves, settings, workers=2)
     check_review(found, game)
     losses = [m.loss for m in found.moves]
     assert losses.index(max(losses)) == poor

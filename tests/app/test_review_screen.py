@@ -267,9 +267,9 @@ async def test_each_move_shows_its_mark_and_verdict_as_soon_as_it_is_in(
 
 
 def test_review_tells_each_move_as_it_is_done() -> None:
-    from forage.ai.review import review_game
+    from forage.ai.review import review, start_of
 
     game = hint_game()
     told: list[MoveReview] = []
-    found = review_game(game, SMALL, workers=1, each=told.append)
+    found = review(start_of(game), game.moves, SMALL, workers=1, each=told.append)
     assert sorted(told, key=lambda m: m.index) == found.moves

@@ -423,19 +423,6 @@ def _read_back(start: Game, text: str | None, moves: int) -> Review | None:
     return found if len(found.moves) == moves else None
 
 
-def review_game(
-    game: Game,
-    settings: Settings | None = None,
-    workers: int = WORKERS,
-    progress: ProgressFn | None = None,
-    memory: Memory | None = None,
-    each: Callable[[MoveReview], None] | None = None,
-    fork: bool = False,
-) -> Review:
-    """The review of the moves a game has made (as replayed from a record)."""
-    return review(start_of(game), game.moves, settings, workers, progress, memory, each, fork)
-
-
 def start_of(game: Game) -> Game:
     """A copy of a game at its first position, before any of its moves."""
     start = game.copy()

@@ -22,7 +22,7 @@ def review_command(args: argparse.Namespace) -> int:
 
         run_review_app(game)
         return EXIT_OK
-    from forage.ai.review import review_game
+    from forage.ai.review import review, start_of
     from forage.history.store import HistoryStore
 
     console = Console(stderr=True)
@@ -43,6 +43,6 @@ def review_command(args: argparse.Namespace) -> int:
             bar.refresh()
 
         with HistoryStore.open() as memory:  # a review asked again is read back at once
-            result = review_game(game, progress=advance, memory=memory, fork=True)
+            result = review(start_of(game), game.moves, progress=advance, memory=memory, fork=True)
     print(json.dumps(result.to_json()))
     return EXIT_OK
