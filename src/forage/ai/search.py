@@ -176,8 +176,8 @@ def _beam_step(
 ) -> tuple[list[tuple[float, State, tuple[Move, ...]]], list[tuple[State, tuple[Move, ...]]], bool]:
     """The next beam: up to ``wanted`` new states from the best candidates, each woodland and
     hand once (value, state, line; in a recipe challenge the value counts the recipes); the
-    games that ended; and whether the candidates below ``floor`` were needed (a pruned
-    step must then be worked out again in full)."""
+    games that ended; and whether candidates below ``floor`` were or may have been needed
+    (a pruned step must then be worked out again in full)."""
     recipes = bool(sim.recipes)
     chosen: list[tuple[float, State, tuple[Move, ...]]] = []
     ended: list[tuple[State, tuple[Move, ...]]] = []
@@ -200,7 +200,8 @@ def _beam_step(
         if recipes:
             value += sim.final(child) - child.base
         chosen.append((value, child, path))
-    return chosen, ended, False
+    # Too few new states: the candidates a pruned step left out may have given more.
+    return chosen, ended, len(chosen) < wanted and floor > NO_BOUND
 
 
 _INCREMENTS: Final = tuple(b - a for a, b in zip((0, *FOOD_FACES[:-1]), FOOD_FACES, strict=True))
