@@ -294,3 +294,29 @@ async def test_the_end_summary_scrolls_to_its_last_line(size: tuple[int, int], s
         await pilot.pause()
         shown = screen_text(app)
         assert "esc see the woodland" in shown and "ann" in shown  # the choices, the board
+
+
+@sync
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_hand_panel_says_the_game_is_over_once_it_is(size: tuple[int, int]) -> None:
+    """On the finished woodland the hand panel still said "Turn 8 of 8 · pile empty"."""
+    from forage.app.widgets.hand import HandView
+
+    app = ForageApp(seed=5, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        screen = game_screen(app)
+        while not session.game.is_over():
+            assert "Game over" not in screen.query_one(HandView).render().plain
+            session.go_to(greedy(session).placement)
+            screen.action_place()
+            await pilot.pause()
+        await pilot.pause()
+        await pilot.press("escape")  # from the summary to the finished woodland
+        await pilot.pause()
+        heading = screen.query_one(HandView).render().plain.splitlines()[0]
+        assert heading.startswith("Game over") and "Turn" not in heading
+        await pilot.press("u")  # undone: a turn to play again
+        await pilot.pause()
+        assert screen.query_one(HandView).render().plain.startswith("Turn 8 of 8")

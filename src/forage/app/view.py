@@ -89,6 +89,7 @@ def hand_state(game: Game, cursor: Placement | None, challenge: bool) -> HandSta
         draw_pile=game.draw_pile,
         rotation=cursor.rotation if cursor is not None else None,
         challenge=challenge,
+        over=game.is_over(),
     )
 
 

@@ -31,6 +31,8 @@ class HandState:
     """The rotation the selected card will be placed with."""
     challenge: bool = False
     """A recipe challenge."""
+    over: bool = False
+    """Whether the game is over (no turn to name)."""
 
 
 BLOCK = 12
@@ -88,8 +90,12 @@ class HandView(Widget):
         st = self.state
         text = Text(no_wrap=True, overflow="crop")
         pile = f"{st.draw_pile} to draw" if st.draw_pile else "pile empty"
-        text.append(f"Turn {min(st.turn, st.turns)} of {st.turns}", "bold")
-        text.append(f" {DOT} {pile}\n")
+        if st.over:
+            text.append("Game over", "bold")
+            text.append(f" {DOT} {pile}\n")
+        else:
+            text.append(f"Turn {min(st.turn, st.turns)} of {st.turns}", "bold")
+            text.append(f" {DOT} {pile}\n")
         if not st.cards:
             text.append("Hand empty")
             return text
