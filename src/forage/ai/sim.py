@@ -75,15 +75,12 @@ NO_BOUND: Final = -1e9
 """The bound of a cell whose area cannot go on the code below (the placement is illegal)."""
 
 
-def _cell_bound(area: Area, values: Sequence[float]) -> list[float]:
-    """For an area of this type, the most a placement can gain on each code below.
-
-    The gain is the larger of the base-score change and that change plus the change of
-    the square's worth; the sum over a card's six cells bounds the placement's value.
-    """
+def _outcomes(area: Area) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """For an area of this type, each code below it may go on with what it can become
+    there: (code below, ((base-score change, new code), ...)), from :data:`STEPS`."""
     mice = [encode(area, die(c, MOUSE_FACE)) for c in area.colours]
     edwood = encode(area, edwood=True)
-    bound = [NO_BOUND] * CODES
+    found = []
     for under, step in enumerate(STEPS[area]):
         gain, code = step.gain, step.code
         if step.need == NOTHING or step.need == EDWOOD:
@@ -95,7 +92,24 @@ def _cell_bound(area: Area, values: Sequence[float]) -> list[float]:
             outcomes = [(gain + POINTS[new], new) for new in (*mice, edwood)]
         else:
             continue
-        bound[under] = max(max(g, g + values[new] - values[under]) for g, new in outcomes)
+        found.append((under, tuple(outcomes)))
+    return tuple(found)
+
+
+OUTCOMES: Final = {area: _outcomes(area) for area in Area}
+"""For each area type, what it can make on each code below it may cover (:func:`_outcomes`)."""
+
+
+def _cell_bound(area: Area, values: Sequence[float]) -> list[float]:
+    """For an area of this type, the most a placement can gain on each code below.
+
+    The gain is the larger of the base-score change and that change plus the change of
+    the square's worth; the sum over a card's six cells bounds the placement's value.
+    """
+    bound = [NO_BOUND] * CODES
+    for under, outcomes in OUTCOMES[area]:
+        was = values[under]
+        bound[under] = max([max(g, g + values[new] - was) for g, new in outcomes])
     return bound
 
 
