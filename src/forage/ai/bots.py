@@ -62,7 +62,7 @@ class Expert:
     """Draw orders of the unseen cards each candidate is played out over."""
     margin: float = 0.75
     """Points of mean final score a candidate must gain over the look's choice to be played."""
-    beam: int = 2
+    beam: int = 3
     """Width of the beam search that plays a candidate out on each sampled draw order,
     knowing that order (:func:`beam_line`); 0: the rollout policy plays it out instead."""
     narrow: bool = True
