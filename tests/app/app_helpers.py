@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 
 from textual.pilot import Pilot
 
@@ -130,15 +131,35 @@ def choice_spot(seeds: range = range(1, 60)) -> tuple[int, Placement]:
     raise AssertionError("no deal with a mouse colour choice")
 
 
+async def place_quickly(pilot: Pilot[int], app: ForageApp) -> None:
+    """Make the greedy placement through the screen's actions (no key presses)."""
+    session = session_of(app)
+    session.go_to(greedy(session).placement)
+    game_screen(app).action_place()
+    await pilot.pause()
+
+
 async def play_out_quickly(pilot: Pilot[int], app: ForageApp) -> None:
     """Play the game to its end greedily through the screen's actions (no key presses)."""
-    screen = game_screen(app)
     session = session_of(app)
     while not session.game.is_over():
-        session.go_to(greedy(session).placement)
-        screen.action_place()
-        await pilot.pause()
+        await place_quickly(pilot, app)
     await settled(pilot, app)
+
+
+def ascii_output(script: str, home: Path) -> str:
+    """What a Python script prints when run with ``FORAGE_ASCII=1`` and its own data folder
+    (it must succeed)."""
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "FORAGE_ASCII": "1", "FORAGE_HOME": str(home)},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 async def settled(pilot: Pilot[int], app: ForageApp) -> None:

@@ -4,14 +4,12 @@ and not placed, the tutorial resumed where it was left, and offered once at the 
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from app_helpers import keys_onto, place_greedy, sync
+from app_helpers import ascii_output, keys_onto, place_greedy, sync
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -275,16 +273,7 @@ asyncio.run(main())
 
 def test_forage_ascii_walks_every_lesson_in_plain_ascii(tmp_path: Path) -> None:
     helpers = str(Path(__file__).resolve().parent)
-    done = subprocess.run(
-        [sys.executable, "-c", ASCII_SCRIPT.format(helpers=helpers)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "FORAGE_ASCII": "1", "FORAGE_HOME": str(tmp_path)},
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    shown = done.stdout
+    shown = ascii_output(ASCII_SCRIPT.format(helpers=helpers), tmp_path)
     assert shown.rstrip().endswith("True")  # every lesson done
     assert "1->3->6->10->15" in shown and ">" in shown and "<" in shown  # the marks
     assert shown.isascii(), sorted({c for c in shown if not c.isascii()})

@@ -4,13 +4,10 @@ plain ASCII everywhere, and the recipe panel whole."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from app_helpers import drive_to, game_screen, greedy, session_of, sync
+from app_helpers import ascii_output, drive_to, game_screen, greedy, place_quickly, session_of, sync
 
 from forage.app.app import ForageApp
 from forage.app.describe import ELLIPSIS
@@ -104,16 +101,12 @@ async def test_the_footer_names_only_keys_that_work_on_the_last_turn_and_after(
         screen = game_screen(app)
         assert "Card" in footer(app)
         while len(session.game.hand) > 1:
-            session.go_to(greedy(session).placement)
-            screen.action_place()
-            await pilot.pause()
+            await place_quickly(pilot, app)
         assert session.waiting  # the last card, dealt beside the woodland
         assert "Card" not in footer(app) and "tab" not in footer(app)
         assert "tab" not in " ".join(screen_text(app).split())
         assert "Place" in footer(app)
-        session.go_to(greedy(session).placement)
-        screen.action_place()
-        await pilot.pause()
+        await place_quickly(pilot, app)
         await pilot.pause()
         await pilot.press("escape")  # from the summary to the finished woodland
         await pilot.pause()
@@ -162,16 +155,7 @@ def ascii_screens(size: tuple[int, int], tmp_path: Path, keys: list[list[str]]) 
     """The screens as drawn with FORAGE_ASCII=1, at first and after each group of keys."""
     helpers = str(Path(__file__).resolve().parent)
     script = ASCII_SCREENS.format(helpers=helpers, columns=size[0], rows=size[1], keys=keys)
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "FORAGE_ASCII": "1", "FORAGE_HOME": str(tmp_path)},
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.split("=" * 10 + "\n")
+    return ascii_output(script, tmp_path).split("=" * 10 + "\n")
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -309,9 +293,7 @@ async def test_the_hand_panel_says_the_game_is_over_once_it_is(size: tuple[int, 
         screen = game_screen(app)
         while not session.game.is_over():
             assert "Game over" not in screen.query_one(HandView).render().plain
-            session.go_to(greedy(session).placement)
-            screen.action_place()
-            await pilot.pause()
+            await place_quickly(pilot, app)
         await pilot.pause()
         await pilot.press("escape")  # from the summary to the finished woodland
         await pilot.pause()

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from app_helpers import (
+    ascii_output,
     drive_to,
     game_screen,
     greedy,
@@ -592,16 +593,7 @@ def test_forage_ascii_draws_the_game_screen_in_plain_ascii(
 ) -> None:
     helpers = str(Path(__file__).resolve().parent)
     script = ASCII_SCRIPT.format(helpers=helpers, columns=size[0], rows=size[1])
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "FORAGE_ASCII": "1", "FORAGE_HOME": str(tmp_path)},
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    shown = done.stdout
+    shown = ascii_output(script, tmp_path)
     assert "Placed the " in shown and "Turn 2 of 8" in shown
     assert shown.isascii(), sorted({c for c in shown if not c.isascii()})
     assert " > " not in shown.replace("->", "")  # no 'score 0 > -1' read as a comparison
