@@ -1,14 +1,14 @@
 """Screen benchmarks: start-up to the first frame and key-press-to-repaint latency.
 
-Each program runs in a real pseudo-terminal (80x24), as a player would run it: the game
-(``forage play --seed 1``) and, in the same run, a minimal Textual app (one Static that
-counts key presses) as the yardstick. Start-up is the time from starting the process to
-the end of its first full frame; latency is the time from writing a key to the end of the
-repaint it causes (the output burst, closed by 30 ms of quiet). The two programs take
-turns; start-up is the median over the runs, latency the median over all key presses.
-Python may write its bytecode caches (``PYTHONDONTWRITEBYTECODE`` is dropped) and each
-program runs once untimed first, so that start-up is that of a player's second and later
-runs, not of compiling every module from source.
+Each program runs in a real pseudo-terminal (80x24, or ``--size``), as a player would run
+it: the game (``forage play --seed 1``) and, in the same run, a minimal Textual app (one
+Static that counts key presses) as the yardstick. Start-up is the time from starting the
+process to the end of its first full frame; latency is the time from writing a key to the
+end of the repaint it causes (the output burst, closed by 30 ms of quiet). The two
+programs take turns; start-up is the median over the runs, latency the median over all
+key presses. Python may write its bytecode caches (``PYTHONDONTWRITEBYTECODE`` is
+dropped) and each program runs once untimed first, so that start-up is that of a
+player's second and later runs, not of compiling every module from source.
 ``--floor`` also starts the minimal app with one pydantic model, defined and validated
 before its first frame: the least that any game built on a pydantic engine must add.
 ``--startup-only`` skips the key presses (each program is closed after its first frame);
@@ -17,7 +17,7 @@ forage package found in DIR (e.g. an older checkout's ``src``, with its ``data``
 it), taking turns with the other two, so that before and after meet the same machine.
 
     uv run python benchmarks/screen.py [--quick] [--startup-only] [--runs N] [--against DIR]
-        [--floor] [--json]
+        [--floor] [--size 100x32] [--json]
 """
 
 from __future__ import annotations
@@ -107,12 +107,15 @@ def _read_burst(fd: int, first_timeout: float) -> tuple[bytes, float | None]:
 
 
 class Terminal:
-    """A program running in an 80x24 pseudo-terminal."""
+    """A program running in a pseudo-terminal (80x24 unless told)."""
 
-    def __init__(self, argv: Sequence[str], env: dict[str, str]) -> None:
+    def __init__(
+        self, argv: Sequence[str], env: dict[str, str], size: tuple[int, int] = (80, 24)
+    ) -> None:
         """Start the program and note when."""
         self.master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        columns, rows = size
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
             list(argv), stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
@@ -153,10 +156,14 @@ class Terminal:
 
 
 def _measure(
-    argv: Sequence[str], marker: bytes, keys: Sequence[bytes], env: dict[str, str]
+    argv: Sequence[str],
+    marker: bytes,
+    keys: Sequence[bytes],
+    env: dict[str, str],
+    size: tuple[int, int] = (80, 24),
 ) -> tuple[float, list[float]]:
     """One run: the start-up time and the latency of each key press (s)."""
-    terminal = Terminal(argv, env)
+    terminal = Terminal(argv, env, size)
     try:
         startup = terminal.first_frame(marker)
         time.sleep(0.3)  # let start-up work (timers, workers) settle
@@ -179,8 +186,10 @@ def run(
     runs: int | None = None,
     against: str | None = None,
     floor: bool = False,
+    size: tuple[int, int] = (80, 24),
 ) -> dict[str, Any]:
-    """Measure the game and the minimal app in one run; returns the figures.
+    """Measure the game and the minimal app in one run, in a terminal of ``size`` (columns,
+    rows); returns the figures.
 
     The programs take turns, run after run, so that all meet the same machine; start-up
     is the median over the runs and latency the median over every key press. With
@@ -195,7 +204,7 @@ def run(
     game_argv = [sys.executable, "-m", "forage", "play", "--seed", "1"]
     with tempfile.TemporaryDirectory() as home:
         returning_player(home)
-        env = {**os.environ, "TERM": "xterm-256color", "FORAGE_HOME": home, "COLUMNS": "80"}
+        env = {**os.environ, "TERM": "xterm-256color", "FORAGE_HOME": home, "COLUMNS": str(size[0])}
         env.pop("NO_COLOR", None)
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # a player's Python keeps its bytecode
         programs = {
@@ -210,10 +219,10 @@ def run(
         startups: dict[str, list[float]] = {name: [] for name in programs}
         latencies: dict[str, list[float]] = {name: [] for name in programs}
         for argv, marker, _, program_env in programs.values():  # write the bytecode caches
-            _measure(argv, marker, [], program_env)
+            _measure(argv, marker, [], program_env, size)
         for _ in range(repeats):
             for name, (argv, marker, keys, program_env) in programs.items():
-                startup, pressed = _measure(argv, marker, keys, program_env)
+                startup, pressed = _measure(argv, marker, keys, program_env, size)
                 startups[name].append(startup)
                 latencies[name].extend(pressed)
 
@@ -223,6 +232,7 @@ def run(
         "cpus": os.cpu_count(),
         "presses": presses,
         "repeats": repeats,
+        "size": f"{size[0]}x{size[1]}",
     }
     for name in programs:
         figures[f"{name}_startup_ms"] = round(statistics.median(startups[name]) * 1000, 1)
@@ -247,6 +257,15 @@ def run(
     return figures
 
 
+def _size(text: str) -> tuple[int, int]:
+    """A terminal size written ``COLSxROWS``."""
+    columns, _, rows = text.lower().partition("x")
+    try:
+        return int(columns), int(rows)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size like 100x32: {text!r}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the screen benchmarks and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -257,6 +276,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--floor", action="store_true", help="also run the minimal app with one pydantic model"
     )
+    parser.add_argument(
+        "--size", type=_size, default=(80, 24), metavar="COLSxROWS", help="default 80x24"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     figures = run(
@@ -265,11 +287,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         runs=args.runs,
         against=args.against,
         floor=args.floor,
+        size=args.size,
     )
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
-    print(f"Python {figures['python']} on {figures['machine']}, {figures['cpus']} cpus")
+    print(
+        f"Python {figures['python']} on {figures['machine']}, {figures['cpus']} cpus,"
+        f" a {figures['size']} terminal"
+    )
     print(f"{'':24}{'game':>10}{'minimal':>10}{'ratio':>8}")
     print(
         f"{'start-up (ms)':24}{figures['game_startup_ms']:>10}"

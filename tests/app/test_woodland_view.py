@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
 from app_helpers import sync
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,7 +27,12 @@ from forage.engine.woodland import Pos
 MOVES = st.lists(st.sampled_from([(1, 0), (-1, 0), (0, 1), (0, -1), "rotate", "next"]), max_size=25)
 
 
-def _state(session: Session, squares: dict[Pos, Square]) -> WoodlandState:
+def _state(
+    session: Session,
+    squares: dict[Pos, Square],
+    peek: bool = False,
+    marked: frozenset[Pos] = frozenset(),
+) -> WoodlandState:
     """What the game screen gives the view for the session's cursor."""
     outcome = session.preview()
     assert outcome is not None
@@ -36,14 +44,24 @@ def _state(session: Session, squares: dict[Pos, Square]) -> WoodlandState:
     )
     over = {(x, y): area for x, y, area in cells}
     previews = cell_previews(outcome, over, squares)
-    return WoodlandState(squares=squares, card=cells, outcome=outcome, previews=previews)
+    return WoodlandState(
+        squares=squares, card=cells, outcome=outcome, previews=previews, peek=peek, marked=marked
+    )
 
 
 @settings(max_examples=30, deadline=None)
-@given(moves=MOVES, size=st.sampled_from(SIZES), placed=st.integers(0, 4))
+@given(
+    moves=MOVES,
+    size=st.sampled_from(SIZES),
+    placed=st.integers(0, 4),
+    peek=st.booleans(),
+    marked=st.frozensets(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), max_size=3),
+)
 def test_cached_rows_draw_the_same_grid_as_drawing_afresh(
-    moves: list[object], size: CellSize, placed: int
+    moves: list[object], size: CellSize, placed: int, peek: bool, marked: frozenset[Pos]
 ) -> None:
+    """Rows kept without the card, with the card's areas and separators drawn again over
+    them, are the grid drawn row by row with the card, peeking or not, marks or not."""
     session = Session.start(seed=7)
     for _ in range(placed):
         best = max(session.game.outcomes(), key=lambda o: o.score_change)
@@ -58,7 +76,7 @@ def test_cached_rows_draw_the_same_grid_as_drawing_afresh(
         else:
             assert isinstance(move, tuple)
             session.move(*move)
-        state = _state(session, squares)
+        state = _state(session, squares, peek, marked)
         fresh = grid_segments(state, size, -6, -5, 70, 30)
         kept = grid_segments(state, size, -6, -5, 70, 30, rows_cache=cache)
         assert kept == fresh
@@ -84,3 +102,25 @@ async def test_a_move_repaints_only_the_lines_that_changed() -> None:
         changed = [y for y, line in enumerate(after) if line != before[y]]
         assert 0 < len(changed) < len(after) // 2
         assert sorted(repainted) == changed
+
+
+@pytest.mark.parametrize("theme", ["forage", "forage-colour-blind"])
+@sync
+async def test_the_views_lines_are_those_textuals_styles_would_draw(theme: str) -> None:
+    """The woodland gives the compositor its lines without Textual's styles cache: for
+    any crop they are what the styles cache draws from the same lines."""
+    app = ForageApp(seed=2)
+    async with app.run_test(size=(90, 30)) as pilot:
+        app.theme = theme
+        await pilot.press("left", "up", "r")
+        await pilot.pause()
+        view = app.screen.query_one(WoodlandView)
+        width, height = view.size
+        rng = random.Random(3)
+        for _ in range(40):
+            x, y = rng.randrange(width), rng.randrange(height)
+            crop = Region(x, y, rng.randint(1, width - x), rng.randint(1, height - y))
+            ours = view.render_lines(crop)
+            view._styles_cache.clear()
+            theirs = view._styles_cache.render_widget(view, crop)
+            assert [list(strip) for strip in ours] == [list(strip) for strip in theirs]

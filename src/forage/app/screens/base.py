@@ -8,6 +8,7 @@ from textual._context import active_app
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from forage.app.compositor import line_compositor
 from forage.screen_size import MIN_COLUMNS, MIN_ROWS
 
 WIDE_COLUMNS: Final = 110
@@ -31,13 +32,15 @@ def too_small_notice() -> Static:
 
 
 class ForageScreen(Screen[None]):
-    """A full screen of the game; its contents hide when the terminal is too small."""
+    """A full screen of the game; its contents hide when the terminal is too small. Its
+    partial repaints render only the lines that changed (``forage.app.compositor``)."""
 
     def __init__(self) -> None:
         """A screen classed by the terminal's size from the start (so that the first
         resize, which tells Textual the size, restyles nothing)."""
         app = active_app.get(None)
         super().__init__(classes=" ".join(size_classes(*app.size)) if app is not None else None)
+        self._compositor = line_compositor()
 
 
 def size_classes(width: int, height: int) -> tuple[str, str]:

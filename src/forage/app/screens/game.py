@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
@@ -49,6 +51,17 @@ from forage.engine import Game, Outcome, Placement
 if TYPE_CHECKING:
     from forage.ai.hint import Hint
     from forage.app.recorder import Recorder
+
+
+@dataclass(frozen=True)
+class GameWidgets:
+    """The game screen's widgets that show the game."""
+
+    woodland: WoodlandView
+    hand: HandView
+    supply: SupplyView
+    score: ScorePanel
+    status: StatusBar
 
 
 class GameScreen(ForageScreen):
@@ -187,6 +200,17 @@ class GameScreen(ForageScreen):
         for message in saves.slot().news():
             self.notify(message, title="Saving", severity="warning", timeout=8)
 
+    @cached_property
+    def _widgets(self) -> GameWidgets:
+        """The widgets the view's states go to (found once: the screen never rebuilds them)."""
+        return GameWidgets(
+            self.query_one(WoodlandView),
+            self.query_one(HandView),
+            self.query_one(SupplyView),
+            self.query_one(ScorePanel),
+            self.query_one(StatusBar),
+        )
+
     def update_view(self) -> None:
         """Give every widget its state (``forage.app.view``): what depends only on the
         position once per position, what depends on the card being placed each time."""
@@ -194,14 +218,15 @@ class GameScreen(ForageScreen):
         game = session.game
         key = (self._serial, tuple(game.moves))
         moved_on = self._standing is None or self._standing.key != key
+        widgets = self._widgets
         if moved_on:
             self._standing = standing_of(game, self._serial)
-            self.query_one(SupplyView).supply = game.supply
+            widgets.supply.supply = game.supply
         standing = self._standing
         assert standing is not None
         outcome = None if game.is_over() else session.preview()
         waiting = session.waiting  # dealt beside the woodland: not refused, not yet placed
-        self.query_one(WoodlandView).state = woodland_state(
+        widgets.woodland.state = woodland_state(
             game,
             standing.squares,
             outcome,
@@ -211,13 +236,13 @@ class GameScreen(ForageScreen):
             marked=self.marked(),
             follow=self._follow or not waiting,
         )
-        self.query_one(HandView).state = hand_state(game, session.cursor, session.is_challenge)
+        widgets.hand.state = hand_state(game, session.cursor, session.is_challenge)
         # In a recipe challenge the engine works out the standing after the drop shown.
         after = None
         if session.is_challenge and outcome is not None and outcome.legal:
             after = game.result_after(outcome)
         if moved_on or session.is_challenge:
-            self.query_one(ScorePanel).state = score_state(game, standing, after)
+            widgets.score.state = score_state(game, standing, after)
         title = title_text(self.daily_label() or session.label())
         if title != self._title:
             self._title = title
@@ -225,7 +250,7 @@ class GameScreen(ForageScreen):
         note = self._message or self._hint_text() or self._last
         note_tone = self._last_tone if note == self._last else "note"
         self._message = ""
-        self.query_one(StatusBar).state = status_state(
+        widgets.status.state = status_state(
             game,
             standing,
             outcome,

@@ -75,6 +75,8 @@ class StatusBar(Widget):
         self._strips: list[Strip] | None = None
         self._base: tuple[str, Style] | None = None
         """The theme and the bar's background style in it (worked out once per theme)."""
+        self._said: tuple[tuple[StatusState, int, str], list[tuple[str, Style]]] | None = None
+        """The last state's lines, for that state, width and theme."""
 
     def watch_state(self, before: StatusState, after: StatusState) -> None:
         """Repaint the lines whose words changed."""
@@ -83,7 +85,8 @@ class StatusBar(Widget):
         if not self.is_mounted or width < 1:
             self.refresh()
             return
-        old, new = self._lines_of(before, width), self._lines_of(after, width)
+        old = self._lines_of(before, width)
+        new = self._lines_of(after, width)
         changed = [
             Region(0, y, self.outer_size.width, 1)
             for y in range(max(len(old), len(new)))
@@ -104,7 +107,17 @@ class StatusBar(Widget):
 
     def _lines_of(self, state: StatusState, width: int) -> list[tuple[str, Style]]:
         """A state's lines at this width, in the app's palette: a headline too long for
-        one line (a refusal's reason at 80 columns) goes on over the details' line."""
+        one line (a refusal's reason at 80 columns) goes on over the details' line (the
+        last state's lines are kept: a new state is compared with them)."""
+        key = (state, width, self.app.theme)
+        if self._said is not None and self._said[0] == key:
+            return self._said[1]
+        lines = self._worked_out(state, width)
+        self._said = (key, lines)
+        return lines
+
+    def _worked_out(self, state: StatusState, width: int) -> list[tuple[str, Style]]:
+        """A state's lines at this width, in the app's palette."""
         marks = marks_of(self.app)
         style = marks.get(state.tone, NO_STYLE)
         head = headline_lines(state.headline, width)

@@ -382,6 +382,9 @@ class WoodlandView(Widget):
         self._strips: dict[int, tuple[list[Segment] | None, Strip]] = {}
         """Each screen line's strip and the drawn line it was made from."""
         self._drawn_for: tuple[object, ...] = ()
+        """The widget's outer size and the palette the lines were drawn for."""
+        self._width = 0
+        """The width the lines were drawn for."""
         self._base_style = Style()
         self._rows: RowCache = {}
         self._rows_for: tuple[object, ...] = ()
@@ -431,7 +434,7 @@ class WoodlandView(Widget):
             self.refresh()
             return
         # A changed line is repainted whole: Textual writes a widget's line whole anyway.
-        width = self.size.width
+        width = self._width
         changed = [
             Region(0, y, width, 1)
             for y, line in enumerate(after)
@@ -448,41 +451,45 @@ class WoodlandView(Widget):
 
     def grid_lines(self) -> list[list[Segment]]:
         """The grid's lines as segments, drawn once per state and size."""
-        width, height = self.size.width, self.size.height
         palette = palette_name(self.app)
-        if self._lines is None or self._drawn_for != (width, height, palette):
-            if width < 4 or height < 1:
-                self._lines = []
-                self._strips = {}
-            else:
-                if self._drawn_for != (width, height, palette):
-                    self._base_style = self.rich_style  # the theme's background, per size
-                    self._strips = {}
-                size, ox, oy = self.layout_for(width, height)
-                self._origin = (ox, oy)
-                self._cell = size
-                self._layout_key = (size, width, height, self.state.game)
-                self._origin_squares = self.state.squares
-                no_color = self.app.no_color
-                base = self._base_style
-                # Rows away from the card are kept while the woodland and layout stay.
-                drawn_for = (
-                    self.state.squares,
-                    self.state.marked,
-                    size,
-                    ox,
-                    width,
-                    no_color,
-                    base,
-                    palette,
-                )
-                if self._rows_for != drawn_for:
-                    self._rows = {}
-                    self._rows_for = drawn_for
-                self._lines = grid_segments(
-                    self.state, size, ox, oy, width, height, no_color, self._rows, base, palette
-                )
-            self._drawn_for = (width, height, palette)
+        drawn_for = (self.outer_size, palette)
+        if self._lines is not None and self._drawn_for == drawn_for:
+            return self._lines
+        width, height = self.size.width, self.size.height
+        if self._drawn_for != drawn_for:
+            self._base_style = self.rich_style  # the theme's background, per size
+            self._strips = {}
+        self._width = width
+        if width < 4 or height < 1:
+            self._lines = []
+            self._strips = {}
+        else:
+            size, ox, oy = self.layout_for(width, height)
+            self._origin = (ox, oy)
+            self._cell = size
+            self._layout_key = (size, width, height, self.state.game)
+            self._origin_squares = self.state.squares
+            base = self._base_style
+            # Rows away from the card are kept while the woodland and layout stay.
+            rows_for = (
+                self.state.squares,
+                self.state.marked,
+                self.state.peek,
+                size,
+                ox,
+                width,
+                self.app.no_color,
+                base,
+                palette,
+            )
+            if self._rows_for != rows_for:
+                self._rows = {}
+                self._rows_for = rows_for
+            no_color = self.app.no_color
+            self._lines = grid_segments(
+                self.state, size, ox, oy, width, height, no_color, self._rows, base, palette
+            )
+        self._drawn_for = drawn_for
         return self._lines
 
     def render_line(self, y: int) -> Strip:
@@ -493,13 +500,29 @@ class WoodlandView(Widget):
         kept = self._strips.get(y)
         if kept is not None and kept[0] is line:
             return kept[1]
-        base, width = self._base_style, self.size.width
+        base, width = self._base_style, self._width
         if line is None:
             strip = Strip.blank(width, base)
         else:
             strip = Strip(line).adjust_cell_length(width, base)
         self._strips[y] = (line, strip)
         return strip
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines of ``crop`` straight from :meth:`render_line`, through the app's line
+        filters: the woodland has no border, padding, tint or opacity for Textual's styles
+        cache to add, and its lines already fill its width on its background."""
+        render = self.render_line
+        strips = [render(y) for y in crop.line_range]
+        filters = self.get_line_filters()
+        if filters:
+            background = self.background_colors[1]
+            for line_filter in filters:
+                strips = [strip.apply_filter(line_filter, background) for strip in strips]
+        left, right = crop.column_span
+        if (left, right) != (0, self._width):
+            strips = [strip.crop(left, right) for strip in strips]
+        return strips
 
     def plain_text(self) -> str:
         """The grid as plain text (for tests and debugging)."""
@@ -543,7 +566,22 @@ class WoodlandView(Widget):
         self.post_message(self.Turned(False))
 
 
-RowCache = dict[int, list[list[Segment]]]
+CellLines = tuple[tuple[Segment, ...], ...]
+"""One area's segments, a tuple for each of its screen lines."""
+
+
+@dataclass(frozen=True)
+class DrawnRow:
+    """One woodland row on screen: its areas, the separator columns around them, and the
+    screen lines they make."""
+
+    cells: list[CellLines]
+    seps: list[Segment]
+    """The separator left of the first area, then the one right of each area."""
+    lines: list[list[Segment]]
+
+
+RowCache = dict[int, DrawnRow]
 """Drawn rows of the woodland without the card, by woodland y, for one woodland and layout."""
 
 
@@ -561,24 +599,27 @@ def grid_segments(
 ) -> list[list[Segment]]:
     """The grid's lines over ``base``: woodland areas, card edges, and the card being placed.
 
-    Rows the card does not touch are taken from ``rows_cache`` when given (and added to
-    it); the caller keeps one cache per woodland, cell size, left column and width.
+    With ``rows_cache`` each row is drawn once without the card (and kept there), and the
+    card's rows are that drawing with the areas and separators the card changes drawn
+    again; the caller keeps one cache per woodland, cell size, left column and width.
     """
     cols = max(1, (width - 1) // (size.width + 1))
     rows = max(1, height // size.height)
     card = {(cx, cy): area for cx, cy, area in state.card}
+    # The card changes its own rows and the underlines of the row above it.
+    touched = {cy for _, cy in card} | {cy - 1 for _, cy in card}
     out: list[list[Segment]] = []
     for y in range(oy, oy + rows):
-        # The card changes its own rows and the underlines of the row above it.
-        touched = any(cy in (y, y + 1) for _, cy in card)
-        if rows_cache is None or touched:
-            out.extend(_row_lines(state, card, size, ox, y, cols, no_color, base, palette))
+        if rows_cache is None:
+            out.extend(_row_lines(state, card, size, ox, y, cols, no_color, base, palette).lines)
             continue
-        cached = rows_cache.get(y)
-        if cached is None:
-            cached = _row_lines(state, card, size, ox, y, cols, no_color, base, palette)
-            rows_cache[y] = cached
-        out.extend(cached)
+        row = rows_cache.get(y)
+        if row is None:
+            row = _row_lines(state, {}, size, ox, y, cols, no_color, base, palette)
+            rows_cache[y] = row
+        if y in touched:
+            row = _with_card(row, state, card, size, ox, y, no_color, base, palette)
+        out.extend(row.lines)
     return out
 
 
@@ -592,36 +633,79 @@ def _row_lines(
     no_color: bool,
     base: Style,
     palette: str = DEFAULT_PALETTE,
-) -> list[list[Segment]]:
-    """The screen lines of one woodland row over ``base``, in a palette."""
-    squares = state.squares
-    cells: list[tuple[tuple[Segment, ...], ...]] = []
-    for c in range(cols):
-        x = ox + c
-        pos = (x, y)
-        if pos in card and not state.peek:
-            preview = state.previews.get(pos)
-            cells.append(_card_segments(card[pos], preview, size, no_color, base, palette))
-        elif pos in squares:
-            sq = squares[pos]
-            below = squares.get((x, y + 1))
-            edge = below is not None and below.card != sq.card and (x, y + 1) not in card
-            drawn = _area_segments(
-                sq.area, sq.die, sq.edwood, size, False, False, edge, base, palette
-            )
-            cells.append(drawn)
-        else:
-            cells.append(_empty_segments(size, base, palette, pos in state.marked))
+) -> DrawnRow:
+    """One woodland row over ``base``, in a palette, with ``card`` drawn over it."""
+    cells = [
+        _cell(state, card, (x, y), size, no_color, base, palette) for x in range(ox, ox + cols)
+    ]
+    seps = [
+        _on(base, *_separator(state, state.squares, card, x, y, palette))
+        for x in range(ox - 1, ox + cols)
+    ]
+    return DrawnRow(cells, seps, _joined(cells, seps, size.height))
+
+
+def _with_card(
+    row: DrawnRow,
+    state: WoodlandState,
+    card: dict[Pos, Area],
+    size: CellSize,
+    ox: int,
+    y: int,
+    no_color: bool,
+    base: Style,
+    palette: str,
+) -> DrawnRow:
+    """A row drawn without the card, with the areas and separators the card changes drawn
+    again: its own areas, the areas above it (their underline), the columns beside it."""
+    cells, seps = list(row.cells), list(row.seps)
+    for cx, cy in card:
+        if cy != y and cy != y + 1:
+            continue
+        if 0 <= cx - ox < len(cells):
+            cells[cx - ox] = _cell(state, card, (cx, y), size, no_color, base, palette)
+        if cy == y:
+            for x in (cx - 1, cx):
+                if 0 <= x - ox + 1 < len(seps):
+                    seps[x - ox + 1] = _on(
+                        base, *_separator(state, state.squares, card, x, y, palette)
+                    )
+    return DrawnRow(cells, seps, _joined(cells, seps, size.height))
+
+
+def _joined(cells: list[CellLines], seps: list[Segment], height: int) -> list[list[Segment]]:
+    """The screen lines of a row's areas with a separator column around each."""
     out: list[list[Segment]] = []
-    for i in range(size.height):
-        line: list[Segment] = [
-            _on(base, *_separator(state, squares, card, ox - 1, y, i, size, palette))
-        ]
-        for c in range(cols):
-            line.extend(cells[c][i])
-            line.append(_on(base, *_separator(state, squares, card, ox + c, y, i, size, palette)))
+    for i in range(height):
+        line: list[Segment] = [seps[0]]
+        for cell, sep in zip(cells, seps[1:], strict=True):
+            line.extend(cell[i])
+            line.append(sep)
         out.append(line)
     return out
+
+
+def _cell(
+    state: WoodlandState,
+    card: dict[Pos, Area],
+    pos: Pos,
+    size: CellSize,
+    no_color: bool,
+    base: Style,
+    palette: str,
+) -> CellLines:
+    """One area of the grid: the card's over the woodland (unless peeking under it), else
+    the woodland's top area (underlined above another card's), else empty."""
+    if pos in card and not state.peek:
+        preview = state.previews.get(pos)
+        return _card_segments(card[pos], preview, size, no_color, base, palette)
+    sq = state.squares.get(pos)
+    if sq is None:
+        return _empty_segments(size, base, palette, pos in state.marked)
+    x, y = pos
+    below = state.squares.get((x, y + 1))
+    edge = below is not None and below.card != sq.card and (x, y + 1) not in card
+    return _area_segments(sq.area, sq.die, sq.edwood, size, False, False, edge, base, palette)
 
 
 @lru_cache(maxsize=256)
@@ -636,8 +720,6 @@ def _separator(
     card: dict[Pos, Area],
     x: int,
     y: int,
-    line: int,
-    size: CellSize,
     palette: str = DEFAULT_PALETTE,
 ) -> Chunk:
     """The column between (x, y) and (x + 1, y): a card edge, blank beside the card being
