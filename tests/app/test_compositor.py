@@ -11,7 +11,7 @@ from textual._compositor import Compositor
 from textual.geometry import Region
 
 from forage.app.app import ForageApp
-from forage.app.compositor import LineCompositor, line_compositor, line_runs
+from forage.app.compositor import LineCompositor, line_compositor, line_regions, line_runs
 
 
 def test_line_runs_group_touching_lines_top_to_bottom() -> None:
@@ -59,3 +59,10 @@ async def test_partial_updates_write_what_textual_writes(
             theirs = Compositor.render_partial_update(compositor)
             assert ours is not None and theirs is not None
             assert ours.render_segments(app.console) == theirs.render_segments(app.console)
+
+
+def test_line_regions_cover_each_run_of_lines_once() -> None:
+    """Lines next to each other share one region; the regions cover exactly the lines."""
+    regions = line_regions([9, 3, 4, 5, 11, 10, 0], 50)
+    assert regions == [Region(0, 0, 50, 1), Region(0, 3, 50, 3), Region(0, 9, 50, 3)]
+    assert sorted(y for region in regions for y in region.line_range) == [0, 3, 4, 5, 9, 10, 11]

@@ -93,7 +93,7 @@ async def test_a_move_repaints_only_the_lines_that_changed() -> None:
         refresh = view.refresh
 
         def spy(*regions: Region, **kwargs: bool) -> WoodlandView:
-            repainted.extend(region.y for region in regions)
+            repainted.extend(y for region in regions for y in region.line_range)
             return refresh(*regions, **kwargs)
 
         view.refresh = spy  # type: ignore[method-assign]

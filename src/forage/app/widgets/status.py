@@ -7,11 +7,11 @@ from typing import Final
 
 from rich.segment import Segment
 from rich.style import Style
-from textual.geometry import Region
 from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 
+from forage.app.compositor import line_regions
 from forage.app.describe import ELLIPSIS
 from forage.app.themes import marks_of
 
@@ -88,12 +88,12 @@ class StatusBar(Widget):
         old = self._lines_of(before, width)
         new = self._lines_of(after, width)
         changed = [
-            Region(0, y, self.outer_size.width, 1)
+            y
             for y in range(max(len(old), len(new)))
             if y >= len(old) or y >= len(new) or old[y] != new[y]
         ]
         if changed:
-            self.refresh(*changed)
+            self.refresh(*line_regions(changed, self.outer_size.width))
 
     def on_resize(self) -> None:
         """Cut the words again at the new width."""

@@ -16,6 +16,7 @@ from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 
+from forage.app.compositor import line_regions
 from forage.app.describe import (
     BAR,
     BASKET,
@@ -434,14 +435,9 @@ class WoodlandView(Widget):
             self.refresh()
             return
         # A changed line is repainted whole: Textual writes a widget's line whole anyway.
-        width = self._width
-        changed = [
-            Region(0, y, width, 1)
-            for y, line in enumerate(after)
-            if line is not before[y] and line != before[y]
-        ]
+        changed = [y for y, line in enumerate(after) if line is not before[y] and line != before[y]]
         if changed:
-            self.refresh(*changed)
+            self.refresh(*line_regions(changed, self._width))
 
     def on_resize(self) -> None:
         """Draw again at the new size."""
