@@ -137,10 +137,11 @@ class Tab:
 
 
 def preview_line(text: str) -> str | None:
-    """The status line saying what enter would do (✓ ...), why it cannot (✗ ...), or that
-    the card waits to be moved (Your card to place ...), if shown."""
+    """The status line saying what enter would do (✓ ..., ▼ ... where it loses points),
+    why it cannot (✗ ...), or that the card waits to be moved (Your card to place ...), if
+    shown."""
     for line in text.splitlines():
-        if line.strip()[:1] in ("✓", "✗") or line.strip().startswith("Your card to place"):
+        if line.strip()[:1] in ("✓", "▼", "✗") or line.strip().startswith("Your card to place"):
             return line.strip()
     return None
 
@@ -329,9 +330,9 @@ def test_a_card_is_placed_in_the_browser(tmp_path: Path, served: Served, browser
         )
         if "Game over" in text:
             break
-        if not preview(text).startswith("✓"):  # refused, or waiting to be moved: a hint
+        if not preview(text).startswith(("✓", "▼")):  # refused, or waiting: a hint
             other.press("t")
-            other.wait(lambda now: (preview_line(now) or "").startswith("✓"), "a hint")
+            other.wait(lambda now: (preview_line(now) or "")[:1] in ("✓", "▼"), "a hint")
             continue
         turn = turn_of(text)
         other.press("Enter")

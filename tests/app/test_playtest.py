@@ -302,3 +302,28 @@ async def test_the_hand_panel_says_the_game_is_over_once_it_is(size: tuple[int, 
         await pilot.press("u")  # undone: a turn to play again
         await pilot.pause()
         assert screen.query_one(HandView).render().plain.startswith("Turn 8 of 8")
+
+
+@sync
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_losing_preview_is_not_ticked(size: tuple[int, int]) -> None:
+    """Before that drop of seed 5's Garlic Mushrooms card (-11), the preview read "✓ Enter
+    places it: score 9 → -2 (-11)": a tick, which reads as a good move. A losing drop is
+    marked as a loss; a gaining one keeps its tick."""
+    from forage.app.describe import LOSS, TICK
+    from forage.app.widgets import StatusBar
+
+    made = [Placement.from_notation(n) for n in ("7@0,1", "6r90@-1,1")]
+    session = Session.deal_up(Deal.from_seed(5), 5, 1, None, made)
+    app = ForageApp(session=session, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        bar = game_screen(app).query_one(StatusBar)
+        await drive_to(pilot, app, Placement.from_notation("3r90@1,1"))
+        assert bar.state.tone == "loss"
+        headline = bar.lines(bar.size.width)[0][0]
+        assert headline.startswith(f"{LOSS} Enter places it") and TICK not in headline
+        assert headline in screen_text(app)
+        await drive_to(pilot, app, greedy(session).placement)
+        assert bar.state.tone == "gain"
+        assert bar.lines(bar.size.width)[0][0].startswith(f"{TICK} Enter places it")

@@ -69,6 +69,9 @@ BAR: Final = "|" if ASCII else "│"
 CROSS: Final = "x" if ASCII else "✗"
 """The mark of the area that causes a refusal."""
 TICK: Final = "v" if ASCII else "✓"
+"""The mark of a placement allowed that gains or keeps points (and of a puzzle solved)."""
+LOSS: Final = "!" if ASCII else "▼"
+"""The mark of a placement allowed that loses points: not a tick, which reads as good."""
 PEEK: Final = "|" if ASCII else "┃"
 """The outline of the card being placed while peeking under it."""
 MARK_IN: Final = (">", "<") if ASCII else ("▶", "◀")
@@ -176,6 +179,11 @@ def tone_of(change: int) -> str:
     return "gain" if change > 0 else "loss" if change < 0 else "level"
 
 
+def _lead(tone: str) -> str:
+    """The mark a preview's headline starts with: a tick unless the drop loses points."""
+    return LOSS if tone == "loss" else TICK
+
+
 def outcome_lines(outcome: Outcome, base: int, final: tuple[int, int] | None = None) -> Preview:
     """The preview of a placement for the status bar; ``final`` is the final score now and
     after it, in a recipe challenge."""
@@ -189,14 +197,16 @@ def outcome_lines(outcome: Outcome, base: int, final: tuple[int, int] | None = N
     change = outcome.score_change
     if final is not None:
         now, after = final
+        tone = tone_of(after - now)
         headline = (
-            f"{TICK} Enter places it: final {now} {TO} {after} ({after - now:+d}; "
+            f"{_lead(tone)} Enter places it: final {now} {TO} {after} ({after - now:+d}; "
             f"base {change:+d})."
         )
-        tone = tone_of(after - now)
     else:
-        headline = f"{TICK} Enter places it: score {base} {TO} {base + change} ({change:+d})."
         tone = tone_of(change)
+        headline = (
+            f"{_lead(tone)} Enter places it: score {base} {TO} {base + change} ({change:+d})."
+        )
     phrases = [p for p in (effect_phrase(e) for e in outcome.effects) if p]
     empty = sum(1 for e in outcome.effects if e.effect is Effect.NEW)
     if empty:
