@@ -327,3 +327,27 @@ async def test_a_losing_preview_is_not_ticked(size: tuple[int, int]) -> None:
         await drive_to(pilot, app, greedy(session).placement)
         assert bar.state.tone == "gain"
         assert bar.lines(bar.size.width)[0][0].startswith(f"{TICK} Enter places it")
+
+
+@sync
+@pytest.mark.parametrize("seed", [4, 13, 33, 37])
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_challenges_side_panel_fits_whole_with_what_is_left_to_go(
+    size: tuple[int, int], seed: int
+) -> None:
+    """At 80x24 these deals' side panels ran one line below the fold (the last condition
+    cut, and the scroll bar cutting the dice to "M:5…"). The compact panel says what is
+    left to go only beside the target, where it fits; a taller one says it always."""
+    app = ForageApp(seed=seed, recipes=True, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        side = app.screen.query_one("#side")
+        assert side.virtual_size.height <= side.size.height  # nothing below the fold
+        region = side.region
+        panel = [line[region.x : region.right] for line in screen_text(app).splitlines()]
+        said = " ".join(" ".join(panel[region.y : region.bottom]).split())
+        assert "M:5" in said and "M:5…" not in said
+        for recipe in session.game.recipes:
+            assert recipe.name in said and recipe.condition in said
+        assert ("to go" in said) == (size == (120, 40))

@@ -61,9 +61,11 @@ def final_text(
     after: GameResult | None = None,
     width: int = 0,
     marks: Mapping[str, Style] = DEFAULT_MARKS,
+    compact: bool = False,
 ) -> Text:
     """The final score (and what the drop shown makes it) against the target; what is
-    left to go on a line of its own where ``width`` is too narrow for one line."""
+    left to go on a line of its own where ``width`` is too narrow for one line (left out
+    when ``compact``: the target beside the final score says it)."""
     text = Text()
     final = result.score.final
     text.append(f"Final {final}", marks["score"])
@@ -74,7 +76,10 @@ def final_text(
         gap = result.target - (after or result).score.final
         rest = "reached" if gap <= 0 else f"{gap} to go"
         fits = not width or text.cell_len + 3 + len(rest) <= width
-        text.append(f" {DOT} {rest}" if fits else f"\n ({rest})")
+        if fits:
+            text.append(f" {DOT} {rest}")
+        elif not compact:
+            text.append(f"\n ({rest})")
     return text
 
 
@@ -85,13 +90,15 @@ def recipes_text(
     after: GameResult | None = None,
     width: int = 0,
     marks: Mapping[str, Style] = DEFAULT_MARKS,
+    compact: bool = False,
 ) -> Text:
     """The final score and target, then each recipe with its condition (wrapped to
-    ``width`` when given), bonus and tick; ticks the drop shown would flip are marked."""
+    ``width`` when given), bonus and tick; ticks the drop shown would flip are marked.
+    ``compact``: what is left to go only where it fits beside the target."""
     text = Text()
     if not recipes:
         return text
-    text.append_text(final_text(result, after, width, marks))
+    text.append_text(final_text(result, after, width, marks, compact))
     shown = after.recipes if after is not None else result.recipes
     for recipe, now, then in zip(recipes, result.recipes, shown, strict=True):
         mark = TICK if then.met else CROSS
@@ -131,8 +138,8 @@ class ScorePanel(Widget):
         if not recipes:
             return breakdown_text(result, marks=marks)
         width = self.size.width or 28
-        text = recipes_text(result, recipes, True, self.state.after, width, marks)
-        text.append("\n")
         compact = not self.screen.has_class(TALL_CLASS)  # 80x24: the recipes whole first
+        text = recipes_text(result, recipes, True, self.state.after, width, marks, compact)
+        text.append("\n")
         text.append_text(breakdown_text(result, challenge=True, marks=marks, compact=compact))
         return text

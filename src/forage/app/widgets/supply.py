@@ -25,9 +25,10 @@ class SupplyView(Widget):
         text = Text(no_wrap=True, overflow="crop")
         text.append("Dice left ", "bold")
         bg = PALETTES[palette_name(self.app)].terrain
-        for colour in COLOURS:
+        for n, colour in enumerate(COLOURS):
+            if n:
+                text.append(" ")
             text.append(f" {colour.value}:{self.supply[colour]} ", Style(bgcolor=bg[colour]))
-            text.append(" ")
         text.append("\nEdwood ", "bold")
         if self.supply.edwood:
             text.append("available (once)")
