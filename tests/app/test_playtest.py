@@ -351,3 +351,35 @@ async def test_a_challenges_side_panel_fits_whole_with_what_is_left_to_go(
         for recipe in session.game.recipes:
             assert recipe.name in said and recipe.condition in said
         assert ("to go" in said) == (size == (120, 40))
+
+
+@sync
+@pytest.mark.parametrize("size", SIZES)
+async def test_details_too_long_for_their_line_are_said_in_fewer_words(
+    size: tuple[int, int],
+) -> None:
+    """Seed 5's Garlic Mushrooms card, where two mice move in, read "mouse C-2 (B3 to the
+    supply) · mouse C-2 (M3 to the supply) · 4 on empty table · c: mou…" at 80x24. Details
+    too long for the line are counted instead, what the drop costs first; where they fit
+    (120 columns) they are said in full."""
+    from forage.app.widgets import StatusBar
+
+    made = [Placement.from_notation(n) for n in ("7@0,1", "6r90@-1,1")]
+    session = Session.deal_up(Deal.from_seed(5), 5, 1, None, made)
+    app = ForageApp(session=session, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        bar = game_screen(app).query_one(StatusBar)
+        width = bar.size.width
+        await drive_to(pilot, app, Placement.from_notation("3r90@1,1"))
+        details = bar.lines(width)[1][0]
+        full = "mouse C-2 (B3 to the supply) · mouse C-2 (M3 to the supply) · 4 on empty table"
+        if width < len(bar.state.details):
+            assert details == "2 mice · 2 dice back · 4 on empty table · c: mouse colour"
+        else:
+            assert details.startswith(full)
+        assert ELLIPSIS not in details and details in screen_text(app)
+        await drive_to(pilot, app, Placement.from_notation("3r180@0,1"))  # four mice
+        details = bar.lines(width)[1][0]
+        assert details == "4 mice · 3 dice back · 2 new dice · c: mouse colour"
+    assert (size == (80, 24)) == (width < 96)

@@ -175,3 +175,31 @@ def test_a_session_writes_nothing_itself(forage_home: Path, tmp_path: Path) -> N
     Keeper().keep(session)
     assert json.loads(save_path().read_text())["moves"] == [session.game.moves[0].notation()]
     assert json.loads(record.read_text())["moves"][0]["card"] == session.game.moves[0].card
+
+
+def test_brief_details_count_each_kind_of_change_costs_first() -> None:
+    """The brief details agree with the effects they count, whatever the drop: mice,
+    Edwood and food dice back to the supply before the dice added, raised and carried."""
+    from forage.app.describe import brief_details
+    from forage.engine import Effect
+
+    seen = 0
+    for seed in (5, 9):
+        game = Session.start(seed=seed).game
+        while not game.is_over():
+            outcomes = [o for o in game.outcomes() if o.legal]
+            for outcome in outcomes:
+                brief = brief_details(outcome)
+                mice = sum(1 for e in outcome.effects if e.effect is Effect.MOUSE)
+                new = sum(1 for e in outcome.effects if e.effect is Effect.PLACED)
+                if mice:
+                    assert brief.startswith(f"{mice} {'mouse' if mice == 1 else 'mice'}")
+                    seen += 1
+                if new:
+                    assert f"{new} new di" in brief
+                edwood = any(e.effect is Effect.EDWOOD for e in outcome.effects)
+                assert ("Edwood -5" in brief) == edwood
+                if mice and new:
+                    assert brief.index(" mi" if mice > 1 else " mouse") < brief.index(" new")
+            game.push(max(outcomes, key=lambda o: o.score_change))
+    assert seen

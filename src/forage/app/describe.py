@@ -172,6 +172,9 @@ class Preview:
     details: str
     tone: str
     """``gain``, ``level`` or ``loss`` for a legal drop (by the score's change), ``refused``."""
+    brief: str = ""
+    """The details in fewer words (counts of each kind of change), for a line too narrow
+    for them; empty where the details are short anyway."""
 
 
 def tone_of(change: int) -> str:
@@ -214,7 +217,43 @@ def outcome_lines(outcome: Outcome, base: int, final: tuple[int, int] | None = N
     details = f" {DOT} ".join(phrases) if phrases else "no dice change"
     if outcome.mouse_choice_possible:
         details += f" {DOT} c: mouse colour"
-    return Preview(headline, details, tone)
+    return Preview(headline, details, tone, brief_details(outcome))
+
+
+BRIEF_KINDS: Final = (
+    (Effect.PLACED, "new die", "new dice"),
+    (Effect.RAISED, "raised", "raised"),
+    (Effect.MOVED, "carried", "carried"),
+)
+"""The kinds of gain the brief details count, in the order said, with their words for one
+and for more."""
+
+
+def brief_details(outcome: Outcome) -> str:
+    """What a drop does in few words, what it costs first: mice, Edwood, food dice sent
+    back to the supply, colours run out; then the dice it adds, raises and carries and the
+    areas on empty table, e.g. ``2 mice · Edwood -5 · 2 dice back · 1 new die · 3 raised``."""
+    effects = outcome.effects
+    parts = []
+    mice = sum(1 for e in effects if e.effect is Effect.MOUSE)
+    if mice:
+        parts.append(f"{mice} {'mouse' if mice == 1 else 'mice'}")
+    if any(e.effect is Effect.EDWOOD for e in effects):
+        parts.append(f"Edwood {EDWOOD_POINTS}")
+    back = sum(1 for e in effects if e.returned is not None and not e.returned.mouse)
+    if back:
+        parts.append(f"{back} {'die' if back == 1 else 'dice'} back")
+    parts.extend(f"no {e.area.value} die left" for e in effects if e.effect is Effect.NO_DIE_LEFT)
+    for kind, one, more in BRIEF_KINDS:
+        count = sum(1 for e in effects if e.effect is kind)
+        if count:
+            parts.append(f"{count} {one if count == 1 else more}")
+    empty = sum(1 for e in effects if e.effect is Effect.NEW)
+    if empty:
+        parts.append(f"{empty} on empty table")
+    if outcome.mouse_choice_possible:
+        parts.append("c: mouse colour")
+    return f" {DOT} ".join(parts) if parts else "no dice change"
 
 
 class CellPreview(NamedTuple):

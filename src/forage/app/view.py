@@ -141,4 +141,4 @@ def status_state(
     headline = preview.headline
     if peek:
         headline = "Peeking under the card: p shows the card again."
-    return StatusState(headline, preview.details, preview.tone, note, note_tone)
+    return StatusState(headline, preview.details, preview.tone, note, note_tone, preview.brief)

@@ -32,6 +32,8 @@ class StatusState:
     note_tone: str = "note"
     """The note's style: the palette's mark of that name (``gain``, ``level`` or ``loss``
     for what the last drop did)."""
+    brief: str = ""
+    """The details in fewer words, said where the details do not fit on their line."""
 
     @property
     def refused(self) -> bool:
@@ -123,7 +125,10 @@ class StatusBar(Widget):
         head = headline_lines(state.headline, width)
         out = [(line, style) for line in head]
         if len(head) == 1:
-            out.append((one_line(state.details, width), NO_STYLE))
+            details = state.details
+            if state.brief and len(" ".join(details.split())) > width:
+                details = state.brief
+            out.append((one_line(details, width), NO_STYLE))
         if state.note:
             out.append((one_line(state.note, width), marks.get(state.note_tone, marks["note"])))
         return out
