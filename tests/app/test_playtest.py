@@ -211,6 +211,13 @@ def test_forage_ascii_draws_dialogs_in_plain_ascii(size: tuple[int, int], tmp_pa
         assert screen.isascii(), sorted({c for c in screen if not c.isascii()})
 
 
+def before_the_garlic_mushrooms() -> Session:
+    """Seed 5 after two placements, its Garlic Mushrooms card in hand: placed at 3r90@1,1
+    two mice move in and two food dice go back to the supply (-11)."""
+    made = [Placement.from_notation(n) for n in ("7@0,1", "6r90@-1,1")]
+    return Session.deal_up(Deal.from_seed(5), 5, 1, None, made)
+
+
 @sync
 @pytest.mark.parametrize("size", SIZES)
 async def test_the_note_after_a_losing_drop_reads_as_a_loss_and_says_what_went_back(
@@ -222,8 +229,7 @@ async def test_the_note_after_a_losing_drop_reads_as_a_loss_and_says_what_went_b
     from forage.app.themes import marks_of
     from forage.app.widgets import StatusBar
 
-    made = [Placement.from_notation(n) for n in ("7@0,1", "6r90@-1,1")]
-    session = Session.deal_up(Deal.from_seed(5), 5, 1, None, made)
+    session = before_the_garlic_mushrooms()
     app = ForageApp(session=session, offer_resume=False)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -313,8 +319,7 @@ async def test_a_losing_preview_is_not_ticked(size: tuple[int, int]) -> None:
     from forage.app.describe import LOSS, TICK
     from forage.app.widgets import StatusBar
 
-    made = [Placement.from_notation(n) for n in ("7@0,1", "6r90@-1,1")]
-    session = Session.deal_up(Deal.from_seed(5), 5, 1, None, made)
+    session = before_the_garlic_mushrooms()
     app = ForageApp(session=session, offer_resume=False)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -364,8 +369,7 @@ async def test_details_too_long_for_their_line_are_said_in_fewer_words(
     (120 columns) they are said in full."""
     from forage.app.widgets import StatusBar
 
-    made = [Placement.from_notation(n) for n in ("7@0,1", "6r90@-1,1")]
-    session = Session.deal_up(Deal.from_seed(5), 5, 1, None, made)
+    session = before_the_garlic_mushrooms()
     app = ForageApp(session=session, offer_resume=False)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
