@@ -14,7 +14,6 @@ took when this was written, and gives Textual's own compositor otherwise.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterable, Mapping, Sequence
 
 from textual._compositor import ChopsUpdate, Compositor
@@ -97,11 +96,11 @@ class LineCompositor(Compositor):
 
 
 def _parameters(method: object) -> Sequence[str]:
-    """The names of a method's parameters."""
-    try:
-        return tuple(inspect.signature(method).parameters)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    """The names of a plain function's parameters (none for anything else)."""
+    code = getattr(method, "__code__", None)
+    if code is None:
         return ()
+    return tuple(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
 
 
 def line_compositor() -> Compositor:
