@@ -33,15 +33,21 @@ STARTUP = {"game": 0.5, "minimal": 0.25, "before": 0.6, "floor": 0.3}
 
 
 def given_measurements(
-    module: ModuleType, monkeypatch: pytest.MonkeyPatch
+    module: ModuleType, monkeypatch: pytest.MonkeyPatch, sizes: list[tuple[int, int]] | None = None
 ) -> list[tuple[str, int, dict[str, str]]]:
     """Replace the benchmark's pty runs by fixed times; returns the runs asked for, as
-    (program, key presses, environment)."""
+    (program, key presses, environment), and adds each run's terminal size to ``sizes``."""
     asked: list[tuple[str, int, dict[str, str]]] = []
 
     def measure(
-        argv: Sequence[str], marker: bytes, keys: Sequence[bytes], env: dict[str, str]
+        argv: Sequence[str],
+        marker: bytes,
+        keys: Sequence[bytes],
+        env: dict[str, str],
+        size: tuple[int, int] = (80, 24),
     ) -> tuple[float, list[float]]:
+        if sizes is not None:
+            sizes.append(size)
         if argv[-1] == module.FLOOR_APP:
             name = "floor"
         elif argv[-1] == module.MINIMAL_APP:
@@ -90,3 +96,17 @@ def test_floor_adds_the_pydantic_app_and_latency_is_the_median_of_every_press(
     assert figures["floor_latency_median_ms"] == pytest.approx(STARTUP["floor"] * 250)
     assert figures["floor_latency_p90_ms"] == pytest.approx(STARTUP["floor"] * 300)
     assert figures["floor_startup_ratio"] == 1.2 and figures["latency_ratio"] == 2.0
+
+
+def test_the_terminal_size_reaches_every_run_and_the_figures(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--size 100x32`` runs every program in a 100x32 terminal (COLUMNS says so too)."""
+    module = load_benchmark("screen.py")
+    sizes: list[tuple[int, int]] = []
+    asked = given_measurements(module, monkeypatch, sizes)
+    figures = module.run(quick=True, size=(100, 32))
+    assert sizes == [(100, 32)] * len(asked) and len(asked) == 4
+    assert all(env["COLUMNS"] == "100" for _, _, env in asked)
+    assert figures["size"] == "100x32"
+    assert module._size("100x32") == (100, 32)
