@@ -10,6 +10,7 @@ from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual.filter import ANSIToTruecolor
 from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import var
@@ -507,10 +508,11 @@ class WoodlandView(Widget):
     def render_lines(self, crop: Region) -> list[Strip]:
         """The lines of ``crop`` straight from :meth:`render_line`, through the app's line
         filters: the woodland has no border, padding, tint or opacity for Textual's styles
-        cache to add, and its lines already fill its width on its background."""
+        cache to add, and its lines already fill its width on its background. Textual's
+        filter from ANSI colours to RGB is left out: every colour drawn here is RGB."""
         render = self.render_line
         strips = [render(y) for y in crop.line_range]
-        filters = self.get_line_filters()
+        filters = [f for f in self.get_line_filters() if not isinstance(f, ANSIToTruecolor)]
         if filters:
             background = self.background_colors[1]
             for line_filter in filters:
