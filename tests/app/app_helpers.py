@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
+import random
 import subprocess
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 
+from textual.geometry import Region
 from textual.pilot import Pilot
+from textual.widget import Widget
 
 from forage.app.app import ForageApp
 from forage.app.screens import GameScreen
@@ -180,3 +183,23 @@ def output_with_theme(code: str, theme: str) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def assert_drawn_as_textual_would(widget: Widget, rng: random.Random, crops: int = 10) -> None:
+    """A widget that hands its lines to the compositor itself (``WholeLines``) draws only
+    RGB colours, and for random crops its lines are what Textual's styles cache would
+    draw, filters and all."""
+    for line in widget.render_lines(Region(0, 0, *widget.outer_size)):
+        for segment in line:
+            style = segment.style
+            assert style is not None and not style.dim
+            for colour in (style.color, style.bgcolor):
+                assert colour is None or colour.triplet is not None
+    width, height = widget.outer_size
+    for _ in range(crops):
+        x, y = rng.randrange(width), rng.randrange(height)
+        crop = Region(x, y, rng.randint(1, width - x), rng.randint(1, height - y))
+        ours = widget.render_lines(crop)
+        widget._styles_cache.clear()
+        theirs = widget._styles_cache.render_widget(widget, crop)
+        assert [list(strip) for strip in ours] == [list(strip) for strip in theirs]

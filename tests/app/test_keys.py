@@ -65,16 +65,16 @@ async def test_status_bar_says_each_thing_on_one_line() -> None:
         bar = app.screen.query_one(StatusBar)
         headline = "Can't place here: " + "the card must cover at least one area " * 3
         bar.state = StatusState(headline, "details here", tone="refused", note="a note")
-        lines = bar.lines(bar.size.width)
+        lines = bar.lines(bar.text_width)
         # too long for one line: the headline goes on over the details, each line whole
         # words, the second cut if need be; the note keeps the last line
         assert len(lines) == 3 and lines[2][0] == "a note"
         assert lines[0][0].startswith("Can't place here: the card must")
-        assert not lines[0][0].endswith("…") and len(lines[0][0]) <= bar.size.width
-        assert lines[1][0].endswith("…") and len(lines[1][0]) == bar.size.width
+        assert not lines[0][0].endswith("…") and len(lines[0][0]) <= bar.text_width
+        assert lines[1][0].endswith("…") and len(lines[1][0]) == bar.text_width
         assert lines[0][1] == lines[1][1]  # both in the headline's style
         bar.state = StatusState("Short enough.", "details here", tone="refused", note="a note")
-        assert [text for text, _ in bar.lines(bar.size.width)] == [
+        assert [text for text, _ in bar.lines(bar.text_width)] == [
             "Short enough.",
             "details here",
             "a note",

@@ -242,7 +242,7 @@ async def test_the_note_after_a_losing_drop_reads_as_a_loss_and_says_what_went_b
         assert note.startswith("Placed the Garlic Mushrooms card: -11")
         assert "2 dice to the supply" in note and note in screen_text(app)
         marks = marks_of(app)
-        text, style = bar.lines(bar.size.width)[-1]
+        text, style = bar.lines(bar.text_width)[-1]
         assert text == note and style == marks["loss"] and style != marks["gain"]
         for _ in range(8):  # on to a drop that calls on Edwood
             edwood = [
@@ -326,12 +326,12 @@ async def test_a_losing_preview_is_not_ticked(size: tuple[int, int]) -> None:
         bar = game_screen(app).query_one(StatusBar)
         await drive_to(pilot, app, Placement.from_notation("3r90@1,1"))
         assert bar.state.tone == "loss"
-        headline = bar.lines(bar.size.width)[0][0]
+        headline = bar.lines(bar.text_width)[0][0]
         assert headline.startswith(f"{LOSS} Enter places it") and TICK not in headline
         assert headline in screen_text(app)
         await drive_to(pilot, app, greedy(session).placement)
         assert bar.state.tone == "gain"
-        assert bar.lines(bar.size.width)[0][0].startswith(f"{TICK} Enter places it")
+        assert bar.lines(bar.text_width)[0][0].startswith(f"{TICK} Enter places it")
 
 
 @sync
@@ -374,7 +374,7 @@ async def test_details_too_long_for_their_line_are_said_in_fewer_words(
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         bar = game_screen(app).query_one(StatusBar)
-        width = bar.size.width
+        width = bar.text_width
         await drive_to(pilot, app, Placement.from_notation("3r90@1,1"))
         details = bar.lines(width)[1][0]
         full = "mouse C-2 (B3 to the supply) · mouse C-2 (M3 to the supply) · 4 on empty table"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from app_helpers import place_quickly, sync
+from app_helpers import assert_drawn_as_textual_would, place_quickly, sync
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from textual.geometry import Region
@@ -13,6 +13,7 @@ from textual.geometry import Region
 from forage.app.app import ForageApp
 from forage.app.describe import cell_previews
 from forage.app.session import Session
+from forage.app.widgets import StatusBar
 from forage.app.widgets.woodland import (
     SIZES,
     CellSize,
@@ -106,32 +107,23 @@ async def test_a_move_repaints_only_the_lines_that_changed() -> None:
 
 @pytest.mark.parametrize("theme", ["forage", "forage-colour-blind"])
 @sync
-async def test_the_views_lines_are_those_textuals_styles_would_draw(theme: str) -> None:
-    """The woodland gives the compositor its lines without Textual's styles cache and
-    without its filter from ANSI colours to RGB: every colour it draws is RGB, and for any
-    crop its lines are what the styles cache draws, filters and all, over four turns of a
-    recipe challenge, peeking and not."""
+async def test_the_woodland_and_status_lines_are_those_textuals_styles_would_draw(
+    theme: str,
+) -> None:
+    """The woodland and the status bar give the compositor their lines without Textual's
+    styles cache and without its filter from ANSI colours to RGB: every colour they draw
+    is RGB, and for any crop their lines are what the styles cache draws, filters and all,
+    over four turns of a recipe challenge, peeking and not."""
     app = ForageApp(seed=2, recipes=True)
     async with app.run_test(size=(90, 30)) as pilot:
         app.theme = theme
         view = app.screen.query_one(WoodlandView)
+        bar = app.screen.query_one(StatusBar)
         rng = random.Random(3)
         for _ in range(4):
             await place_quickly(pilot, app)
             for keys in (("left", "up", "r"), ("p",), ("p",)):
                 await pilot.press(*keys)
                 await pilot.pause()
-                width, height = view.size
-                for line in view.grid_lines():
-                    for segment in line:
-                        style = segment.style
-                        assert style is not None and not style.dim
-                        for colour in (style.color, style.bgcolor):
-                            assert colour is None or colour.triplet is not None
-                for _ in range(10):
-                    x, y = rng.randrange(width), rng.randrange(height)
-                    crop = Region(x, y, rng.randint(1, width - x), rng.randint(1, height - y))
-                    ours = view.render_lines(crop)
-                    view._styles_cache.clear()
-                    theirs = view._styles_cache.render_widget(view, crop)
-                    assert [list(strip) for strip in ours] == [list(strip) for strip in theirs]
+                assert_drawn_as_textual_would(view, rng)
+                assert_drawn_as_textual_would(bar, rng, crops=3)

@@ -9,11 +9,11 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.reactive import var
 from textual.strip import Strip
-from textual.widget import Widget
 
 from forage.app.compositor import line_regions
 from forage.app.describe import ELLIPSIS
 from forage.app.themes import marks_of
+from forage.app.widgets.lines import WholeLines
 
 NO_STYLE: Final = Style()
 
@@ -61,8 +61,13 @@ def headline_lines(text: str, width: int) -> list[str]:
     return [text[:cut], one_line(text[cut + 1 :], width)]
 
 
-class StatusBar(Widget):
-    """What the placement would do (or why not), the details, and a note: a line each."""
+MARGIN: Final = 1
+"""The blank columns the bar leaves on either side of its words."""
+
+
+class StatusBar(WholeLines):
+    """What the placement would do (or why not), the details, and a note: a line each,
+    with a margin either side (drawn by the bar: it has no padding)."""
 
     DEFAULT_CSS = """
     StatusBar { height: 3; }
@@ -80,11 +85,16 @@ class StatusBar(Widget):
         self._said: tuple[tuple[StatusState, int, str], list[tuple[str, Style]]] | None = None
         """The last state's lines, for that state, width and theme."""
 
+    @property
+    def text_width(self) -> int:
+        """The columns the words have: the bar's width less its margins."""
+        return max(1, self.outer_size.width - 2 * MARGIN)
+
     def watch_state(self, before: StatusState, after: StatusState) -> None:
         """Repaint the lines whose words changed."""
         self._strips = None
-        width = self.size.width
-        if not self.is_mounted or width < 1:
+        width = self.text_width
+        if not self.is_mounted or self.outer_size.width <= 2 * MARGIN:
             self.refresh()
             return
         old = self._lines_of(before, width)
@@ -134,16 +144,17 @@ class StatusBar(Widget):
         return out
 
     def render_line(self, y: int) -> Strip:
-        """One line of the bar on its background."""
-        width = self.size.width
+        """One line of the bar on its background, its margins included."""
+        width = self.outer_size.width
         theme = self.app.theme
         if self._strips is None or self._base is None or self._base[0] != theme:
             self._base = (theme, self.rich_style)
             base = self._base[1]
+            margin = Segment(" " * MARGIN, base)
             self._strips = [
-                Strip([Segment(text, base + style)]).adjust_cell_length(width, base)
-                for text, style in self.lines(max(1, width))
+                Strip([margin, Segment(text, base + style)]).adjust_cell_length(width, base)
+                for text, style in self.lines(self.text_width)
             ]
         if y < len(self._strips):
             return self._strips[y]
-        return Strip.blank(width, self.rich_style)
+        return Strip.blank(width, self._base[1])

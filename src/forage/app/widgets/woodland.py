@@ -10,12 +10,9 @@ from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.filter import ANSIToTruecolor
-from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import var
 from textual.strip import Strip
-from textual.widget import Widget
 
 from forage.app.compositor import line_regions
 from forage.app.describe import (
@@ -31,6 +28,7 @@ from forage.app.describe import (
     face,
 )
 from forage.app.themes import DEFAULT_PALETTE, PALETTES, Palette, palette_name
+from forage.app.widgets.lines import WholeLines
 from forage.engine import Area, Colour, Die, Outcome, Square
 from forage.engine.areas import EDWOOD_POINTS
 from forage.engine.woodland import Pos
@@ -353,7 +351,7 @@ def _axis_origin(
     return max(lo - REACH, min(origin, hi + REACH - span + 1))
 
 
-class WoodlandView(Widget):
+class WoodlandView(WholeLines):
     """The woodland grid; the card being placed is drawn over it with its live preview."""
 
     DEFAULT_CSS = """
@@ -504,23 +502,6 @@ class WoodlandView(Widget):
             strip = Strip(line).adjust_cell_length(width, base)
         self._strips[y] = (line, strip)
         return strip
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        """The lines of ``crop`` straight from :meth:`render_line`, through the app's line
-        filters: the woodland has no border, padding, tint or opacity for Textual's styles
-        cache to add, and its lines already fill its width on its background. Textual's
-        filter from ANSI colours to RGB is left out: every colour drawn here is RGB."""
-        render = self.render_line
-        strips = [render(y) for y in crop.line_range]
-        filters = [f for f in self.get_line_filters() if not isinstance(f, ANSIToTruecolor)]
-        if filters:
-            background = self.background_colors[1]
-            for line_filter in filters:
-                strips = [strip.apply_filter(line_filter, background) for strip in strips]
-        left, right = crop.column_span
-        if (left, right) != (0, self._width):
-            strips = [strip.crop(left, right) for strip in strips]
-        return strips
 
     def plain_text(self) -> str:
         """The grid as plain text (for tests and debugging)."""

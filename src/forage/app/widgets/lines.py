@@ -1,0 +1,31 @@
+"""Widgets that draw whole lines themselves, handed to Textual's compositor as they are."""
+
+from __future__ import annotations
+
+from textual.filter import ANSIToTruecolor
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
+
+
+class WholeLines(Widget):
+    """A widget whose :meth:`render_line` draws each line whole: as wide as the widget,
+    on its own background, with every colour RGB, and with no border, padding, tint or
+    opacity in its styles. Its lines go to the compositor without Textual's styles cache
+    and without the filter from ANSI colours to RGB, which would only copy them (a test
+    of each such widget holds its lines equal to what the styles cache draws)."""
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines of ``crop`` from :meth:`render_line`, through the app's other filters
+        (``NO_COLOR``'s)."""
+        render = self.render_line
+        strips = [render(y) for y in crop.line_range]
+        filters = [f for f in self.get_line_filters() if not isinstance(f, ANSIToTruecolor)]
+        if filters:
+            background = self.background_colors[1]
+            for line_filter in filters:
+                strips = [strip.apply_filter(line_filter, background) for strip in strips]
+        left, right = crop.column_span
+        if (left, right) != (0, self.outer_size.width):
+            strips = [strip.crop(left, right) for strip in strips]
+        return strips
