@@ -11,7 +11,8 @@ from textual._compositor import Compositor
 from textual.geometry import Region
 
 from forage.app.app import ForageApp
-from forage.app.compositor import LineCompositor, line_compositor, line_regions, line_runs
+from forage.app.compositor import LineCompositor, line_compositor, line_runs
+from forage.app.widgets.lines import line_regions
 
 
 def test_line_runs_group_touching_lines_top_to_bottom() -> None:

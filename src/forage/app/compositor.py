@@ -40,19 +40,6 @@ def line_runs(regions: Iterable[Region]) -> list[list[Region]]:
     return runs
 
 
-def line_regions(lines: Iterable[int], width: int) -> list[Region]:
-    """Regions ``width`` wide covering the given lines of a widget, one for each run of
-    lines next to each other (a refresh of fewer regions costs Textual less)."""
-    regions: list[Region] = []
-    for y in sorted(lines):
-        if regions and regions[-1].bottom == y:
-            last = regions[-1]
-            regions[-1] = Region(0, last.y, width, last.height + 1)
-        else:
-            regions.append(Region(0, y, width, 1))
-    return regions
-
-
 class LineCompositor(Compositor):
     """A compositor whose partial updates render only the widgets' changed lines."""
 

@@ -10,10 +10,9 @@ from rich.style import Style
 from textual.reactive import var
 from textual.strip import Strip
 
-from forage.app.compositor import line_regions
 from forage.app.describe import ELLIPSIS
 from forage.app.themes import marks_of
-from forage.app.widgets.lines import WholeLines
+from forage.app.widgets.lines import WholeLines, line_regions
 
 NO_STYLE: Final = Style()
 

@@ -14,7 +14,6 @@ from textual.message import Message
 from textual.reactive import var
 from textual.strip import Strip
 
-from forage.app.compositor import line_regions
 from forage.app.describe import (
     BAR,
     BASKET,
@@ -28,7 +27,7 @@ from forage.app.describe import (
     face,
 )
 from forage.app.themes import DEFAULT_PALETTE, PALETTES, Palette, palette_name
-from forage.app.widgets.lines import WholeLines
+from forage.app.widgets.lines import WholeLines, line_regions
 from forage.engine import Area, Colour, Die, Outcome, Square
 from forage.engine.areas import EDWOOD_POINTS
 from forage.engine.woodland import Pos
