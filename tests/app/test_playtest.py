@@ -4,15 +4,19 @@ plain ASCII everywhere, and the recipe panel whole."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from app_helpers import ascii_output, drive_to, game_screen, greedy, place_quickly, session_of, sync
+from textual.pilot import Pilot
 
 from forage.app.app import ForageApp
 from forage.app.describe import ELLIPSIS
 from forage.app.session import Session
-from forage.app.widgets import WoodlandView
+from forage.app.widgets import StatusBar, WoodlandView
 from forage.engine import Deal, Effect, Placement, Reason
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
@@ -211,11 +215,25 @@ def test_forage_ascii_draws_dialogs_in_plain_ascii(size: tuple[int, int], tmp_pa
         assert screen.isascii(), sorted({c for c in screen if not c.isascii()})
 
 
-def before_the_garlic_mushrooms() -> Session:
-    """Seed 5 after two placements, its Garlic Mushrooms card in hand: placed at 3r90@1,1
-    two mice move in and two food dice go back to the supply (-11)."""
+class Scene(NamedTuple):
+    """A game on screen, its pilot, its session and its status bar."""
+
+    app: ForageApp
+    pilot: Pilot[int]
+    session: Session
+    bar: StatusBar
+
+
+@asynccontextmanager
+async def before_the_garlic_mushrooms(size: tuple[int, int]) -> AsyncIterator[Scene]:
+    """Seed 5 on screen after two placements, its Garlic Mushrooms card in hand: placed at
+    3r90@1,1 two mice move in and two food dice go back to the supply (-11)."""
     made = [Placement.from_notation(n) for n in ("7@0,1", "6r90@-1,1")]
-    return Session.deal_up(Deal.from_seed(5), 5, 1, None, made)
+    session = Session.deal_up(Deal.from_seed(5), 5, 1, None, made)
+    app = ForageApp(session=session, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        yield Scene(app, pilot, session, game_screen(app).query_one(StatusBar))
 
 
 @sync
@@ -227,13 +245,8 @@ async def test_the_note_after_a_losing_drop_reads_as_a_loss_and_says_what_went_b
     after it read "Placed the Garlic Mushrooms card: -11 (score now -2)." in the same
     colour as a gain's, and said nothing of the dice."""
     from forage.app.themes import marks_of
-    from forage.app.widgets import StatusBar
 
-    session = before_the_garlic_mushrooms()
-    app = ForageApp(session=session, offer_resume=False)
-    async with app.run_test(size=size) as pilot:
-        await pilot.pause()
-        bar = game_screen(app).query_one(StatusBar)
+    async with before_the_garlic_mushrooms(size) as (app, pilot, session, bar):
         await drive_to(pilot, app, Placement.from_notation("3r90@1,1"))
         await pilot.press("enter")
         await pilot.pause()
@@ -317,13 +330,8 @@ async def test_a_losing_preview_is_not_ticked(size: tuple[int, int]) -> None:
     places it: score 9 → -2 (-11)": a tick, which reads as a good move. A losing drop is
     marked as a loss; a gaining one keeps its tick."""
     from forage.app.describe import LOSS, TICK
-    from forage.app.widgets import StatusBar
 
-    session = before_the_garlic_mushrooms()
-    app = ForageApp(session=session, offer_resume=False)
-    async with app.run_test(size=size) as pilot:
-        await pilot.pause()
-        bar = game_screen(app).query_one(StatusBar)
+    async with before_the_garlic_mushrooms(size) as (app, pilot, session, bar):
         await drive_to(pilot, app, Placement.from_notation("3r90@1,1"))
         assert bar.state.tone == "loss"
         headline = bar.lines(bar.text_width)[0][0]
@@ -367,13 +375,8 @@ async def test_details_too_long_for_their_line_are_said_in_fewer_words(
     supply) · mouse C-2 (M3 to the supply) · 4 on empty table · c: mou…" at 80x24. Details
     too long for the line are counted instead, what the drop costs first; where they fit
     (120 columns) they are said in full."""
-    from forage.app.widgets import StatusBar
 
-    session = before_the_garlic_mushrooms()
-    app = ForageApp(session=session, offer_resume=False)
-    async with app.run_test(size=size) as pilot:
-        await pilot.pause()
-        bar = game_screen(app).query_one(StatusBar)
+    async with before_the_garlic_mushrooms(size) as (app, pilot, _, bar):
         width = bar.text_width
         await drive_to(pilot, app, Placement.from_notation("3r90@1,1"))
         details = bar.lines(width)[1][0]
