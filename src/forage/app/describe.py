@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from forage.engine import (
@@ -164,8 +163,7 @@ def score_sum(score: Score) -> str:
     )
 
 
-@dataclass(frozen=True)
-class Preview:
+class Preview(NamedTuple):
     """What the status bar says of the card where it is: two lines and their tone."""
 
     headline: str

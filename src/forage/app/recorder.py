@@ -12,7 +12,7 @@ import json
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -32,7 +32,6 @@ if TYPE_CHECKING:  # the history (SQLite) is imported when first used, not at st
 T = TypeVar("T")
 
 
-@dataclass
 class Recorder:
     """Records the games of one run of the app for one player.
 
@@ -41,17 +40,23 @@ class Recorder:
     them. A finished game is given as its save data, taken on the screen's thread.
     """
 
-    player_name: str | None = None
-    """The ``--player`` name, or None for the last name used (else the login name)."""
-    daily: date | None = None
-    """The date of the daily deal being played, if ``forage daily`` started the app."""
-    store: HistoryStore | None = None
-    tell: Callable[[str], None] | None = None
-    """Shows the player a one-line message about the history (the app sets it; it may be
-    called from the history's thread)."""
-
-    def __post_init__(self) -> None:
-        """Nothing recorded yet."""
+    def __init__(
+        self,
+        player_name: str | None = None,
+        daily: date | None = None,
+        store: HistoryStore | None = None,
+        tell: Callable[[str], None] | None = None,
+    ) -> None:
+        """A recorder for this player (None: the last name used, else the login name), of
+        the daily deal of ``daily`` if one is played; nothing recorded yet."""
+        self.player_name = player_name
+        """The ``--player`` name, or None for the last name used (else the login name)."""
+        self.daily = daily
+        """The date of the daily deal being played, if ``forage daily`` started the app."""
+        self.store = store
+        self.tell = tell
+        """Shows the player a one-line message about the history (the app sets it; it may
+        be called from the history's thread)."""
         self._recorded: dict[object, Recorded | None] = {}
         self._pool: ThreadPoolExecutor | None = None
         self._using = threading.RLock()

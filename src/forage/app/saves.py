@@ -23,10 +23,9 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import IO, Any, Final, TypeVar
+from typing import IO, Any, Final, NamedTuple, TypeVar
 
 from forage.engine import Deal
 from forage.paths import data_dir
@@ -55,8 +54,7 @@ class UnreadableSave(ValueError):
     """A save file that cannot be used; the message says why."""
 
 
-@dataclass(frozen=True)
-class SaveData:
+class SaveData(NamedTuple):
     """What a save file holds, checked: the deal, the seed and deck it came from, the moves,
     and what the history stores with the game (who played, when it began and ended, hints,
     undos, the daily deal's date); those last are left out when missing or not understood."""

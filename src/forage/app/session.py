@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -29,7 +28,6 @@ def random_seed() -> int:
     return random.SystemRandom().randint(1, MAX_SEED)
 
 
-@dataclass
 class Session:
     """One game on screen: the engine game, how it was dealt, and the card being placed.
 
@@ -37,31 +35,39 @@ class Session:
     and any mouse colours chosen with ``c``. Queries (``preview``) never change it.
     """
 
-    game: Game
-    seed: int | None = None
-    deck_number: int = 1
-    record_path: Path | None = None
-    cursor: Placement | None = None
-    hints: int = 0
-    undos: int = 0
-    started: datetime = field(default_factory=lambda: datetime.now(UTC))
-    redo_stack: list[Placement] = field(default_factory=list)
-    """Placements undone, the last undone last; a new placement clears it."""
-    fresh: bool = False
-    """The card was just put at its starting spot and the player has not moved it yet."""
-    player: str | None = None
-    """Who plays, if named (``--player``); kept in the save for the history."""
-    daily: date | None = None
-    """The date of the daily deal this game plays, if it is one; kept in the save."""
-    keeps_history: bool = False
-    """The app records this game in the history when it ends: until then the keeper keeps
-    the finished game on disk (:meth:`SaveSlot.keep_finished`) rather than removing its save."""
-    finished_file: Path | None = None
-    """Where the finished game was kept for the history, once it ended (None before)."""
-
-    def __post_init__(self) -> None:
-        """The card to place starts centred on the woodland."""
-        if self.cursor is None:
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        deck_number: int = 1,
+        record_path: Path | None = None,
+        cursor: Placement | None = None,
+    ) -> None:
+        """A session of this game; without a cursor, the card to place starts centred on
+        the woodland."""
+        self.game = game
+        self.seed = seed
+        self.deck_number = deck_number
+        self.record_path = record_path
+        self.cursor = cursor
+        self.hints = 0
+        self.undos = 0
+        self.started = datetime.now(UTC)
+        self.redo_stack: list[Placement] = []
+        """Placements undone, the last undone last; a new placement clears it."""
+        self.fresh = False
+        """The card was just put at its starting spot and the player has not moved it yet."""
+        self.player: str | None = None
+        """Who plays, if named (``--player``); kept in the save for the history."""
+        self.daily: date | None = None
+        """The date of the daily deal this game plays, if it is one; kept in the save."""
+        self.keeps_history = False
+        """The app records this game in the history when it ends: until then the keeper
+        keeps the finished game on disk (:meth:`SaveSlot.keep_finished`) rather than
+        removing its save."""
+        self.finished_file: Path | None = None
+        """Where the finished game was kept for the history, once it ended (None before)."""
+        if cursor is None:
             self.reset_cursor(centre=True)
 
     # -- starting ----------------------------------------------------------------------------

@@ -7,7 +7,7 @@ placed costs one engine outcome and the states that depend on it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from forage.app.describe import ARROW_KEYS, DOT, card_name, cell_previews, outcome_lines
 from forage.app.widgets import HandState, ScoreState, StatusState, WoodlandState
@@ -21,8 +21,7 @@ PositionKey = tuple[int, tuple[Placement, ...]]
 """Which game of a screen (its serial) and the moves made: a position on that screen."""
 
 
-@dataclass(frozen=True, eq=False)
-class Standing:
+class Standing(NamedTuple):
     """What stays while the card being placed moves: the woodland's squares and the
     standing of the game, for one position."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
@@ -44,7 +43,6 @@ class Resolved(NamedTuple):
     result: Resolution
 
 
-@dataclass(slots=True, eq=False)
 class Outcome:
     """The full result of a placement, worked out before (or without) making it.
 
@@ -53,21 +51,54 @@ class Outcome:
     changed once made (its effects are worked out when first asked, then kept).
     """
 
-    placement: Placement
-    reason: Reason | None = None
-    supply: Supply | None = None
-    """The supply afterwards."""
-    score_change: int = 0
-    """How the base score changes (R15)."""
-    gathered: tuple[Colour, ...] = ()
-    """Colours of the dice placed or raised under R8a, for the first-turn recipes (R18)."""
-    mouse_choice_possible: tuple[Pos, ...] = ()
-    """Split areas whose mouse die could take either colour (the ``c`` key)."""
-    cause: Pos | None = None
-    """The square (x, y) of the card's area that causes a refusal, where one area does."""
-    resolved: Resolved | None = field(default=None, repr=False)
-    """The rules' resolution behind a legal outcome."""
-    _effects: tuple[AreaEffect, ...] | None = field(default=None, init=False, repr=False)
+    __slots__ = (
+        "_effects",
+        "cause",
+        "gathered",
+        "mouse_choice_possible",
+        "placement",
+        "reason",
+        "resolved",
+        "score_change",
+        "supply",
+    )
+
+    def __init__(
+        self,
+        placement: Placement,
+        reason: Reason | None = None,
+        supply: Supply | None = None,
+        score_change: int = 0,
+        gathered: tuple[Colour, ...] = (),
+        mouse_choice_possible: tuple[Pos, ...] = (),
+        cause: Pos | None = None,
+        resolved: Resolved | None = None,
+    ) -> None:
+        """An outcome from what the rules worked out."""
+        self.placement = placement
+        self.reason = reason
+        self.supply = supply
+        """The supply afterwards."""
+        self.score_change = score_change
+        """How the base score changes (R15)."""
+        self.gathered = gathered
+        """Colours of the dice placed or raised under R8a, for the first-turn recipes (R18)."""
+        self.mouse_choice_possible = mouse_choice_possible
+        """Split areas whose mouse die could take either colour (the ``c`` key)."""
+        self.cause = cause
+        """The square (x, y) of the card's area that causes a refusal, where one area does."""
+        self.resolved = resolved
+        """The rules' resolution behind a legal outcome."""
+        self._effects: tuple[AreaEffect, ...] | None = None
+
+    def __repr__(self) -> str:
+        """The outcome's fields, as a dataclass shows them."""
+        return (
+            f"Outcome(placement={self.placement!r}, reason={self.reason!r}, "
+            f"supply={self.supply!r}, score_change={self.score_change!r}, "
+            f"gathered={self.gathered!r}, mouse_choice_possible={self.mouse_choice_possible!r}, "
+            f"cause={self.cause!r})"
+        )
 
     @property
     def legal(self) -> bool:

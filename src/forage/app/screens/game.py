@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -53,8 +52,7 @@ if TYPE_CHECKING:
     from forage.app.recorder import Recorder
 
 
-@dataclass(frozen=True)
-class GameWidgets:
+class GameWidgets(NamedTuple):
     """The game screen's widgets that show the game."""
 
     woodland: WoodlandView

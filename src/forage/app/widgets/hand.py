@@ -3,8 +3,7 @@ marked; turn and draw pile."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from rich.style import Style
 from rich.text import Text
@@ -18,8 +17,7 @@ from forage.app.themes import DEFAULT_PALETTE, PALETTES, palette_name
 from forage.engine import Card, Rotation
 
 
-@dataclass(frozen=True)
-class HandState:
+class HandState(NamedTuple):
     """What the hand view shows."""
 
     cards: tuple[Card, ...] = ()

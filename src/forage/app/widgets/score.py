@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from rich.style import Style
 from rich.text import Text
@@ -23,8 +22,7 @@ FLIP_STYLE: Final = Style(bold=True, reverse=True)
 """A tick the drop shown would change."""
 
 
-@dataclass(frozen=True, eq=False)
-class ScoreState:
+class ScoreState(NamedTuple):
     """What the score panel shows; ``after`` is the standing after the drop shown."""
 
     result: GameResult | None = None

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
@@ -17,8 +16,7 @@ from forage.app.widgets.lines import WholeLines, line_regions
 NO_STYLE: Final = Style()
 
 
-@dataclass(frozen=True)
-class StatusState:
+class StatusState(NamedTuple):
     """What the status bar says: a headline (coloured by its tone), details, and a note on
     the last line (what the last drop did, a hint, or the answer to a key)."""
 

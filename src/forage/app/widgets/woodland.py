@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Final
+from types import MappingProxyType
+from typing import Final, NamedTuple
 
 from rich.color import Color
 from rich.segment import Segment
@@ -36,8 +37,7 @@ UNDERLINE: Final = Style(underline=True)
 NO_STYLE: Final = Style()
 
 
-@dataclass(frozen=True)
-class CellSize:
+class CellSize(NamedTuple):
     """The size of one woodland area on screen (a separator column follows each)."""
 
     width: int
@@ -48,16 +48,15 @@ SIZES: Final = (CellSize(9, 4), CellSize(7, 3), CellSize(5, 2), CellSize(3, 1))
 """Cell sizes from largest to the compact one used at 80x24 when the woodland grows."""
 
 
-@dataclass(frozen=True, eq=False)
-class WoodlandState:
+class WoodlandState(NamedTuple):
     """Everything the woodland view draws: the top areas and the card being placed."""
 
-    squares: dict[Pos, Square] = field(default_factory=dict)
+    squares: Mapping[Pos, Square] = MappingProxyType({})
     card: tuple[tuple[int, int, Area], ...] = ()
     """The card being placed as (x, y, area) in woodland coordinates."""
     outcome: Outcome | None = None
     """The engine's outcome of the card where it is shown."""
-    previews: dict[Pos, CellPreview] = field(default_factory=dict)
+    previews: Mapping[Pos, CellPreview] = MappingProxyType({})
     """What each area of the card covers and what the drop does there."""
     peek: bool = False
     """Show the woodland under the card, the card only outlined."""
@@ -548,8 +547,7 @@ CellLines = tuple[tuple[Segment, ...], ...]
 """One area's segments, a tuple for each of its screen lines."""
 
 
-@dataclass(frozen=True)
-class DrawnRow:
+class DrawnRow(NamedTuple):
     """One woodland row on screen: its areas, the separator columns around them, and the
     screen lines they make."""
 
@@ -694,7 +692,7 @@ def _on(base: Style, text: str, style: Style) -> Segment:
 
 def _separator(
     state: WoodlandState,
-    squares: dict[Pos, Square],
+    squares: Mapping[Pos, Square],
     card: dict[Pos, Area],
     x: int,
     y: int,
