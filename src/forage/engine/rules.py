@@ -221,7 +221,17 @@ def _steps(area: Area) -> tuple[Step, ...]:
     return tuple(table)
 
 
-STEPS: Final = {area: _steps(area) for area in Area}
+class StepTables(dict[Area, tuple[Step, ...]]):
+    """The steps of each area type, generated from :func:`cover` the first time that type
+    is read (a game's first cards need only some of them, so start-up skips the rest)."""
+
+    def __missing__(self, area: Area) -> tuple[Step, ...]:
+        """Generate the steps of an area type not read before."""
+        table = self[area] = _steps(area)
+        return table
+
+
+STEPS: Final = StepTables()
 """For each area type, the :class:`Step` of a new area of that type on every code below."""
 BARE: Final = tuple(encode(sq.area) if sq is not None else 0 for sq in SQUARES)
 """The code of each code's area alone, without die or Edwood."""
