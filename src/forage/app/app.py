@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 guard_input()
 
 HISTORY_DELAY: Final = 0.5
-"""Seconds after start-up before the history is opened (on its own thread), so that the
-first frame is drawn without it."""
+"""Seconds after the first frame before the history is opened (on its own thread), so that
+the first frame is drawn without it."""
 
 
 class Panicked(RuntimeError):
@@ -100,16 +100,21 @@ class ForageApp(ForageBaseApp):
             return Screen()
         return self.game_screen(self.fresh_session())
 
+    def _first_frame_drawn(self) -> None:
+        """Turn the garbage collector back on and open the history a moment later (counted
+        from the first frame, so that a slow machine draws that frame first too)."""
+        startup.release()
+        recorder = self.recorder
+        if recorder is not None and not self._taken:
+            self.set_timer(HISTORY_DELAY, lambda: recorder.later(recorder.open_history))
+
     def on_mount(self) -> None:
         """Offer the saved game, if there is one; or a game without saving, if the save is
         another forage's. Once the first frame is drawn, the garbage collector runs again;
         a moment later the history is opened on its own thread (recording what an earlier
         run kept), so that a game's end only has to store it."""
-        self.call_after_refresh(startup.release)
+        self.call_after_refresh(self._first_frame_drawn)
         self.listen_for_signals()
-        recorder = self.recorder
-        if recorder is not None and not self._taken:
-            self.set_timer(HISTORY_DELAY, lambda: recorder.later(recorder.open_history))
         if self._taken:
             self._offer_unsaved_game()
             return
