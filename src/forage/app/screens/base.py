@@ -51,4 +51,7 @@ def size_classes(width: int, height: int) -> tuple[str, str]:
 
 
 class ForageModal(ModalScreen[str]):
-    """A dialog over the game; it too yields to the too-small notice."""
+    """A dialog over the game; it too yields to the too-small notice. The dialogs' styles
+    (``dialogs.tcss``) load with the first dialog opened, not at start-up."""
+
+    CSS_PATH = "dialogs.tcss"

@@ -264,6 +264,8 @@ def review_screen(app: App[Any], game: Game) -> ReviewScreen:
 class ReviewScreen(ForageScreen):
     """A game move by move: the move played or the best one over the woodland, and par's line."""
 
+    CSS_PATH = "review.tcss"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,h", "step(-1)", "Back", key_display=LEFT_KEY),
         Binding("right,l", "step(1)", "Next", key_display=RIGHT_KEY),

@@ -60,7 +60,8 @@ def history_text(state: HistoryState, marks: Mapping[str, Style] = DEFAULT_MARKS
 class HistoryPanel(Widget):
     """What the history says about the game just finished."""
 
-    state: reactive[HistoryState] = reactive(HistoryState, always_update=True)
+    state: reactive[HistoryState] = reactive(HistoryState, always_update=True, layout=True)
+    """What to show; its height follows its lines (a layout each time it changes)."""
 
     def render(self) -> Text:
         """The panel's text."""
