@@ -3,11 +3,16 @@
 Each program runs once under ``valgrind --tool=callgrind`` with Textual headless: the game
 as a player starts it (``forage play --seed 1``, through the command line), the bare app
 of ``benchmarks/screen.py`` and the floor (the bare app with one pydantic model validated
-before its first frame). Each exits after its first frame. Instruction counts hardly move
-between runs, unlike wall-clock start-up, so one run of each is enough; the ratios are
-what to compare (the interpreter's own start-up is in all three).
+before its first frame). Each stops the moment it hands Textual its first frame
+(``os._exit``), so that neither what a program does on leaving (the interpreter's clean-up,
+a game's save) nor what its timers start after the first frame is counted as start-up;
+``--with-exit`` waits for the app to be idle, lets it leave as a player's quit does and
+counts all of that too (the measure before this one: under callgrind's fiftyfold slowness,
+wall-clock timers then fire or not, and a run moves by up to 70 M). Stopped at the first
+frame, counts move by a few M between runs (string hashes), so one run of each is enough;
+the ratios are what to compare (the interpreter's own start-up is in all three).
 
-    uv run python benchmarks/first_frame.py [--against DIR] [--json]
+    uv run python benchmarks/first_frame.py [--against DIR] [--with-exit] [--json]
 """
 
 from __future__ import annotations
@@ -21,12 +26,32 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Final
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from screen import FLOOR_APP, MINIMAL_APP, returning_player
 
-HEADLESS = """
+STOP: Final = """
+import os
+import textual.app
+
+_display = textual.app.App._display
+_run = textual.app.App.run
+
+def _stop_when_drawn(self, screen, renderable):
+    _display(self, screen, renderable)
+    if renderable is not None:
+        os._exit(0)
+
+textual.app.App._display = _stop_when_drawn
+textual.app.App.run = lambda self, *args, **kwargs: _run(self, headless=True, size=(80, 24))
+"""
+"""Every app runs headless at 80x24 and stops the moment it hands Textual's driver its first
+frame: only the way there is counted (the first frame equals the screen once the app is
+idle, checked for the game)."""
+
+QUIT: Final = """
 import textual.app
 
 _run = textual.app.App.run
@@ -39,9 +64,10 @@ def _first_frame(self, *args, **kwargs):
 
 textual.app.App.run = _first_frame
 """
-"""Every app is run headless at 80x24 and leaves once its first frame is drawn."""
+"""With ``--with-exit``: every app waits for its first frame and idle, then leaves as a
+player's quit does, and the way out is counted too."""
 
-GAME = HEADLESS + "\nfrom forage.cli import main\nmain(['play', '--seed', '1'])\n"
+GAME = "\nfrom forage.cli import main\nmain(['play', '--seed', '1'])\n"
 
 
 def instructions(code: str, env: dict[str, str]) -> int:
@@ -67,19 +93,20 @@ def instructions(code: str, env: dict[str, str]) -> int:
         return int(found.group(1))
 
 
-def run(against: str | None = None) -> dict[str, float]:
+def run(against: str | None = None, with_exit: bool = False) -> dict[str, float]:
     """Count the instructions of each program; returns the counts (M) and the ratios."""
+    headless = QUIT if with_exit else STOP
     with tempfile.TemporaryDirectory() as home:
         returning_player(home)
         env = {**os.environ, "FORAGE_HOME": home, "TERM": "xterm-256color"}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         programs = {
-            "game": (GAME, env),
-            "minimal": (HEADLESS + MINIMAL_APP, env),
-            "floor": (HEADLESS + FLOOR_APP, env),
+            "game": (headless + GAME, env),
+            "minimal": (headless + MINIMAL_APP, env),
+            "floor": (headless + FLOOR_APP, env),
         }
         if against is not None:
-            programs["before"] = (GAME, {**env, "PYTHONPATH": against})
+            programs["before"] = (headless + GAME, {**env, "PYTHONPATH": against})
         for code, program_env in programs.values():  # write the bytecode caches first
             subprocess.run([sys.executable, "-c", code], env=program_env, check=True)
         counts = {name: instructions(code, e) / 1e6 for name, (code, e) in programs.items()}
@@ -95,9 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Count and print the instructions to the first frame."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", metavar="DIR", help="also count the forage found in DIR")
+    parser.add_argument("--with-exit", action="store_true", help="count each program's way out too")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
-    figures = run(args.against)
+    figures = run(args.against, args.with_exit)
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
