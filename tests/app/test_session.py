@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 from app_helpers import choice_spot
+from hypothesis import given
+from hypothesis import strategies as st
 
 from forage.app.describe import face, outcome_lines
 from forage.app.keeper import Keeper
@@ -203,3 +205,31 @@ def test_brief_details_count_each_kind_of_change_costs_first() -> None:
                     assert brief.index(" mi" if mice > 1 else " mouse") < brief.index(" new")
             game.push(max(outcomes, key=lambda o: o.score_change))
     assert seen
+
+
+@given(
+    counts=st.lists(st.integers(min_value=1, max_value=9), min_size=1, max_size=8),
+    hint=st.booleans(),
+    width=st.integers(min_value=20, max_value=120),
+)
+def test_brief_within_a_width_drops_whole_counts_from_the_end_and_keeps_the_key_hint(
+    counts: list[int], hint: bool, width: int
+) -> None:
+    """A brief too long for its line loses whole counts from its end, an ellipsis in their
+    place, never a word cut short; the c key's hint stays; one that fits is left alone."""
+    from forage.app.describe import DOT, ELLIPSIS, MOUSE_HINT, brief_within
+
+    counts_of = [f"{n} raised" for n in counts]
+    parts = counts_of + ([MOUSE_HINT] if hint else [])
+    brief = f" {DOT} ".join(parts)
+    fitted = brief_within(brief, width)
+    assert len(fitted) <= width
+    if len(brief) <= width:
+        assert fitted == brief
+        return
+    kept = fitted.split(f" {DOT} ")
+    assert kept[-1] == MOUSE_HINT if hint else kept[-1] == ELLIPSIS
+    shown = [p for p in kept if p not in (ELLIPSIS, MOUSE_HINT)]
+    assert shown == counts_of[: len(shown)]  # a prefix of the counts, each whole
+    one_more = [*counts_of[: len(shown) + 1], ELLIPSIS, *([MOUSE_HINT] if hint else [])]
+    assert len(shown) + 1 == len(counts) or len(f" {DOT} ".join(one_more)) > width

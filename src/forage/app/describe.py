@@ -57,6 +57,8 @@ ENTER_KEY: Final = "enter" if ASCII else "⏎"
 MOUSE_COLOUR: Final = "Mouse" if ASCII else "Mouse colour"
 """What the footer calls the c key (short in ASCII, where the arrow and enter keys' names
 take six more columns: the game's keys fit 80)."""
+MOUSE_HINT: Final = "c: mouse colour"
+"""What a preview adds where a mouse die may take either colour (R8c)."""
 ELLIPSIS: Final = "..." if ASCII else "…"
 DEGREE: Final = " degrees" if ASCII else "°"
 STAR: Final = "*" if ASCII else "★"
@@ -214,7 +216,7 @@ def outcome_lines(outcome: Outcome, base: int, final: tuple[int, int] | None = N
         phrases.append(f"{empty} on empty table")
     details = f" {DOT} ".join(phrases) if phrases else "no dice change"
     if outcome.mouse_choice_possible:
-        details += f" {DOT} c: mouse colour"
+        details += f" {DOT} {MOUSE_HINT}"
     return Preview(headline, details, tone, brief_details(outcome))
 
 
@@ -250,8 +252,23 @@ def brief_details(outcome: Outcome) -> str:
     if empty:
         parts.append(f"{empty} on empty table")
     if outcome.mouse_choice_possible:
-        parts.append("c: mouse colour")
+        parts.append(MOUSE_HINT)
     return f" {DOT} ".join(parts) if parts else "no dice change"
+
+
+def brief_within(brief: str, width: int) -> str:
+    """The brief details in ``width`` cells: whole counts left out from the end where it is
+    longer (an ellipsis in their place), the mouse colour key's hint always kept."""
+    if len(brief) <= width:
+        return brief
+    parts = brief.split(f" {DOT} ")
+    hint = [parts.pop()] if parts[-1] == MOUSE_HINT else []
+    while parts:
+        parts.pop()
+        text = f" {DOT} ".join([*parts, ELLIPSIS, *hint])
+        if len(text) <= width:
+            return text
+    return brief[: max(0, width - 1)].rstrip() + ELLIPSIS
 
 
 class CellPreview(NamedTuple):

@@ -9,7 +9,7 @@ from rich.style import Style
 from textual.reactive import var
 from textual.strip import Strip
 
-from forage.app.describe import ELLIPSIS
+from forage.app.describe import ELLIPSIS, brief_within
 from forage.app.themes import marks_of
 from forage.app.widgets.lines import WholeLines, line_regions
 
@@ -134,7 +134,7 @@ class StatusBar(WholeLines):
         if len(head) == 1:
             details = state.details
             if state.brief and len(" ".join(details.split())) > width:
-                details = state.brief
+                details = brief_within(state.brief, width)
             out.append((one_line(details, width), NO_STYLE))
         if state.note:
             out.append((one_line(state.note, width), marks.get(state.note_tone, marks["note"])))
