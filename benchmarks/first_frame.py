@@ -67,6 +67,9 @@ textual.app.App.run = _first_frame
 """With ``--with-exit``: every app waits for its first frame and idle, then leaves as a
 player's quit does, and the way out is counted too."""
 
+TIMEOUT: Final = 600
+"""Seconds a program may run under callgrind (a program that never draws stops there)."""
+
 GAME = "\nfrom forage.cli import main\nmain(['play', '--seed', '1'])\n"
 
 
@@ -86,6 +89,7 @@ def instructions(code: str, env: dict[str, str]) -> int:
             env=env,
             check=True,
             capture_output=True,
+            timeout=TIMEOUT,
         )
         found = re.search(r"^totals:\s+(\d+)", out.read_text(), re.MULTILINE)
         if found is None:
@@ -108,7 +112,9 @@ def run(against: str | None = None, with_exit: bool = False) -> dict[str, float]
         if against is not None:
             programs["before"] = (headless + GAME, {**env, "PYTHONPATH": against})
         for code, program_env in programs.values():  # write the bytecode caches first
-            subprocess.run([sys.executable, "-c", code], env=program_env, check=True)
+            subprocess.run(
+                [sys.executable, "-c", code], env=program_env, check=True, timeout=TIMEOUT
+            )
         counts = {name: instructions(code, e) / 1e6 for name, (code, e) in programs.items()}
     figures = {f"{name}_minstr": round(count, 1) for name, count in counts.items()}
     figures["game_over_floor"] = round(counts["game"] / counts["floor"], 3)

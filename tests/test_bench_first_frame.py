@@ -1,0 +1,41 @@
+"""benchmarks/first_frame.py: each program it counts reaches its first frame and stops."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import load_benchmark
+
+FIRST_FRAME = load_benchmark("first_frame.py")
+
+
+@pytest.mark.parametrize("leave", ["STOP", "QUIT"])
+@pytest.mark.parametrize("program", ["GAME", "MINIMAL_APP", "FLOOR_APP"])
+def test_each_program_stops_at_its_first_frame(leave: str, program: str, tmp_path: Path) -> None:
+    """Run without callgrind, each program the benchmark counts ends by itself, at once
+    and cleanly: a Textual without the hook it stops in would hang the benchmark instead."""
+    code = getattr(FIRST_FRAME, leave) + getattr(FIRST_FRAME, program)
+    env = {**os.environ, "FORAGE_HOME": str(tmp_path), "TERM": "xterm-256color"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_stopping_at_the_first_frame_skips_the_way_out(tmp_path: Path) -> None:
+    """STOP ends the process where the first frame is drawn: nothing registered to run at
+    exit runs (QUIT, the measure with the way out, runs it)."""
+    probe = "import atexit\natexit.register(lambda: print('left'))\n"
+    env = {**os.environ, "FORAGE_HOME": str(tmp_path), "TERM": "xterm-256color"}
+    said = {}
+    for leave in ("STOP", "QUIT"):
+        code = probe + getattr(FIRST_FRAME, leave) + FIRST_FRAME.MINIMAL_APP
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+        )
+        said[leave] = done.stdout
+    assert "left" not in said["STOP"] and "left" in said["QUIT"]
