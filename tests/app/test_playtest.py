@@ -390,3 +390,34 @@ async def test_details_too_long_for_their_line_are_said_in_fewer_words(
         details = bar.lines(width)[1][0]
         assert details == "4 mice · 3 dice back · 2 new dice · c: mouse colour"
     assert (size == (80, 24)) == (width < 96)
+
+
+@sync
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_brief_too_long_for_its_line_drops_whole_counts_and_keeps_the_key_hint(
+    size: tuple[int, int],
+) -> None:
+    """Seed 2's card 14 at 14@-1,2 after two placements brings three mice, Edwood, a die
+    back, a new die, a raise, two areas on empty table and a choice of mouse colour: even
+    counted, that ran over 80 columns and was cut mid-word ("c: mouse col…"). Now whole
+    counts go from the end, an ellipsis in their place, and the c key's hint stays."""
+    from forage.app.describe import DOT, MOUSE_HINT
+
+    made = [Placement.from_notation(n) for n in ("1r270@0,2", "12@-1,3")]
+    session = Session.deal_up(Deal.from_seed(2), 2, 1, None, made)
+    app = ForageApp(session=session, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        bar = game_screen(app).query_one(StatusBar)
+        await drive_to(pilot, app, Placement.from_notation("14@-1,2"))
+        await pilot.pause()
+        width = bar.text_width
+        details = bar.lines(width)[1][0]
+        brief = bar.state.brief
+        assert len(" ".join(bar.state.details.split())) > width  # the brief is said
+        assert details.endswith(f" {DOT} {MOUSE_HINT}") and details in screen_text(app)
+        parts = details.split(f" {DOT} ")
+        whole = brief.split(f" {DOT} ")
+        assert all(part in whole or part == ELLIPSIS for part in parts)  # no word cut short
+        assert (ELLIPSIS in parts) == (len(brief) > width)
+    assert (size == (80, 24)) == (len(brief) > width)
