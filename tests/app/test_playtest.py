@@ -421,3 +421,34 @@ async def test_a_brief_too_long_for_its_line_drops_whole_counts_and_keeps_the_ke
         assert all(part in whole or part == ELLIPSIS for part in parts)  # no word cut short
         assert (ELLIPSIS in parts) == (len(brief) > width)
     assert (size == (80, 24)) == (len(brief) > width)
+
+
+@sync
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_score_panel_grows_when_a_recipe_bonus_wraps_its_name(
+    size: tuple[int, int],
+) -> None:
+    """Seed 3's challenge at 80x24, card 5 shown at 5@0,-3 on turn 5: the bonus "+11" wrapped
+    "Pickled Mushrooms (x2)" onto a second line, but the panel kept its old height and the
+    base score, its last line, was cut off. The panel's height follows its lines."""
+    from textual.containers import VerticalScroll
+
+    from forage.app.widgets import ScorePanel
+
+    made = [
+        Placement.from_notation(n)
+        for n in ("16r180@0,-1", "8r180@-1,0", "9r90@0,-1", "12r90@-1,-1")
+    ]
+    session = Session.deal_up(Deal.from_seed(3, recipes=True), 3, 1, None, made)
+    app = ForageApp(session=session, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        panel = game_screen(app).query_one(ScorePanel)
+        for spot in ("5@0,-3", "5@1,-3", "5@0,-3"):
+            await drive_to(pilot, app, Placement.from_notation(spot))
+            await pilot.pause()
+            lines = panel.render().plain.splitlines()
+            assert panel.size.height == len(lines)
+            game_screen(app).query_one("#side", VerticalScroll).scroll_end(animate=False)
+            await pilot.pause()
+            assert lines[-1] in screen_text(app)  # the base score

@@ -35,10 +35,11 @@ def breakdown_text(
     challenge: bool = False,
     marks: Mapping[str, Style] = DEFAULT_MARKS,
     compact: bool = False,
+    width: int = 0,
 ) -> Text:
     """The base score and the points that add up to it (not ``compact``: a challenge's
-    panel on a short terminal, which has room for the base score alone); its rating, the
-    woodland's."""
+    panel on a short terminal, which has room for the base score alone); once the game is
+    over, the woodland's rating, wrapped to ``width`` when given."""
     score = result.score
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("Base score " if challenge else "Score ", "bold")
@@ -50,7 +51,9 @@ def breakdown_text(
     text.append(f" food {parts.food} {DOT} mice {parts.mice}\n")
     text.append(f" split {parts.split} {DOT} Edwood {parts.edwood}")
     if result.finished:
-        text.append(f"\n Woodland: {result.rating}", "italic")
+        rating = f"Woodland: {result.rating}"
+        for line in textwrap.wrap(rating, width - 1) if width > 10 else [rating]:
+            text.append(f"\n {line}", "italic")
     return text
 
 
@@ -126,18 +129,44 @@ class ScorePanel(Widget):
 
     state: reactive[ScoreState] = reactive(ScoreState, always_update=True)
 
+    def __init__(self, *, id: str | None = None) -> None:
+        """A panel with nothing to show yet."""
+        super().__init__(id=id)
+        self._height = 0
+        """The number of lines the panel was last laid out for."""
+        self._drawn: tuple[ScoreState, tuple[int, bool, str], Text] | None = None
+        """The panel's text and what it was made for (the state, width, size class and
+        theme): a new state is drawn once, not once to measure and again to paint."""
+
+    def watch_state(self) -> None:
+        """Lay the screen out again when the panel's lines grow or shrink (its height
+        follows them: a recipe's bonus may wrap its name onto a second line), else just
+        repaint it."""
+        height = self.render().plain.count("\n") + 1
+        if height != self._height:
+            self._height = height
+            self.refresh(layout=True)
+
     def render(self) -> Text:
         """Recipes first in a challenge (final score, target), then the base breakdown."""
+        compact = not self.screen.has_class(TALL_CLASS)  # 80x24: the recipes whole first
+        made_for = (self.size.width, compact, self.app.theme)
+        drawn = self._drawn
+        if drawn is None or drawn[0] is not self.state or drawn[1] != made_for:
+            drawn = self._drawn = (self.state, made_for, self._text(compact))
+        return drawn[2]
+
+    def _text(self, compact: bool) -> Text:
+        """The panel's text for the state now."""
         result = self.state.result
         if result is None:
             return Text("")
         recipes = self.state.recipes
         marks = marks_of(self.app)
-        if not recipes:
-            return breakdown_text(result, marks=marks)
         width = self.size.width or 28
-        compact = not self.screen.has_class(TALL_CLASS)  # 80x24: the recipes whole first
+        if not recipes:
+            return breakdown_text(result, marks=marks, width=width)
         text = recipes_text(result, recipes, True, self.state.after, width, marks, compact)
         text.append("\n")
-        text.append_text(breakdown_text(result, challenge=True, marks=marks, compact=compact))
+        text.append_text(breakdown_text(result, True, marks, compact, width))
         return text
