@@ -452,3 +452,35 @@ async def test_the_score_panel_grows_when_a_recipe_bonus_wraps_its_name(
             game_screen(app).query_one("#side", VerticalScroll).scroll_end(animate=False)
             await pilot.pause()
             assert lines[-1] in screen_text(app)  # the base score
+
+
+@sync
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_hand_panel_is_as_tall_as_its_lines_from_first_turn_to_last_and_back(
+    size: tuple[int, int],
+) -> None:
+    """The hand panel kept the six lines of two cards when one was left and when the game
+    was over (two lines), leaving blank lines above the supply; after an undo from there it
+    must grow back to six without cutting the second card's name."""
+    from forage.app.widgets.hand import HandView
+
+    app = ForageApp(seed=5, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        hand = game_screen(app).query_one(HandView)
+        heights = []
+        while not session.game.is_over():
+            heights.append(hand.size.height)
+            await place_quickly(pilot, app)
+        await pilot.press("escape")  # from the summary to the finished woodland
+        await pilot.pause()
+        heights.append(hand.size.height)
+        await pilot.press("u")
+        await pilot.pause()
+        heights.append(hand.size.height)
+        assert heights == [6] * 7 + [5, 2, 5]
+        await pilot.press("u")
+        await pilot.pause()
+        assert hand.size.height == 6 == len(hand.render().plain.splitlines())
+        assert hand.render().plain.splitlines()[-1] in screen_text(app)

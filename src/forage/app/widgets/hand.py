@@ -10,10 +10,10 @@ from rich.text import Text
 from textual import events
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from forage.app.describe import DOT, FRAME, POINTER, SLASH
 from forage.app.themes import DEFAULT_PALETTE, PALETTES, palette_name
+from forage.app.widgets.lines import FitsItsLines
 from forage.engine import Card, Rotation
 
 
@@ -65,7 +65,7 @@ def mini_card(
     return lines
 
 
-class HandView(Widget):
+class HandView(FitsItsLines):
     """The two hand cards; clicking one chooses it."""
 
     DEFAULT_CSS = """
@@ -81,6 +81,11 @@ class HandView(Widget):
             """Remember which card."""
             self.index = index
             super().__init__()
+
+    def watch_state(self) -> None:
+        """Lay the screen out again when the hand's lines grow or shrink (one card left,
+        none, or two again after an undo)."""
+        self.fit_lines(self.render())
 
     def render(self) -> Text:
         """The heading, the small cards side by side, and their names (the recipes on their

@@ -1,10 +1,11 @@
 """Widgets that draw whole lines themselves, handed to Textual's compositor as they are,
-and the regions that repaint some of their lines."""
+the regions that repaint some of their lines, and widgets as tall as their lines."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rich.text import Text
 from textual.filter import ANSIToTruecolor
 from textual.geometry import Region
 from textual.strip import Strip
@@ -45,3 +46,23 @@ class WholeLines(Widget):
         if (left, right) != (0, self.outer_size.width):
             strips = [strip.crop(left, right) for strip in strips]
         return strips
+
+
+class FitsItsLines(Widget):
+    """A widget as tall as the lines it renders (``height: auto``). Textual measures that
+    height only when it lays the screen out; :meth:`fit_lines`, called when the state
+    changes, lays it out again where the number of lines has changed."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        """A widget not yet measured."""
+        super().__init__(id=id)
+        self._lines = 0
+        """The number of lines the widget was last laid out for."""
+
+    def fit_lines(self, text: Text) -> None:
+        """Lay the screen out again if ``text`` (what the widget now renders) has another
+        number of lines than the last."""
+        lines = text.plain.count("\n") + 1
+        if lines != self._lines:
+            self._lines = lines
+            self.refresh(layout=True)

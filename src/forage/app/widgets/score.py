@@ -10,10 +10,10 @@ from typing import Final, NamedTuple
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from forage.app.describe import CROSS, DOT, TICK, TO
 from forage.app.themes import DEFAULT_MARKS, marks_of
+from forage.app.widgets.lines import FitsItsLines
 from forage.engine import GameResult, Recipe
 
 TALL_CLASS: Final = "-tall-height"
@@ -124,7 +124,7 @@ def recipes_text(
     return text
 
 
-class ScorePanel(Widget):
+class ScorePanel(FitsItsLines):
     """The score breakdown and, in a recipe challenge, the final score, target and recipes."""
 
     state: reactive[ScoreState] = reactive(ScoreState, always_update=True)
@@ -132,20 +132,14 @@ class ScorePanel(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         """A panel with nothing to show yet."""
         super().__init__(id=id)
-        self._height = 0
-        """The number of lines the panel was last laid out for."""
         self._drawn: tuple[ScoreState, tuple[int, bool, str], Text] | None = None
         """The panel's text and what it was made for (the state, width, size class and
         theme): a new state is drawn once, not once to measure and again to paint."""
 
     def watch_state(self) -> None:
-        """Lay the screen out again when the panel's lines grow or shrink (its height
-        follows them: a recipe's bonus may wrap its name onto a second line), else just
-        repaint it."""
-        height = self.render().plain.count("\n") + 1
-        if height != self._height:
-            self._height = height
-            self.refresh(layout=True)
+        """Lay the screen out again when the panel's lines grow or shrink (a recipe's
+        bonus may wrap its name onto a second line), else just repaint it."""
+        self.fit_lines(self.render())
 
     def render(self) -> Text:
         """Recipes first in a challenge (final score, target), then the base breakdown."""
