@@ -101,6 +101,7 @@ def recipes_text(
         return text
     text.append_text(final_text(result, after, width, marks, compact))
     shown = after.recipes if after is not None else result.recipes
+    margin = "" if compact else " "  # a short panel gives its recipes the column back
     for recipe, now, then in zip(recipes, result.recipes, shown, strict=True):
         mark = TICK if then.met else CROSS
         style = marks["gain" if then.met else "bad"]
@@ -108,19 +109,22 @@ def recipes_text(
             mark = f"{TICK if now.met else CROSS}{TO}{mark}"
             style = style + FLIP_STYLE
         text.append("\n")
-        text.append(f" {mark} ", style)
+        text.append(f"{margin}{mark} ", style)
         name = f"{recipe.name} ({recipe.bonus_text})"
         if then.met and then.bonus:
             name += f" {then.bonus:+d}"
-        room = width - len(mark) - 2 if width else 0
+        hang = " " * (len(margin) + len(mark) + 1)
+        room = width - len(hang) if width else 0
         lines = textwrap.wrap(name, room) if room > 8 else [name]
         text.append(lines[0])
         for line in lines[1:]:
-            text.append(f"\n{' ' * (len(mark) + 2)}{line}")
+            text.append(f"\n{hang}{line}")
         if conditions:
-            lines = textwrap.wrap(recipe.condition, width - 3) if width > 3 else [recipe.condition]
+            indent = margin + "  "
+            room = width - len(indent)
+            lines = textwrap.wrap(recipe.condition, room) if room > 0 else [recipe.condition]
             for line in lines:
-                text.append(f"\n   {line}", "italic")
+                text.append(f"\n{indent}{line}", "italic")
     return text
 
 
