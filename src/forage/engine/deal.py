@@ -113,7 +113,7 @@ class Deal(BaseModel):
     def from_code(cls, code: str) -> Deal:
         """Parse a deal code; raises ValueError naming what is wrong."""
         text = code.strip()
-        if not _CODE.fullmatch(text):
+        if not re.fullmatch(CODE, text):
             raise ValueError(f"not a deal code: {code!r} (expected like 4.11:5.12.3.1.9.17.2.8.14)")
         recipes: tuple[int, int] | None = None
         if ":" in text:
@@ -144,4 +144,5 @@ class Deal(BaseModel):
         return Deal(cards=rest)
 
 
-_CODE: Final = re.compile(r"(\d+\.\d+:)?\d+(\.\d+)*")
+CODE: Final = r"(\d+\.\d+:)?\d+(\.\d+)*"
+"""The pattern of a deal code (compiled on first use: ``re`` keeps it)."""

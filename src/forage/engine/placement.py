@@ -48,7 +48,7 @@ class Placement(BaseModel):
     @classmethod
     def from_notation(cls, text: str) -> Placement:
         """Parse the compact text form written by :meth:`notation`."""
-        match = _NOTATION.fullmatch(text.strip())
+        match = re.fullmatch(NOTATION, text.strip())
         if match is None:
             raise ValueError(f"not a placement: {text!r} (expected like 12r90@1,-1)")
         mouse: list[MouseChoice] = []
@@ -66,7 +66,8 @@ class Placement(BaseModel):
         )
 
 
-_NOTATION: Final = re.compile(
+NOTATION: Final = (
     r"(?P<card>\d+)(?:r(?P<rot>0|90|180|270))?@(?P<x>-?\d+),(?P<y>-?\d+)"
     r"(?:\[(?P<mouse>-?\d+,-?\d+=[BCM](?:;-?\d+,-?\d+=[BCM])*)\])?"
 )
+"""The pattern of a placement's text form (compiled on first use: ``re`` keeps it)."""
