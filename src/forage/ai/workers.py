@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import multiprocessing
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from multiprocessing import resource_tracker
+
+POOL_ERRORS = (BrokenExecutor, OSError)
+"""What work handed to a pool raises when its processes cannot start or end unexpectedly
+(killed, out of memory): the machine's doing, not the work's."""
 
 
 def worker_pool(workers: int, fork: bool = False) -> ProcessPoolExecutor:
@@ -51,3 +55,12 @@ def stop_pool(pool: ProcessPoolExecutor, finished: bool = True) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     for process in running:
         process.terminate()
+
+
+def pool_problem(error: BaseException) -> str:
+    """A few words on why work handed to a pool did not come back."""
+    if isinstance(error, OSError):
+        return f"no worker process could start ({error.strerror or error})"
+    if isinstance(error, BrokenExecutor):
+        return "its worker process ended unexpectedly"
+    return f"it failed ({type(error).__name__}: {error})"

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from concurrent.futures import TimeoutError as WaitedTooLong
 from typing import TYPE_CHECKING, Final
 
-from forage.ai.workers import stop_pool, worker_pool
+from forage.ai.workers import POOL_ERRORS, pool_problem, stop_pool, worker_pool
 
 if TYPE_CHECKING:
     from forage.ai.par import ParResult
@@ -34,11 +34,19 @@ class ParJob:
 
     def __init__(self, code: str) -> None:
         """Start searching the deal with this code."""
-        self._pool = worker_pool(1)
-        self._future = self._pool.submit(deal_par, code)
+        self.problem: str | None = None
+        """Why the search gave no par, if it failed (see :func:`pool_problem`)."""
+        try:
+            self._pool = worker_pool(1)
+            self._future = self._pool.submit(deal_par, code)
+        except POOL_ERRORS as error:
+            self.problem = pool_problem(error)
 
     def wait(self, cancelled: Callable[[], bool]) -> ParResult | None:
-        """Block until the search ends (its par), fails (None) or is cancelled (None)."""
+        """Block until the search ends (its par), fails (None, and :attr:`problem` says why)
+        or is cancelled (None)."""
+        if self.problem is not None:
+            return None
         while True:
             if cancelled():
                 self.stop()
@@ -47,11 +55,14 @@ class ParJob:
                 found = self._future.result(timeout=POLL_SECONDS)
             except WaitedTooLong:
                 continue
-            except Exception:  # the worker died or the search failed: no par to show
+            except Exception as error:  # the worker died or the search failed: no par
+                self.problem = pool_problem(error)
                 found = None
             stop_pool(self._pool)
             return found
 
     def stop(self) -> None:
         """End the search if it is still running."""
+        if self.problem is not None:
+            return
         stop_pool(self._pool, finished=self._future.done())

@@ -167,13 +167,23 @@ class EndScreen(ForageModal):
         """Worker thread: wait for the par process without holding up the screen."""
         worker = get_current_worker()
         found = self._par_job.wait(lambda: worker.is_cancelled)
-        if found is None or worker.is_cancelled:
+        if worker.is_cancelled:
+            return
+        if found is None:
+            problem = self._par_job.problem or "it stopped"
+            self.app.call_from_thread(self._par_missing, problem)
             return
         recorder = recorder_of(self.app)
         if recorder is not None:  # kept: known next time, and the review need not search it
             code = self.session.deal.code
             recorder.later(lambda: recorder.keep_par(code, found))
         self.app.call_from_thread(self._show_par, found.score, found.proven)
+
+    def _par_missing(self, problem: str) -> None:
+        """Say that the deal's par could not be worked out, and why."""
+        self.query_one("#end-par", Static).update(
+            Text(f"Par for this deal: not worked out: {problem}.", "dim")
+        )
 
     def _show_par(self, par: int, proven: bool) -> None:
         """Show the par beside the player's score (and remember it for the deal)."""

@@ -28,6 +28,7 @@ from forage.ai.review import (
     review,
     start_of,
 )
+from forage.ai.workers import POOL_ERRORS, pool_problem
 from forage.app.describe import (
     ARROW,
     DEGREE,
@@ -295,6 +296,8 @@ class ReviewScreen(ForageScreen):
         self.show_best = False
         self.on_par = False
         self.result: Review | None = None
+        self.stopped: str | None = None
+        """Why the analysis stopped before it was done, if it did."""
         self.entries: dict[int, MoveReview] = {}
         """Each move's review as it comes in, by move index (all of them once done)."""
         self._positions = _games(start, self.placements)
@@ -351,7 +354,16 @@ class ReviewScreen(ForageScreen):
                 )
         except StopReview:
             return
+        except POOL_ERRORS as error:
+            self.app.call_from_thread(self._stopped, pool_problem(error))
+            return
         self.app.call_from_thread(self._done, found)
+
+    def _stopped(self, problem: str) -> None:
+        """The analysis stopped before it was done: say why, keep the moves it did."""
+        self.stopped = problem
+        self.query_one(ProgressBar).display = False
+        self.update_view()
 
     def _reached(self, entry: MoveReview) -> None:
         """One move's review is in: its mark in the list, and its verdict if it is shown."""
@@ -395,7 +407,7 @@ class ReviewScreen(ForageScreen):
     def action_next_costly(self) -> None:
         """The next move that lost points: an inaccuracy, a mistake or a blunder."""
         if self.result is None:
-            self.notify("The labels come with the analysis; it is still running.")
+            self.notify(self.missing("The labels come with the analysis"))
             return
         found = next_costly(self.result.moves, self.index if not self.on_par else -1)
         if found is None:
@@ -413,7 +425,7 @@ class ReviewScreen(ForageScreen):
     def action_toggle_par(self) -> None:
         """Step through par's line instead of the game, or back."""
         if self.result is None:
-            self.notify("Par's line comes with the analysis; it is still running.")
+            self.notify(self.missing("Par's line comes with the analysis"))
             return
         self.on_par = not self.on_par
         self.index = min(self.index, max(0, len(self._line()) - 1))
@@ -491,11 +503,22 @@ class ReviewScreen(ForageScreen):
             text.append(f"  {which}: {placement_words(placement, self.start.deck)}")
         return text
 
+    def missing(self, what: str) -> str:
+        """What comes with the analysis, and why it is not there yet (or will not be)."""
+        if self.stopped is not None:
+            return f"{what}, which stopped: {self.stopped}."
+        return f"{what}; it is still running."
+
     def verdict(self) -> Text:
         """The verdict on the move shown, or what the analysis is doing."""
         if self.on_par:
             return Text("Par knows the draw order: the best score this deal allows.", "dim")
         entry = self._entry()
+        if entry is None and self.stopped is not None:
+            return Text(
+                f"The analysis stopped: {self.stopped}. The moves it did keep their marks.",
+                "dim",
+            )
         if entry is None:
             done = len(self.entries)
             return Text(
