@@ -39,3 +39,19 @@ def test_stopping_at_the_first_frame_skips_the_way_out(tmp_path: Path) -> None:
         )
         said[leave] = done.stdout
     assert "left" not in said["STOP"] and "left" in said["QUIT"]
+
+
+@pytest.mark.parametrize("leave", ["STOP", "QUIT"])
+def test_the_hook_leaves_textual_to_be_imported_where_the_program_imports_it(
+    leave: str, tmp_path: Path
+) -> None:
+    """The hook imports no Textual itself (the game imports it after pausing the garbage
+    collector, and the count must see the game's own order), yet still stops the program."""
+    probe = "import sys\nprint('textual' in sys.modules, flush=True)\n"
+    code = getattr(FIRST_FRAME, leave) + probe + FIRST_FRAME.MINIMAL_APP
+    env = {**os.environ, "FORAGE_HOME": str(tmp_path), "TERM": "xterm-256color"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "False"
