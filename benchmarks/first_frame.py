@@ -109,7 +109,11 @@ player's quit does, and the way out is counted too."""
 TIMEOUT: Final = 600
 """Seconds a program may run under callgrind (a program that never draws stops there)."""
 
-GAME = "\nfrom forage.cli import main\nmain(['play', '--seed', '1'])\n"
+GAME = (
+    "\nimport sys\nsys.argv = ['forage', 'play', '--seed', '1']\n"
+    "from forage.launch import main\nmain()\n"
+)
+"""The game as the ``forage`` script starts it."""
 
 
 def instructions(code: str, env: dict[str, str]) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from forage import startup
 from forage.startup import exit_on_interrupt
 
 
@@ -9,7 +10,9 @@ def main() -> int:
     """The ``forage`` command: :func:`forage.cli.main`, quiet (130) on Ctrl+C while loading.
 
     Nothing is imported before this runs; from its first line until the command's modules
-    are loaded (``forage.cli``'s ``_load``), Ctrl+C ends the process at once.
+    are loaded (``forage.cli``'s ``_load``), Ctrl+C ends the process at once. The garbage
+    collector is paused from here too (:func:`forage.startup.hold`): the command line
+    turns it back on once it knows the command is not the game.
     """
     try:
         import signal
@@ -18,6 +21,7 @@ def main() -> int:
             signal.signal(signal.SIGINT, exit_on_interrupt)
     except KeyboardInterrupt:
         return 130
+    startup.hold()
     from forage.cli import main as command_line
 
     return command_line()

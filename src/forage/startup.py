@@ -4,12 +4,13 @@
 
 Loading Textual, pydantic and the engine makes some sixty thousand objects that live as long
 as the process; while they are made, Python's collector would walk them again and again
-(about a tenth of the game's start-up). :func:`hold` pauses it before the game's modules
-are imported (``forage play``, in :mod:`forage.cli`); :func:`release` freezes what is alive
-by the first frame (the collector then never walks it again) and turns the collector back
-on: the app calls it after its first refresh, and the command line once the command ends,
-in case the game stopped before drawing. Reference counting frees memory as usual
-meanwhile; only cycles wait.
+(about a tenth of the game's start-up). :func:`hold` pauses it from the ``forage``
+script's start (:mod:`forage.launch`; :mod:`forage.cli` pauses it too for ``forage play``
+run another way, and turns it back on for any other command once it knows the command);
+:func:`release` freezes what is alive by the first frame (the collector then never walks
+it again) and turns the collector back on: the app calls it after its first refresh, and
+the command line once the command ends, in case the game stopped before drawing.
+Reference counting frees memory as usual meanwhile; only cycles wait.
 """
 
 from __future__ import annotations

@@ -59,3 +59,38 @@ def test_a_play_command_refused_before_the_game_starts_releases_it(
     assert main(["play", "--deal", "not-a-code"]) == 2
     assert held and gc.isenabled()
     assert capsys.readouterr().err.startswith("forage: ")
+
+
+def test_the_forage_script_holds_the_collector_only_for_the_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The script pauses the collector from its start; a command other than the game has
+    it running again before the command runs."""
+    import forage.cli
+    from forage.launch import main as script
+
+    seen: list[tuple[str, bool]] = []
+    monkeypatch.setattr(
+        forage.cli, "_dispatch", lambda args: seen.append((args.command, gc.isenabled())) or 0
+    )
+    monkeypatch.setattr(forage.cli, "_load", lambda playing: None)
+    monkeypatch.setattr(signal, "getsignal", lambda _: signal.default_int_handler)
+    for argv in (["forage", "deal", "--seed", "1"], ["forage", "play", "--seed", "1"]):
+        monkeypatch.setattr("sys.argv", argv)
+        assert script() == 0
+        assert gc.isenabled()  # once the command is done, whichever it was
+    assert seen == [("deal", True), ("play", False)]
+
+
+def test_the_forage_script_pauses_the_collector_before_loading_the_command_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import forage.cli
+    from forage.launch import main as script
+
+    events: list[str] = []
+    hold = startup.hold
+    monkeypatch.setattr(startup, "hold", lambda: (events.append("hold"), hold()))
+    monkeypatch.setattr(forage.cli, "main", lambda: events.append("command line") or 0)
+    assert script() == 0
+    assert events == ["hold", "command line"]

@@ -283,6 +283,8 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser(given[0] if given[0] in COMMANDS else None)
     if given[0] in ("play", "learn"):
         startup.hold()  # from here: checking --seed already imports the engine
+    else:
+        startup.release()  # paused by the forage script; only the game keeps it paused
     try:
         args = parser.parse_args(given)
         if getattr(args, "recipes", False) and getattr(args, "deck", 1) == 2:
