@@ -45,6 +45,14 @@ class BrokenPool:
         """Nothing to shut down."""
 
 
+class NoProcessesLeft(BrokenPool):
+    """A pool whose worker process cannot start (the system has no processes to spare)."""
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Starting the worker fails."""
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+
 def test_pool_problem_names_what_happened() -> None:
     assert pool_problem(BrokenProcessPool("x")) == "its worker process ended unexpectedly"
     assert pool_problem(BrokenExecutor("x")) == "its worker process ended unexpectedly"
@@ -55,11 +63,22 @@ def test_pool_problem_names_what_happened() -> None:
 
 
 @pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(
+    ("pool", "problem"),
+    [
+        (BrokenPool, "its worker process ended unexpectedly"),
+        (NoProcessesLeft, "no worker process could start (Resource temporarily unavailable)"),
+    ],
+)
 @sync
-async def test_a_killed_par_search_is_said_not_waited_for(
-    size: tuple[int, int], forage_home: Path, monkeypatch: pytest.MonkeyPatch
+async def test_a_par_search_that_fails_is_said_not_waited_for(
+    size: tuple[int, int],
+    pool: type[BrokenPool],
+    problem: str,
+    forage_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(par_job, "worker_pool", lambda workers: BrokenPool())
+    monkeypatch.setattr(par_job, "worker_pool", lambda workers: pool())
     app = ForageApp(seed=3, show_par=True, recorder=Recorder("ann"), offer_resume=False)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -69,7 +88,7 @@ async def test_a_killed_par_search_is_said_not_waited_for(
             await pilot.pause()
         assert isinstance(app.screen, EndScreen)
         text = str(app.screen.query_one("#end-par", Static).content)
-        assert text == ("Par for this deal: not worked out: its worker process ended unexpectedly.")
+        assert text == f"Par for this deal: not worked out: {problem}."
         await pilot.press("escape")  # the game goes on: its woodland, then the summary
         await pilot.press("enter")
         assert isinstance(app.screen, EndScreen)

@@ -36,11 +36,15 @@ class ParJob:
         """Start searching the deal with this code."""
         self.problem: str | None = None
         """Why the search gave no par, if it failed (see :func:`pool_problem`)."""
-        try:
-            self._pool = worker_pool(1)
-            self._future = self._pool.submit(deal_par, code)
+        pool = None
+        try:  # the worker process starts with the first task
+            pool = worker_pool(1)
+            self._future = pool.submit(deal_par, code)
         except POOL_ERRORS as error:
             self.problem = pool_problem(error)
+            if pool is not None:
+                stop_pool(pool, finished=False)
+        self._pool = pool
 
     def wait(self, cancelled: Callable[[], bool]) -> ParResult | None:
         """Block until the search ends (its par), fails (None, and :attr:`problem` says why)
@@ -58,11 +62,11 @@ class ParJob:
             except Exception as error:  # the worker died or the search failed: no par
                 self.problem = pool_problem(error)
                 found = None
+            assert self._pool is not None  # made, or the search failed at once
             stop_pool(self._pool)
             return found
 
     def stop(self) -> None:
         """End the search if it is still running."""
-        if self.problem is not None:
-            return
-        stop_pool(self._pool, finished=self._future.done())
+        if self._pool is not None and self.problem is None:
+            stop_pool(self._pool, finished=self._future.done())
