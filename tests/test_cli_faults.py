@@ -250,3 +250,25 @@ def test_a_long_player_name_is_not_echoed_whole(capsys: pytest.CaptureFixture[st
     assert main(["stats", "--player", "x" * 130_000]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and len(err) < 200 and "at most 40" in err
+
+
+def test_a_headless_command_that_fails_unexpectedly_says_one_line_and_logs_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bug, or an analysis whose worker process is killed (``forage review FILE --json``):
+    exit 70, one line naming the log, the traceback in the log; never a traceback shown."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    import forage.cli
+
+    def killed(args: object) -> int:
+        raise BrokenProcessPool("a child process terminated abruptly")
+
+    monkeypatch.setenv("FORAGE_HOME", str(tmp_path))
+    monkeypatch.setattr(forage.cli, "_dispatch", killed)
+    assert main(["deal", "--seed", "1"]) == 70
+    err = capsys.readouterr().err
+    (line,) = err.splitlines()
+    (log,) = tmp_path.glob("crash-*.log")
+    assert line == f"forage: the command stopped on an unexpected error; details in {log}"
+    assert "BrokenProcessPool" in log.read_text() and "Traceback" in log.read_text()

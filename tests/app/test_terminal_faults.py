@@ -90,7 +90,7 @@ def test_a_malformed_escape_sequence_is_ignored(forage_home: Path, sequence: byt
 async def test_an_error_textual_cannot_hand_on_takes_the_crash_path(forage_home: Path) -> None:
     from rich.text import Text
 
-    from forage.cli.play import report_crash
+    from forage.cli.errors import report_crash
 
     app = ForageApp(seed=3, offer_resume=False)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -22,6 +22,7 @@ from forage.cli.errors import (
     EXIT_PIPE_CLOSED,
     BadInput,
     fail,
+    report_crash,
     shortened,
 )
 from forage.startup import exit_on_interrupt
@@ -250,7 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the forage command line and return its exit code.
 
     Ctrl+C exits 130 and a closed output pipe (``| head -1``) exits 141, both without a
-    traceback.
+    traceback; an unexpected error exits 70, its traceback in a log file that one line
+    names.
     """
     try:
         return _main(argv)
@@ -260,10 +262,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_PIPE_CLOSED
-    except Exception as error:  # Ctrl+C that Python wrapped (a class's __set_name__)
-        if not _interrupted(error):
-            raise
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except Exception as error:
+        if not _interrupted(error):  # a bug, or a worker process killed: logged, one line
+            return report_crash(error, "the command")
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C that Python wrapped
         return EXIT_INTERRUPTED
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "deal_option",
     "fail",
     "read_text",
+    "report_crash",
     "shortened",
     "writable_file",
 ]
@@ -47,6 +48,25 @@ class BadInput(Exception):
 def shortened(text: str, limit: int = 40) -> str:
     """Text as an error message echoes it: at most ``limit`` characters, cut with ``...``."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def report_crash(error: BaseException, what: str = "the game") -> int:
+    """Log an unexpected error's traceback in the data folder and say in one line what
+    stopped and where the log is; the exit code (``EXIT_CRASH``)."""
+    import time
+    import traceback
+
+    from forage import __version__
+    from forage.app.saves import write_crash_log
+
+    details = "".join(traceback.format_exception(error))
+    header = f"forage {__version__}, Python {sys.version.split()[0]}, {time.ctime()}\n{sys.argv}\n"
+    try:
+        where = f"; details in {write_crash_log(header + details)}"
+    except OSError:
+        where = f": {error!r}"
+    print(f"forage: {what} stopped on an unexpected error{where}", file=sys.stderr)
+    return EXIT_CRASH
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> int:

@@ -5,14 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
-import traceback
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forage import __version__
 from forage.cli.errors import (
     EXIT_ILLEGAL,
     BadInput,
@@ -20,9 +17,9 @@ from forage.cli.errors import (
     fail,
     named_player,
     read_text,
+    report_crash,
     writable_file,
 )
-from forage.exits import EXIT_CRASH
 
 if TYPE_CHECKING:
     from forage.app.base import ForageBaseApp
@@ -191,17 +188,3 @@ def clamped_size() -> tuple[str | None, str | None]:
         None if given[0] is None else str(columns),
         None if given[1] is None else str(rows),
     )
-
-
-def report_crash(error: BaseException) -> int:
-    """Log a crash's traceback in the data folder, say where in one line; the exit code."""
-    from forage.app.saves import write_crash_log
-
-    details = "".join(traceback.format_exception(error))
-    header = f"forage {__version__}, Python {sys.version.split()[0]}, {time.ctime()}\n{sys.argv}\n"
-    try:
-        where = f"; details in {write_crash_log(header + details)}"
-    except OSError:
-        where = f": {error!r}"
-    print(f"forage: the game stopped on an unexpected error{where}", file=sys.stderr)
-    return EXIT_CRASH
