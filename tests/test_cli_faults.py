@@ -161,10 +161,37 @@ def test_ctrl_c_at_any_moment_exits_130_quietly(delay: float) -> None:
     assert process.returncode == EXIT_INTERRUPTED
 
 
+@pytest.mark.parametrize("delay", [1.0, 1.6, 2.3])
+def test_ctrl_c_while_the_expert_plays_in_workers_exits_130_quietly(delay: float) -> None:
+    # As a terminal sends it: to the whole process group, the workers included.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "forage", "bot", "--games", "200", "--policy", "expert"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    time.sleep(delay)
+    os.killpg(process.pid, signal.SIGINT)
+    began = time.monotonic()
+    _, err = process.communicate(timeout=60)
+    assert err == "", err
+    assert process.returncode == EXIT_INTERRUPTED
+    assert time.monotonic() - began < 5.0
+
+
 def test_closed_output_pipe_exits_quietly(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     record.write_text(json.dumps({"format": "forage/1", "deal": list(Deal.from_seed(1).cards)}))
-    for args in (["moves", str(record), "--json"], ["moves", str(record)], ["deal", "--seed", "1"]):
+    for args in (
+        ["moves", str(record), "--json"],
+        ["moves", str(record)],
+        ["deal", "--seed", "1"],
+        ["history"],
+        ["stats"],
+        ["history", "--json"],
+        ["stats", "--json"],
+    ):
         # A reader that is gone before anything is written: every write fails.
         read, write = os.pipe()
         os.close(read)

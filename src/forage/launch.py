@@ -24,4 +24,9 @@ def main() -> int:
     startup.hold()
     from forage.cli import main as command_line
 
-    return command_line()
+    code = command_line()
+    # The command is done: a Ctrl+C from here would only break into the interpreter's own
+    # exit (with a traceback, or killing it), so it is let go. The signal stays ignored
+    # through the exit, where a handler of Python's own would be reset.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return code

@@ -105,7 +105,6 @@ def review_killed_after_one_move(
     progress: Any = None,
     memory: Any = None,
     each: Callable[[Any], None] | None = None,
-    fork: bool = False,
 ) -> Review:
     """The review of the first move comes in; then the workers are killed."""
     first = review(start, placements[:1], SMALL, 1)

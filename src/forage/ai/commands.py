@@ -5,14 +5,13 @@ from __future__ import annotations
 import statistics
 import time
 from dataclasses import dataclass
-from itertools import repeat
 from typing import Any, Final
 
 from forage.ai.bots import POLICIES
 from forage.ai.games import bot_game
 from forage.ai.par import ParResult, par
 from forage.ai.sim import Simulator
-from forage.ai.workers import worker_pool
+from forage.ai.workers import pooled
 from forage.carddata import standard_deck
 from forage.engine import Game
 from forage.engine.scoring import RATINGS, rating
@@ -56,8 +55,10 @@ def bot_summary(
     began = time.perf_counter()
     seeds = range(seed, seed + games)
     if policy == "expert" and workers > 1 and games > 1:
-        with worker_pool(workers) as pool:
-            scores = list(pool.map(_expert_game, seeds, repeat(recipes)))
+        with pooled(workers) as pool:
+            # Not pool.map: stopped, it cancels its tasks as the pool fails them.
+            games_played = [pool.submit(_expert_game, s, recipes) for s in seeds]
+            scores = [game.result() for game in games_played]
     else:
         scores = [bot_game(s, policy, recipes, deck, sim) for s in seeds]
     return summary_of(policy, scores, time.perf_counter() - began)

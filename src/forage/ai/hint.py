@@ -15,7 +15,7 @@ from typing import Any
 
 from forage.ai.bots import Choice, expert_move, unseen_cards
 from forage.ai.sim import simulator_for, state_of
-from forage.ai.workers import worker_pool
+from forage.ai.workers import pooled
 from forage.engine import Game, Placement
 
 
@@ -54,10 +54,10 @@ class Hint:
 def hint(game: Game, workers: int = 1, early: Callable[[Hint], None] | None = None) -> Hint | None:
     """The suggested placement for the hand now, or None when the game is over.
 
-    With ``workers`` 2, the expert plays its candidates out in two forked worker processes
-    where the system can fork (a quicker hint, the same one); the game screen asks with
-    one, as forking a process that runs threads is not safe. ``early`` is given the answer so
-    far (``final`` False) as soon as the look ahead has one, before the play-outs.
+    With ``workers`` 2, the expert plays its candidates out in two worker processes
+    (:func:`forage.ai.workers.worker_pool`: a quicker hint, the same one). ``early`` is
+    given the answer so far (``final`` False) as soon as the look ahead has one, before the
+    play-outs.
     """
     if game.is_over():
         return None
@@ -76,6 +76,6 @@ def hint(game: Game, workers: int = 1, early: Callable[[Hint], None] | None = No
         if early is not None:
             early(hint_of(choice, final=False))
 
-    with worker_pool(workers, fork=True) if workers > 1 else nullcontext() as executor:
+    with pooled(workers) if workers > 1 else nullcontext() as executor:
         choice = expert_move(sim, state, pool, game.draw_pile, None, executor, so_far)
     return None if choice is None else hint_of(choice, final=True)

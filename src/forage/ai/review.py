@@ -28,7 +28,7 @@ from forage.ai.memory import Memory, analysis_key
 from forage.ai.par import FULL, Effort, ParResult, keep_par, kept_par, par
 from forage.ai.search import draw_orders
 from forage.ai.sim import Move, simulator_for, state_of
-from forage.ai.workers import stop_pool, worker_pool
+from forage.ai.workers import pooled
 from forage.ai.worth import outlook
 from forage.engine import ROTATIONS, Game, Placement
 from forage.engine.deal import SplitMix64
@@ -347,18 +347,17 @@ def review(
     progress: ProgressFn | None = None,
     memory: Memory | None = None,
     each: Callable[[MoveReview], None] | None = None,
-    fork: bool = False,
 ) -> Review:
     """The review of a game: ``start`` its first position, ``placements`` its (legal) moves.
 
-    With ``workers`` above 1 the moves are reviewed in that many processes (forked, which
-    start at once, where the caller runs no threads and says so with ``fork``); the result
-    is the same with any number. ``progress`` is told (done, total) after each task; an
-    exception it raises stops the review, dropping the tasks not yet started. With a
-    ``memory``, a review kept there under its key (:func:`review_key`) is read back at
-    once, and one worked out is kept; so is the deal's par (the end screen's, for one),
-    which is then not worked out again. ``each`` is given each move's review as soon as it
-    is done (in any order), before the whole review is.
+    With ``workers`` above 1 the moves are reviewed in that many worker processes
+    (:func:`forage.ai.workers.worker_pool`); the result is the same with any number.
+    ``progress`` is told (done, total) after each task; an exception it raises stops the
+    review, dropping the tasks not yet started. With a ``memory``, a review kept there under
+    its key (:func:`review_key`) is read back at once, and one worked out is kept; so is the
+    deal's par (the end screen's, for one), which is then not worked out again. ``each`` is
+    given each move's review as soon as it is done (in any order), before the whole review
+    is.
     """
     settings = settings or Settings()
     moves = list(placements)
@@ -392,15 +391,12 @@ def review(
         for task in tasks:
             finished(task, _run(start, moves, task, settings))
     else:
-        pool = worker_pool(workers, fork=fork)
-        try:
+        with pooled(workers) as pool:
             futures: dict[Future[Any], int] = {
                 pool.submit(_run, start, moves, task, settings): task for task in tasks
             }
             for future in as_completed(futures):
                 finished(futures[future], future.result())
-        finally:
-            stop_pool(pool, finished=len(results) == total)
     par_found: ParResult = results.pop(-1)
     if memory is not None and known_par is None:
         keep_par(start, par_found, memory, settings.par_effort)

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import os
 import signal
-from typing import TYPE_CHECKING, Final
+import threading
+import time
+from typing import TYPE_CHECKING, Any, Final
 
 from textual.app import App
 
@@ -23,6 +27,9 @@ STOPPING_SIGNALS: Final = (
 )
 """The signals that end the game (the game saved, the terminal restored) and the exit code
 of each."""
+SHUTDOWN_SECONDS: Final = 5.0
+"""How long an app may take to close once it has begun: a terminal that is gone (or never
+reads) can block Textual's output for ever, and then the process ends without it."""
 
 
 def plain_bars() -> None:
@@ -61,6 +68,35 @@ class ForageBaseApp(App[int]):
             plain_bars()
         self.crash: BaseException | None = None
         """The error that stopped the app, if one did (the command that ran it logs it)."""
+        self._stopping_on: int | None = None
+        """The exit code of the stopping signal being handled, once one has come."""
+        self._run_returned = threading.Event()
+        """Set once :meth:`run` has returned."""
+
+    def run(self, *args: Any, **kwargs: Any) -> int | None:
+        """Run the app (as Textual's ``App.run``) until it has closed."""
+        try:
+            return super().run(*args, **kwargs)
+        finally:
+            self._run_returned.set()
+
+    def on_unmount(self) -> None:
+        """The app is closing: from here it has :data:`SHUTDOWN_SECONDS` to be done, else
+        the process ends with the app's exit code (what is kept is written before this:
+        the save after every change, and on a stopping signal)."""
+        if not self.is_headless:
+            threading.Thread(target=self._end_if_stuck, daemon=True).start()
+
+    def _end_if_stuck(self, code: int | None = None) -> None:
+        """In its own thread: end the process with ``code`` (else the app's result) if it
+        has not ended within :data:`SHUTDOWN_SECONDS`; unless signalled, once the app has
+        closed the rest of the way out is the command's."""
+        if code is None and self._run_returned.wait(SHUTDOWN_SECONDS):
+            return
+        if code is not None:
+            time.sleep(SHUTDOWN_SECONDS)
+        result = self.return_value if code is None else code
+        os._exit(result if isinstance(result, int) else 0)
 
     def _handle_exception(self, error: Exception) -> None:
         """Keep the error for the command to log; Textual restores the terminal and exits
@@ -96,13 +132,28 @@ class ForageBaseApp(App[int]):
             self.call_from_thread(self.notify, text, title="Puzzles", timeout=8)
 
     def listen_for_signals(self) -> None:
-        """End cleanly on SIGTERM, SIGINT and SIGHUP (not in headless tests)."""
+        """End cleanly on SIGTERM, SIGINT and SIGHUP (not in headless tests).
+
+        The handlers are the interpreter's own, not the event loop's, so that a signal is
+        heard even while the loop is blocked (on a terminal that no longer reads); each
+        hands the stop to the loop, and gives the process :data:`SHUTDOWN_SECONDS` to end.
+        """
         if self.is_headless:
             return
         loop = asyncio.get_running_loop()
         for number, code in STOPPING_SIGNALS:
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(number, self.stop_on_signal, code)
+            with contextlib.suppress(ValueError, OSError):
+                signal.signal(number, functools.partial(self._signalled, loop, code))
+
+    def _signalled(self, loop: asyncio.AbstractEventLoop, code: int, *_: object) -> None:
+        """A stopping signal: the first one stops the app; any more while it stops (a
+        burst of Ctrl+C) are let go, as the screens they would ask about are going."""
+        if self._stopping_on is not None:
+            return
+        self._stopping_on = code
+        threading.Thread(target=self._end_if_stuck, args=(code,), daemon=True).start()
+        with contextlib.suppress(RuntimeError):  # the loop has closed: the app is done
+            loop.call_soon_threadsafe(self.stop_on_signal, code)
 
     def stop_on_signal(self, code: int) -> None:
         """Leave with ``code`` (Textual restores the terminal)."""

@@ -1,8 +1,7 @@
 """The deal's par, worked out in a worker process so the screen never waits on it.
 
-The search runs in a :func:`forage.ai.workers.worker_pool` of one fresh interpreter (the
-app runs threads, so it is not forked). Par is the same on every machine, so the end
-screen shows what ``forage par`` says.
+The search runs in a :func:`forage.ai.workers.worker_pool` of one process. Par is the same
+on every machine, so the end screen shows what ``forage par`` says.
 """
 
 from __future__ import annotations

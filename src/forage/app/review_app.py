@@ -24,10 +24,6 @@ class ReviewApp(ForageBaseApp):
         self.processes = workers
 
     def on_mount(self) -> None:
-        """Open the review of the game."""
+        """Open the review of the game; a stopping signal leaves (the terminal restored)."""
+        self.listen_for_signals()
         self.push_screen(ReviewScreen.of_game(self.game, self.settings, self.processes))
-
-
-def run_review_app(game: Game) -> None:
-    """Run the review screen on a game's moves until the player closes it."""
-    ReviewApp(game).run()

@@ -52,11 +52,10 @@ def stats_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats_json(stats, all_achievements(), unlocked), indent=2))
         return 0
-    from rich.console import Console
-
+    from forage.cli.output import console
     from forage.history.report import stats_report
 
-    Console(highlight=False).print(stats_report(stats, all_achievements(), unlocked))
+    console(highlight=False).print(stats_report(stats, all_achievements(), unlocked))
     return 0
 
 
@@ -105,15 +104,14 @@ def history_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"games": [g.to_json() for g in games]}, indent=2))
         return 0
-    from rich.console import Console
-
+    from forage.cli.output import console
     from forage.history.report import history_table
 
-    console = Console(highlight=False)
+    out = console(highlight=False)
     if not games:
-        console.print(f"No games stored for {player} yet.")
+        out.print(f"No games stored for {player} yet.")
         return 0
-    console.print(history_table(games, console.width))
+    out.print(history_table(games, out.width))
     return 0
 
 

@@ -130,6 +130,7 @@ def run_game(
     except Exception as error:  # outside Textual's own handling: still logged, never shown
         code, crash = None, error
     finally:
+        end_workers()
         recorder.close()
     slot = saves.slot()
     if crash is not None:
@@ -172,9 +173,20 @@ def run_app(build: Callable[[], ForageBaseApp]) -> int:
         crash = app.crash
     except Exception as error:  # outside Textual's own handling: still logged, never shown
         code, crash = None, error
+    finally:
+        end_workers()
     if crash is not None:
         return report_crash(crash)
     return code if isinstance(code, int) else 0
+
+
+def end_workers() -> None:
+    """End the worker processes the app's screens left running (none if no analysis ever
+    started, and then nothing is loaded for it)."""
+    if "forage.ai.workers" in sys.modules:
+        from forage.ai.workers import end_workers as end_them
+
+        end_them()
 
 
 def clamped_size() -> tuple[str | None, str | None]:

@@ -18,10 +18,10 @@ def review_command(args: argparse.Namespace) -> int:
     if isinstance(game, int):
         return game
     if not args.json:
-        from forage.app.review_app import run_review_app
+        from forage.app.review_app import ReviewApp
+        from forage.cli.play import run_app
 
-        run_review_app(game)
-        return EXIT_OK
+        return run_app(lambda: ReviewApp(game))
     from forage.ai.review import review, start_of
     from forage.history.store import HistoryStore
 
@@ -43,6 +43,6 @@ def review_command(args: argparse.Namespace) -> int:
             bar.refresh()
 
         with HistoryStore.open() as memory:  # a review asked again is read back at once
-            result = review(start_of(game), game.moves, progress=advance, memory=memory, fork=True)
+            result = review(start_of(game), game.moves, progress=advance, memory=memory)
     print(json.dumps(result.to_json()))
     return EXIT_OK
