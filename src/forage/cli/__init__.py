@@ -59,7 +59,7 @@ def _whole(text: str) -> int:
     try:
         return int(text)
     except ValueError as exc:
-        from forage.record import number_problem
+        from forage.files import number_problem
 
         problem = (
             number_problem(exc) if text.strip().lstrip("+-").isdigit() else "not a whole number"

@@ -128,7 +128,7 @@ def deal_option(code: str, option: str = "--deal") -> Deal:
 
 def writable_file(path: str, option: str = "--record") -> Path:
     """A file the command will write, checked before it starts; BadInput if it cannot be."""
-    from forage.record import write_problem
+    from forage.files import write_problem
 
     if not path.strip():
         raise BadInput(f"{option}: no file name given")

@@ -1,5 +1,6 @@
 """Reading and writing files for records and saves: one-line messages for what went wrong,
-whether a file can be written, and writing atomically (a temporary file, then a rename)."""
+whether a file can be written, and writing atomically (a temporary file, then a rename).
+Part of the root layer: it imports nothing of forage's."""
 
 from __future__ import annotations
 
