@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from helpers import run_forage
+from special_files import KINDS, is_kind, special_file
 
 from forage.cli import main
 from forage.cli.errors import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED
@@ -78,6 +79,19 @@ def test_unusable_record_file_is_refused_before_the_screen(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--record" in err and problem in err, err
     assert path.strip() == "" or path in err
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_play_refuses_a_special_file_as_record_before_the_game(tmp_path: Path, kind: str) -> None:
+    path = special_file(tmp_path, kind)
+    home = tmp_path / "home"
+    done = run_forage(
+        "play", "--seed", "3", "--record", str(path), env={**os.environ, "FORAGE_HOME": str(home)}
+    )
+    line = one_line_exit_2(done, f"--record {path}: is {KINDS[kind]}, not a file")
+    assert line == f"forage: --record {path}: is {KINDS[kind]}, not a file"
+    assert is_kind(path, kind)
+    assert not home.exists()  # the game never started: no save, no lock
 
 
 def test_read_only_record_folder_is_refused(

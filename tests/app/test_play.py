@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from app_helpers import (
     choice_spot,
     drive_to,
@@ -211,6 +212,38 @@ async def test_record_file_is_written_after_every_placement(tmp_path: Path) -> N
             assert refusal is None
             assert game.moves == session.game.moves
             assert len(game.moves) == count
+
+
+def record_link(tmp_path: Path, shape: str) -> tuple[Path, Path]:
+    """A ``--record`` path that is a link of ``shape``, and the file at the end of it."""
+    target = tmp_path / "records" / "game.json"
+    target.parent.mkdir()
+    link = tmp_path / "link.json"
+    if shape == "chain":
+        middle = tmp_path / "middle.json"
+        middle.symlink_to(target)
+        link.symlink_to(middle)
+    else:
+        link.symlink_to(target)
+    if shape != "dangling":
+        target.write_text("an older file")
+    return link, target
+
+
+@sync
+@pytest.mark.parametrize("shape", ["to a file", "dangling", "chain"])
+async def test_record_to_a_symlink_writes_its_target(tmp_path: Path, shape: str) -> None:
+    link, target = record_link(tmp_path, shape)
+    app = ForageApp(seed=2, record_path=link, offer_resume=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        await drive_to(pilot, app, greedy(session).placement)
+        await pilot.press("enter")
+        assert link.is_symlink()
+        game, refusal = load_game(target.read_text())
+        assert refusal is None and game.moves == session.game.moves
+    assert sorted(p.name for p in target.parent.iterdir()) == ["game.json"]
 
 
 @sync
