@@ -1,5 +1,5 @@
-"""Files that are not regular files, made in a test's folder: a FIFO, a unix socket and,
-for root, a device node (a copy of /dev/null's)."""
+"""Paths to write that are not plain files, made in a test's folder: a FIFO, a unix socket,
+for root a device node (a copy of /dev/null's), and symbolic links."""
 
 from __future__ import annotations
 
@@ -38,6 +38,27 @@ def special_file(folder: Path, kind: str) -> Path:
         except PermissionError:
             pytest.skip("this container may not make device nodes")
     return path
+
+
+LINK_SHAPES: Final = ("to a file", "dangling", "chain")
+"""The symbolic links :func:`linked` makes: to a file, to no file yet, through another link."""
+
+
+def linked(folder: Path, shape: str) -> tuple[Path, Path]:
+    """A symbolic link of ``shape`` (one of :data:`LINK_SHAPES`) in ``folder``, and the
+    file at the end of its chain, in a folder of its own (``records``)."""
+    target = folder / "records" / "game.json"
+    target.parent.mkdir()
+    link = folder / "link.json"
+    if shape == "chain":
+        middle = folder / "middle.json"
+        middle.symlink_to(Path("records") / "game.json")  # relative to the link's folder
+        link.symlink_to(middle)
+    else:
+        link.symlink_to(target)
+    if shape != "dangling":
+        target.write_text("an older file")
+    return link, target
 
 
 def is_kind(path: Path, kind: str) -> bool:

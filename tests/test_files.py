@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from special_files import KINDS, is_kind, special_file
+from special_files import KINDS, LINK_SHAPES, is_kind, linked, special_file
 
 from forage.files import os_problem, write_atomic, write_problem
 
@@ -58,27 +58,9 @@ def test_a_path_that_becomes_a_fifo_while_written_is_not_replaced(
     assert is_kind(path, "fifo") and sorted(tmp_path.iterdir()) == [path]
 
 
-def _link(tmp_path: Path, shape: str) -> tuple[Path, Path]:
-    """A link of ``shape`` and the file at the end of its chain."""
-    target = tmp_path / "real" / "game.json"
-    target.parent.mkdir()
-    link = tmp_path / "link.json"
-    if shape == "dangling":
-        link.symlink_to(target)
-    elif shape == "chain":
-        middle = tmp_path / "middle.json"
-        middle.symlink_to(Path("real") / "game.json")  # relative to the link's folder
-        link.symlink_to(middle)
-        target.write_text("old")
-    else:
-        link.symlink_to(target)
-        target.write_text("old")
-    return link, target
-
-
-@pytest.mark.parametrize("shape", ["to a file", "dangling", "chain"])
+@pytest.mark.parametrize("shape", LINK_SHAPES)
 def test_write_atomic_writes_through_a_link_which_stays_a_link(tmp_path: Path, shape: str) -> None:
-    link, target = _link(tmp_path, shape)
+    link, target = linked(tmp_path, shape)
     assert write_problem(link) is None
     write_atomic(link, "new")
     assert link.is_symlink()

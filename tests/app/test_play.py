@@ -17,6 +17,7 @@ from app_helpers import (
     session_of,
     sync,
 )
+from special_files import LINK_SHAPES, linked
 from textual.widgets import Static
 
 from forage.app.app import ForageApp
@@ -214,26 +215,10 @@ async def test_record_file_is_written_after_every_placement(tmp_path: Path) -> N
             assert len(game.moves) == count
 
 
-def record_link(tmp_path: Path, shape: str) -> tuple[Path, Path]:
-    """A ``--record`` path that is a link of ``shape``, and the file at the end of it."""
-    target = tmp_path / "records" / "game.json"
-    target.parent.mkdir()
-    link = tmp_path / "link.json"
-    if shape == "chain":
-        middle = tmp_path / "middle.json"
-        middle.symlink_to(target)
-        link.symlink_to(middle)
-    else:
-        link.symlink_to(target)
-    if shape != "dangling":
-        target.write_text("an older file")
-    return link, target
-
-
 @sync
-@pytest.mark.parametrize("shape", ["to a file", "dangling", "chain"])
+@pytest.mark.parametrize("shape", LINK_SHAPES)
 async def test_record_to_a_symlink_writes_its_target(tmp_path: Path, shape: str) -> None:
-    link, target = record_link(tmp_path, shape)
+    link, target = linked(tmp_path, shape)
     app = ForageApp(seed=2, record_path=link, offer_resume=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
