@@ -191,6 +191,18 @@ def test_bot_record_needs_one_game_and_a_writable_file(
     assert not list(tmp_path.iterdir())
 
 
+def test_bot_record_to_a_symlink_writes_its_target(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "records" / "greedy.json"
+    target.parent.mkdir()
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    assert main(["bot", "--games", "1", "--seed", "2", "--record", str(link)]) == 0
+    assert link.is_symlink() and link.readlink() == target
+    assert json.loads(target.read_text())["seed"] == 2
+
+
 def test_bot_record_is_named_in_the_summary(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -16,12 +16,15 @@ from pathlib import Path
 
 import pytest
 from helpers import run_forage
+from special_files import KINDS, is_kind, special_file
 
 from forage.cli import main
 from forage.cli.errors import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED
 from forage.engine import Deal
 
 HUGE = "7" * 5000
+LONGEST_NUMBER = "9" * sys.get_int_max_str_digits()
+"""A number with as many digits as Python reads (4300)."""
 
 
 def one_line_exit_2(done: subprocess.CompletedProcess[str], *words: str) -> str:
@@ -41,6 +44,7 @@ def test_argument_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> Non
         (["bot"], "--games"),
         (["bot", "--games", "0"], "at least 1"),
         (["deal", "--seed", "x"], "not a whole number"),
+        (["deal", "--seed", "²"], "not a whole number: '²'"),
         (["replay"], "FILE"),
         (["replay", "a.json", "b.json"], "unrecognized arguments"),
         (["deal", "--recipes", "--deck", "2"], "deck 2"),
@@ -78,6 +82,19 @@ def test_unusable_record_file_is_refused_before_the_screen(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--record" in err and problem in err, err
     assert path.strip() == "" or path in err
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_play_refuses_a_special_file_as_record_before_the_game(tmp_path: Path, kind: str) -> None:
+    path = special_file(tmp_path, kind)
+    home = tmp_path / "home"
+    done = run_forage(
+        "play", "--seed", "3", "--record", str(path), env={**os.environ, "FORAGE_HOME": str(home)}
+    )
+    line = one_line_exit_2(done, f"--record {path}: is {KINDS[kind]}, not a file")
+    assert line == f"forage: --record {path}: is {KINDS[kind]}, not a file"
+    assert is_kind(path, kind)
+    assert not home.exists()  # the game never started: no save, no lock
 
 
 def test_read_only_record_folder_is_refused(
@@ -123,6 +140,34 @@ def test_deal_code_and_seed_with_5000_digits(capsys: pytest.CaptureFixture[str])
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and len(err) < 200 and "--seed" in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "--seed", LONGEST_NUMBER],
+        ["serve", "--port", LONGEST_NUMBER],
+        ["serve", "--max-games", LONGEST_NUMBER],
+        ["history", "--limit", f"-{LONGEST_NUMBER}"],
+        ["bot", "--games", f"-{LONGEST_NUMBER}"],
+        ["play", "--deck", LONGEST_NUMBER],
+        ["replay", "a.json", LONGEST_NUMBER],
+    ],
+    ids=["seed", "port", "max-games", "limit", "games", "deck", "extra argument"],
+)
+def test_a_4300_digit_number_is_cut_in_the_error_line(tmp_path: Path, args: list[str]) -> None:
+    done = run_forage(*args, env={**os.environ, "FORAGE_HOME": str(tmp_path)})
+    line = one_line_exit_2(done, args[-2] if args[-2].startswith("--") else "unrecognized")
+    assert len(line) < 200 and "..." in line
+
+
+@pytest.mark.parametrize("name", ["COLUMNS", "LINES"])
+def test_a_superscript_terminal_size_is_ignored(tmp_path: Path, name: str) -> None:
+    env = {**os.environ, "FORAGE_HOME": str(tmp_path), name: "²"}
+    for args in (["--help"], ["stats"], ["history"]):
+        done = run_forage(*args, env=env)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr == "" and done.stdout != ""
 
 
 # The ``forage`` script's entry point, telling the test when it has taken over Ctrl+C (its

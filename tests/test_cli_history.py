@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from helpers import run_forage
 from history_helpers import GAME_KEYS, STATS_KEYS, played, record
+from special_files import is_kind, special_file
 
 from forage.history.store import DB_NAME, HistoryStore
 
@@ -281,6 +282,16 @@ def test_history_export_writes_a_record_that_replays(tmp_path: Path) -> None:
     assert json.loads(replayed.stdout)["score"]["final"] == done.game.final
     to_stdout = forage(tmp_path, "history", "--export", str(done.game.id))
     assert json.loads(to_stdout.stdout) == json.loads(done.game.record)
+
+
+def test_history_export_to_a_fifo_is_refused_and_leaves_it(tmp_path: Path) -> None:
+    with HistoryStore.open(tmp_path) as store:
+        done = record(store, played(1), "ann", 1)
+    fifo = special_file(tmp_path, "fifo")
+    exported = forage(tmp_path, "history", "--export", str(done.game.id), str(fifo))
+    assert exported.returncode == 2 and exported.stdout == ""
+    assert exported.stderr == f"forage: --export FILE {fifo}: is a pipe (FIFO), not a file\n"
+    assert is_kind(fifo, "fifo")
 
 
 @pytest.mark.parametrize(

@@ -23,13 +23,21 @@ def clamp_size(columns: object, rows: object) -> tuple[int, int]:
     return _clamp(columns, 80, MAX_COLUMNS), _clamp(rows, 24, MAX_ROWS)
 
 
+def is_size(text: str) -> bool:
+    """Whether text is a size as terminals and browsers report one: ASCII digits only (``²``
+    is a digit to Python, but no number)."""
+    return text.isascii() and text.isdigit()
+
+
 def _clamp(value: object, default: int, most: int) -> int:
     if isinstance(value, bool):
         return default
     if isinstance(value, str):
         text = value.strip()
-        if not text.isdigit() or len(text) > 9:
-            return default if not text.isdigit() else most
+        if not is_size(text):
+            return default
+        if len(text) > 9:
+            return most
         value = int(text)
     if not isinstance(value, int):
         return default

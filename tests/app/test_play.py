@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from app_helpers import (
     choice_spot,
     drive_to,
@@ -16,6 +17,7 @@ from app_helpers import (
     session_of,
     sync,
 )
+from special_files import LINK_SHAPES, linked
 from textual.widgets import Static
 
 from forage.app.app import ForageApp
@@ -211,6 +213,22 @@ async def test_record_file_is_written_after_every_placement(tmp_path: Path) -> N
             assert refusal is None
             assert game.moves == session.game.moves
             assert len(game.moves) == count
+
+
+@sync
+@pytest.mark.parametrize("shape", LINK_SHAPES)
+async def test_record_to_a_symlink_writes_its_target(tmp_path: Path, shape: str) -> None:
+    link, target = linked(tmp_path, shape)
+    app = ForageApp(seed=2, record_path=link, offer_resume=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        await drive_to(pilot, app, greedy(session).placement)
+        await pilot.press("enter")
+        assert link.is_symlink()
+        game, refusal = load_game(target.read_text())
+        assert refusal is None and game.moves == session.game.moves
+    assert sorted(p.name for p in target.parent.iterdir()) == ["game.json"]
 
 
 @sync

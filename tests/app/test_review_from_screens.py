@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 from app_helpers import play_out_quickly, session_of, sync
-from history_helpers import played, stored
+from history_helpers import played, record, stored
+from special_files import is_kind, special_file
 from textual.widgets import DataTable, Static
 
 from forage.ai.par import QUICK
@@ -17,7 +18,9 @@ from forage.app.app import ForageApp
 from forage.app.recorder import Recorder
 from forage.app.screens import EndScreen, GameScreen, HistoryScreen, ReviewScreen
 from forage.app.screens.history import stored_game
+from forage.history import report
 from forage.history.report import HISTORY_COLUMNS
+from forage.history.store import HistoryStore
 from forage.record import load_game, record_from_game
 
 SMALL = Settings(samples=4, candidates=2, par_effort=QUICK)
@@ -81,6 +84,29 @@ async def test_g_lists_the_stored_games_and_enter_reviews_one(forage_home: Path)
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
+
+
+@sync
+async def test_x_on_the_games_list_refuses_a_fifo_in_the_exports_folder(
+    forage_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with HistoryStore.open(forage_home) as store:
+        record(store, played(1), "fay", 1)
+    (forage_home / "exports").mkdir()
+    fifo = special_file(forage_home / "exports", "fifo")
+    monkeypatch.setattr(report, "export_name", lambda stored: fifo.name)
+    app = ForageApp(seed=4, offer_resume=False, recorder=Recorder("fay"))
+    told: list[str] = []
+    app.notify = lambda message, **kwargs: told.append(message)  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        await pilot.press("x")
+        await pilot.pause()
+    assert told == ["Not exported: is a pipe (FIFO), not a file."]
+    assert is_kind(fifo, "fifo")
 
 
 def test_a_stored_record_that_cannot_be_read_gives_a_one_line_reason() -> None:

@@ -21,7 +21,6 @@ import pytest
 from app_helpers import game_screen, greedy, session_of, sync
 from textual.pilot import Pilot
 
-from forage import record as record_module
 from forage.app import saves
 from forage.app.app import ForageApp
 from forage.app.keeper import Keeper
@@ -82,7 +81,7 @@ async def test_data_folder_under_a_file_plays_on_and_says_so_once(
 
 @sync
 async def test_a_failed_save_is_told_once_and_tried_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = record_module.write_atomic
+    real = saves.write_atomic
     failures = [OSError(errno.ENOSPC, "No space left on device")] * 2
 
     def flaky(path: Path, text: str) -> None:
@@ -90,7 +89,7 @@ async def test_a_failed_save_is_told_once_and_tried_again(monkeypatch: pytest.Mo
             raise failures.pop()
         real(path, text)
 
-    monkeypatch.setattr(record_module, "write_atomic", flaky)
+    monkeypatch.setattr(saves, "write_atomic", flaky)
     app = ForageApp(seed=3, offer_resume=False)
     told = listen(app)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -348,14 +347,14 @@ async def test_a_record_file_that_stops_being_writable_is_told_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     record = tmp_path / "game.json"
-    real = record_module.write_atomic
+    real = saves.write_atomic
 
     def full_for_the_record(path: Path, text: str) -> None:
         if path == record and record.exists():
             raise OSError(errno.ENOSPC, "No space left on device")
         real(path, text)
 
-    monkeypatch.setattr(record_module, "write_atomic", full_for_the_record)
+    monkeypatch.setattr(saves, "write_atomic", full_for_the_record)
     app = ForageApp(seed=3, record_path=record, offer_resume=False)
     told = listen(app)
     async with app.run_test(size=(80, 24)) as pilot:

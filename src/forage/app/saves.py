@@ -28,13 +28,14 @@ from pathlib import Path
 from typing import IO, Any, Final, NamedTuple, TypeVar
 
 from forage.engine import Deal
+from forage.files import json_problem, number_problem, os_problem, write_atomic
 from forage.paths import data_dir
 
 SAVE_FORMAT: Final = "forage-save/1"
 SAVE_NAME: Final = "current-game.json"
 LOCK_NAME: Final = "current-game.lock"
 TEMP_PATTERN: Final = f".{SAVE_NAME}.*.tmp"
-"""The temporary files of :func:`forage.record.write_atomic` writing the save."""
+"""The temporary files of :func:`forage.files.write_atomic` writing the save."""
 FINISHED_PATTERN: Final = "finished-game-*.json"
 """A finished game kept until the history has it (:meth:`SaveSlot.keep_finished`)."""
 MAX_PLAYER_TEXT: Final = 200
@@ -218,8 +219,6 @@ class SaveSlot:
             self.folder.mkdir(parents=True, exist_ok=True)
             handle = (self.folder / LOCK_NAME).open("a+", encoding="utf-8")
         except OSError as exc:
-            from forage.record import os_problem  # the record module only when needed
-
             self._failed("save", f"The game cannot be saved in {self.folder}: {os_problem(exc)}.")
             return False
         if not _try_lock(handle):
@@ -260,8 +259,6 @@ class SaveSlot:
         except IsADirectoryError:
             return None  # a folder in the save's place: saving will say so
         except OSError as exc:
-            from forage.record import os_problem
-
             self.guarding = True
             self._news.append(
                 f"The saved game in {self.folder} cannot be read ({os_problem(exc)}): it is "
@@ -278,12 +275,8 @@ class SaveSlot:
         except RecursionError:
             self.set_aside("JSON nested too deeply")
         except json.JSONDecodeError as exc:
-            from forage.record import json_problem
-
             self.set_aside(json_problem(exc))
         except (ValueError, KeyError, TypeError) as exc:
-            from forage.record import number_problem
-
             self.set_aside(number_problem(exc) if isinstance(exc, ValueError) else str(exc))
         return None
 
@@ -292,8 +285,6 @@ class SaveSlot:
 
         If it cannot be renamed it stays where it is and this process never writes over it.
         """
-        from forage.record import os_problem
-
         stamp = _stamp()
         target = self.folder / f"current-game.unreadable-{stamp}.json"
         number = 1
@@ -322,8 +313,6 @@ class SaveSlot:
 
         A failure is told once and tried again on the next call.
         """
-        from forage.record import os_problem, write_atomic
-
         if not self.saving or not self.acquire():
             return False
         try:
@@ -342,8 +331,6 @@ class SaveSlot:
         """Keep a finished game until the history has it: written to its own file
         (``finished-game-<date>-<n>.json``), and only then is the save removed. Returns that
         file, or None if it could not be written (the save then stays as it was)."""
-        from forage.record import os_problem, write_atomic
-
         if not self.saving or not self.acquire():
             return None
         target = self._finished_name()
@@ -392,8 +379,6 @@ class SaveSlot:
 
     def write_record(self, path: Path, text: str) -> bool:
         """Write the ``--record`` file; a failure is told once, like the save's."""
-        from forage.record import os_problem, write_atomic
-
         try:
             write_atomic(path, text)
         except OSError as exc:
@@ -417,8 +402,6 @@ def slot() -> SaveSlot:
 
 def write_crash_log(text: str) -> Path:
     """Write a crash's traceback to ``crash-<date>.log`` in the data folder (else a temp one)."""
-    from forage.record import write_atomic
-
     name = f"crash-{_stamp()}.log"
     for folder in (data_dir(), Path(tempfile.gettempdir())):
         try:

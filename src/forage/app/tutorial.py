@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Final
 
+from forage.files import write_atomic
 from forage.paths import HISTORY_FILE, data_dir
 
 PROGRESS_NAME: Final = "learn.json"
@@ -51,8 +52,6 @@ def load_progress() -> Progress:
 
 def save_progress(progress: Progress) -> bool:
     """Keep the progress (an atomic write); returns whether it could be written."""
-    from forage.record import write_atomic
-
     text = json.dumps({"format": PROGRESS_FORMAT, **asdict(progress)}, indent=1) + "\n"
     try:
         write_atomic(progress_path(), text)

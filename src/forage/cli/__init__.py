@@ -22,6 +22,7 @@ from forage.cli.errors import (
     EXIT_PIPE_CLOSED,
     BadInput,
     fail,
+    one_line,
     report_crash,
     shortened,
 )
@@ -51,7 +52,7 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Print ``forage: message`` and exit 2 (``--help`` still shows the usage)."""
-        self.exit(EXIT_BAD_INPUT, f"forage: {' '.join(message.split())}\n")
+        self.exit(EXIT_BAD_INPUT, f"forage: {one_line(message)}\n")
 
 
 def _whole(text: str) -> int:
@@ -59,11 +60,9 @@ def _whole(text: str) -> int:
     try:
         return int(text)
     except ValueError as exc:
-        from forage.record import number_problem
+        from forage.files import number_problem
 
-        problem = (
-            number_problem(exc) if text.strip().lstrip("+-").isdigit() else "not a whole number"
-        )
+        problem = number_problem(exc, "not a whole number")
         raise argparse.ArgumentTypeError(f"{problem}: {shortened(text)!r}") from None
 
 
@@ -81,7 +80,7 @@ def _positive(text: str) -> int:
     """A whole number of at least 1."""
     value = _whole(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {shortened(str(value))}")
     return value
 
 
@@ -280,7 +279,19 @@ def _interrupted(error: BaseException | None) -> bool:
     return False
 
 
+def _drop_unreadable_sizes() -> None:
+    """Remove COLUMNS and LINES where they hold no size (``²``, which Rich would take for a
+    number and fail to read): the terminal's own size is used instead."""
+    from forage.screen_size import is_size
+
+    for name in ("COLUMNS", "LINES"):
+        value = os.environ.get(name)
+        if value is not None and not is_size(value.strip()):
+            del os.environ[name]
+
+
 def _main(argv: Sequence[str] | None) -> int:
+    _drop_unreadable_sizes()
     given = _normalise(sys.argv[1:] if argv is None else argv)
     parser = build_parser(given[0] if given[0] in COMMANDS else None)
     if given[0] in ("play", "learn"):

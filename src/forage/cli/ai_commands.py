@@ -19,6 +19,7 @@ from forage.ai.hint import hint
 from forage.cli.errors import fail, writable_file
 from forage.cli.output import console
 from forage.engine import Game
+from forage.files import write_atomic
 
 
 def _console() -> Console:
@@ -64,7 +65,7 @@ def bot_command(
             return fail("--record writes one game's record: use it with --games 1")
         path = writable_file(record)
         from forage.ai.games import bot_played
-        from forage.record import record_from_game, write_atomic
+        from forage.record import record_from_game
 
         began = time.perf_counter()
         game = bot_played(seed, policy, recipes)

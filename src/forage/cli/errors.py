@@ -34,6 +34,7 @@ __all__ = [
     "BadInput",
     "deal_option",
     "fail",
+    "one_line",
     "read_text",
     "report_crash",
     "shortened",
@@ -48,6 +49,16 @@ class BadInput(Exception):
 def shortened(text: str, limit: int = 40) -> str:
     """Text as an error message echoes it: at most ``limit`` characters, cut with ``...``."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+LONGEST_WORD = 100
+"""The most characters of one word (a number, a file name) an error line shows."""
+
+
+def one_line(message: str) -> str:
+    """A message as an error line shows it: on one line, any word longer than
+    :data:`LONGEST_WORD` shortened (input echoed whole may be thousands of characters)."""
+    return " ".join(shortened(word, LONGEST_WORD) for word in message.split())
 
 
 def report_crash(error: BaseException, what: str = "the game") -> int:
@@ -71,7 +82,7 @@ def report_crash(error: BaseException, what: str = "the game") -> int:
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> int:
     """Print ``forage: message`` on one line of stderr and return the exit code."""
-    print(f"forage: {' '.join(message.split())}", file=sys.stderr)
+    print(f"forage: {one_line(message)}", file=sys.stderr)
     return code
 
 
@@ -104,7 +115,7 @@ def read_text(path: str, limit: int = MAX_READ) -> str:
     except OSError as exc:
         raise BadInput(f"{path}: cannot read ({exc.strerror})") from None
     except ValueError:  # a name holding a NUL byte
-        raise BadInput(f"{path!r}: not a file name") from None
+        raise BadInput(f"{shortened(path)!r}: not a file name") from None
 
 
 def _size(count: int) -> str:
@@ -128,7 +139,7 @@ def deal_option(code: str, option: str = "--deal") -> Deal:
 
 def writable_file(path: str, option: str = "--record") -> Path:
     """A file the command will write, checked before it starts; BadInput if it cannot be."""
-    from forage.record import write_problem
+    from forage.files import write_problem
 
     if not path.strip():
         raise BadInput(f"{option}: no file name given")

@@ -10,6 +10,7 @@ import json
 import sys
 
 from forage.cli.errors import BadInput, named_player, shortened, writable_file
+from forage.files import os_problem, write_atomic
 from forage.history.daily import daily_deal, daily_seed, parse_day, today
 from forage.history.store import HistoryStore, HistoryUnreadable
 
@@ -78,8 +79,6 @@ def export_command(game_id: int, path: str | None) -> int:
     if target is None:
         sys.stdout.write(text)
         return 0
-    from forage.record import os_problem, write_atomic
-
     try:
         write_atomic(target, text)
     except OSError as exc:

@@ -18,6 +18,7 @@ from forage.cli.errors import (
     named_player,
     read_text,
     report_crash,
+    shortened,
     writable_file,
 )
 
@@ -100,11 +101,9 @@ def run_game(
         try:
             Game(Deal.from_code(deal_code), standard_deck())
         except ValueError as error:
-            print(f"forage: --deal: {error}", file=sys.stderr)
-            return 2
+            return fail(f"--deal: {error}")
     if deck not in (1, 2):
-        print(f"forage: --deck: must be 1 or 2, not {deck}", file=sys.stderr)
-        return 2
+        return fail(f"--deck: must be 1 or 2, not {shortened(str(deck))}")
     for name, value in zip(("COLUMNS", "ROWS"), clamped_size(), strict=True):
         if value is not None:
             os.environ[name] = value

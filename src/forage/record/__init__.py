@@ -5,11 +5,12 @@
 - :mod:`~forage.record.games`: the deal, deck and placements a record gives, and the game
   replayed from them (:func:`build_game`, :func:`load_game`).
 - :mod:`~forage.record.result`: the result object of ``forage replay --json``.
-- :mod:`~forage.record.files`: one-line messages for file and JSON problems, and
-  :func:`write_atomic`, so a crash never leaves half a file.
+
+The file helpers of :mod:`forage.files` are re-exported here for the callers that read
+records too.
 """
 
-from forage.record.files import (
+from forage.files import (
     json_problem,
     number_problem,
     os_problem,

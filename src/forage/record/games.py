@@ -14,7 +14,7 @@ from forage.engine import (
     Placement,
     Rotation,
 )
-from forage.record.files import number_problem
+from forage.files import number_problem
 from forage.record.schema import FORMAT, GameRecord, RecordError, parse_record
 
 

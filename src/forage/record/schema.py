@@ -15,7 +15,7 @@ from forage.engine import (
     Game,
     Placement,
 )
-from forage.record.files import json_problem, number_problem
+from forage.files import json_problem, number_problem
 
 FORMAT = "forage/1"
 

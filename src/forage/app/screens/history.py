@@ -15,6 +15,7 @@ from forage.app.describe import ENTER_KEY, UP_DOWN
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.widgets.keys import KeyBar
 from forage.engine import Game
+from forage.files import os_problem, write_atomic
 from forage.history.games import StoredGame
 from forage.history.report import HISTORY_COLUMNS, history_cells
 from forage.record import load_game
@@ -117,7 +118,6 @@ class HistoryScreen(ForageModal):
             return
         from forage.history.report import export_name, export_text
         from forage.paths import data_dir
-        from forage.record import os_problem, write_atomic
 
         target = data_dir() / "exports" / export_name(stored)
         try:

@@ -1,5 +1,8 @@
-"""Reading and writing files for records and saves: one-line messages for what went wrong,
-whether a file can be written, and writing atomically (a temporary file, then a rename)."""
+"""Reading and writing the files a user names, and forage's own: one-line messages for what
+went wrong, whether a file can be written, and writing atomically (a temporary file, then a
+rename) through symbolic links, never over a device, a pipe or a socket. Part of the root
+layer: it imports nothing of forage's.
+"""
 
 from __future__ import annotations
 
@@ -43,6 +46,36 @@ def os_problem(error: OSError) -> str:
     return error.strerror or str(error)
 
 
+class NotAFileError(OSError):
+    """A path to be written names a device, a pipe (FIFO) or a socket, never replaced."""
+
+
+def _special_kind(mode: int) -> str | None:
+    """What a file of this mode is when it is a device, a pipe or a socket; else None."""
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return None
+
+
+def write_target(path: Path) -> Path:
+    """The file a write to ``path`` replaces: the end of its chain of symbolic links (which
+    may not exist yet). Raises :class:`NotAFileError` for a device, a pipe or a socket, and
+    OSError for a loop of links or a path that cannot be looked at."""
+    target = Path(os.path.realpath(path))
+    try:
+        mode = os.stat(target).st_mode  # a loop of links stays a link: ELOOP here
+    except (FileNotFoundError, NotADirectoryError):  # not there yet, or no folder for it
+        return target
+    kind = _special_kind(mode)
+    if kind is not None:
+        raise NotAFileError(errno.EINVAL, f"is {kind}, not a file", str(path))
+    return target
+
+
 def _writable(path: Path) -> bool:
     """Whether an existing file may be written: allowed, and not marked read-only (no write
     bit: a superuser may write anything, but a read-only file is still not to be replaced)."""
@@ -55,13 +88,14 @@ def _writable(path: Path) -> bool:
 
 def write_problem(path: Path) -> str | None:
     """Why :func:`write_atomic` could not write this file, or None if it can (tried now)."""
-    if path.is_dir():
-        return "is a folder, not a file"
-    if path.exists() and not _writable(path):
-        return "the file is read-only"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        target = write_target(path)
+        if target.is_dir():
+            return "is a folder, not a file"
+        if target.exists() and not _writable(target):
+            return "the file is read-only"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         os.close(fd)
         os.unlink(tmp)
     except OSError as exc:
@@ -70,16 +104,19 @@ def write_problem(path: Path) -> str | None:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write text to a file through a temporary file and a rename, so it is never half written."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    """Write text to a file through a temporary file and a rename, so it is never half
+    written; a symbolic link stays a link, its target written. Raises :class:`NotAFileError`
+    (checked again just before the rename) rather than replace a device, a pipe or a socket."""
+    target = write_target(Path(path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        write_target(target)  # the path may have become a device meanwhile
+        os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
