@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -101,3 +103,89 @@ def test_a_review_keeps_the_par_it_works_out(tmp_path: Path) -> None:
         kept = kept_par(start_of(game), memory, SMALL.par_effort)
     assert kept is not None and kept.placements == par(start_of(game), QUICK).placements
     assert found.par.score >= kept.score
+
+
+class WorkedOutAgain(Exception):
+    """The review's moves were worked out again: what was kept was not used."""
+
+
+@pytest.fixture(scope="module")
+def kept_review() -> tuple[Game, str]:
+    """A four-card game and its review as kept."""
+    from helpers import play_hints
+
+    game = play_hints(four_card_game(), poor=0)
+    memory = Notebook()
+    review(start_of(game), game.moves, SMALL, workers=1, memory=memory)
+    (text,) = (v for (kind, _), v in memory.kept.items() if kind == "review")
+    return game, text
+
+
+def _first_card_far_away(notation: str) -> str:
+    """The same card placed where no woodland reaches."""
+    return notation.split("r")[0].split("@")[0] + "@40,40"
+
+
+EDITS = {
+    "index-infinite": lambda d: d["moves"][0].update(index="INF"),
+    "index-out-of-place": lambda d: d["moves"][0].update(index=1),
+    "placement-of-another-move": lambda d: d["moves"][0].update(placement=d["moves"][1]["best"]),
+    "score-after-infinite": lambda d: d["moves"][0].update(score_after="INF"),
+    "best-illegal": lambda d: d["moves"][0].update(
+        best=_first_card_far_away(d["moves"][0]["best"])
+    ),
+    "expected-infinite": lambda d: d["moves"][0]["expected"].__setitem__(0, "INF"),
+    "loss-infinite": lambda d: d["moves"][0].update(loss="INF"),
+    "label-unknown": lambda d: d["moves"][0].update(label="brilliant"),
+    "orders-more-than-sampled": lambda d: d["moves"][0].update(orders=10**9),
+    "par-score-infinite": lambda d: d["par"].update(score="INF"),
+    "par-line-illegal": lambda d: d["par"].update(
+        placements=[_first_card_far_away(d["par"]["placements"][0])]
+    ),
+}
+
+
+@pytest.fixture
+def no_new_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Working a move out raises WorkedOutAgain."""
+
+    def worked_out_again(*args: object) -> object:
+        raise WorkedOutAgain
+
+    monkeypatch.setattr(review_module, "_run", worked_out_again)
+
+
+def keep(game: Game, text: str) -> Notebook:
+    """A memory holding ``text`` as the kept review of a game."""
+    memory = Notebook()
+    key = review_module.review_key(start_of(game), game.moves, SMALL)
+    memory.remember("review", key, text)
+    return memory
+
+
+@pytest.mark.parametrize("edit", EDITS.values(), ids=EDITS.keys())
+@pytest.mark.usefixtures("no_new_work")
+def test_a_kept_review_that_is_no_review_of_the_game_is_worked_out_again(
+    kept_review: tuple[Game, str], edit: Any
+) -> None:
+    game, text = kept_review
+    data = json.loads(text)
+    edit(data)
+    memory = keep(game, json.dumps(data).replace('"INF"', "1e999"))
+    with pytest.raises(WorkedOutAgain):
+        review(start_of(game), game.moves, SMALL, workers=1, memory=memory)
+
+
+@pytest.mark.usefixtures("no_new_work")
+def test_a_kept_review_nested_deep_is_worked_out_again(kept_review: tuple[Game, str]) -> None:
+    game, _ = kept_review
+    memory = keep(game, "[" * 100_000 + "]" * 100_000)
+    with pytest.raises(WorkedOutAgain):
+        review(start_of(game), game.moves, SMALL, workers=1, memory=memory)
+
+
+@pytest.mark.usefixtures("no_new_work")
+def test_a_kept_review_as_it_was_kept_is_read_back(kept_review: tuple[Game, str]) -> None:
+    game, text = kept_review
+    found = review(start_of(game), game.moves, SMALL, workers=1, memory=keep(game, text))
+    assert review_module.stored_review(found) == text

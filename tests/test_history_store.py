@@ -180,7 +180,7 @@ def test_a_version_1_file_keeps_its_games_and_gains_par(tmp_path: Path) -> None:
         "INSERT INTO games (player, status, mode, deal, dice_total, mice, split_dice, edwood,"
         " base, bonus, final, rating, stuck, won, moves, started, ended, app_version, record)"
         " VALUES ('old', 'finished', 'standard', '1.2.3', 40, 0, 0, 0, 40, 0, 40, 'A berry"
-        " good harvest', 0, 1, 8, '2025-01-01T00:00:00Z', '2025-01-01T00:10:00Z', '0.0.1',"
+        " good harvest', 0, 1, 2, '2025-01-01T00:00:00Z', '2025-01-01T00:10:00Z', '0.0.1',"
         ' \'{"format": "forage/1", "deal": [1, 2, 3]}\')'
     )
     conn.execute("PRAGMA user_version = 1")

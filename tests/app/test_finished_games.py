@@ -278,3 +278,81 @@ def test_kill_9_just_after_the_last_placement_loses_nothing(
     else:  # killed before the placement was made: the game is still saved, to resume
         again = Keeper().load()
         assert again is not None and again.game.moves == resumed.game.moves
+
+
+def kept_game(seed: int, player: str = "ann") -> Path:
+    """A finished game of ``seed`` kept for the history (its file)."""
+    session = Session.start(seed=seed)
+    session.keeps_history, session.player = True, player
+    play_to_end(session)
+    assert session.finished_file is not None
+    return session.finished_file
+
+
+def record_kept_told(recorder: Recorder) -> list[str]:
+    """What the recorder tells as it records the kept games."""
+    told: list[str] = []
+    recorder.tell = told.append
+    recorder.record_kept()
+    recorder.close()
+    return told
+
+
+def finals(home: Path) -> list[int]:
+    """The final score of every stored game."""
+    with HistoryStore.open(home) as store:
+        return [g.final for g in store.games()]
+
+
+def test_copies_of_one_kept_game_are_one_game_in_the_history(forage_home: Path) -> None:
+    kept = kept_game(4)
+    for n in range(499):
+        (forage_home / f"finished-game-copy-{n}.json").write_text(kept.read_text())
+    told = record_kept_told(Recorder())
+    assert kept_files(forage_home) == []
+    assert stored(forage_home) == [("finished", "ann")]
+    (final,) = finals(forage_home)
+    assert told == [f"The finished game of last time (final {final}) is in your history now."]
+
+
+def test_two_kept_games_are_counted_with_the_best_final(forage_home: Path) -> None:
+    kept_game(4)
+    kept_game(5)
+    told = record_kept_told(Recorder())
+    best = max(finals(forage_home))
+    assert len(finals(forage_home)) == 2
+    assert told == [
+        f"The 2 finished games of last time (best final {best}) are in your history now."
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["{not json", "[" * 100_000 + "]" * 100_000, '{"format": "forage-save/1"}'],
+    ids=["not-json", "nested", "not-a-game"],
+)
+def test_a_kept_file_that_holds_no_finished_game_is_named_and_left(
+    forage_home: Path, text: str
+) -> None:
+    kept_game(4)
+    bad = forage_home / "finished-game-2026-01-01-000000-1.json"
+    bad.write_text(text)
+    told = record_kept_told(Recorder())
+    assert told[-1] == f"1 kept game could not be read: {bad.name} left in {forage_home}."
+    assert len(told) == 2 and "is in your history now" in told[0]
+    assert kept_files(forage_home) == [bad] and bad.read_text() == text
+    assert stored(forage_home) == [("finished", "ann")]
+
+
+def test_many_kept_files_that_cannot_be_read_are_counted_not_all_named(
+    forage_home: Path,
+) -> None:
+    forage_home.mkdir(parents=True)
+    for n in range(5):
+        (forage_home / f"finished-game-{n}.json").write_text("{not json")
+    (told,) = record_kept_told(Recorder("ann"))
+    assert told == (
+        "5 kept games could not be read: finished-game-0.json, finished-game-1.json, "
+        f"finished-game-2.json and 2 more left in {forage_home}."
+    )
+    assert len(kept_files(forage_home)) == 5

@@ -196,3 +196,68 @@ async def test_a_row_edited_by_hand_is_left_out_of_s_and_g_and_counted(
         assert app.screen.games is not None and len(app.screen.games) == 1
     assert app.crash is None
     assert "1 stored game could not be read (left out)." in told
+
+
+def edited_history(home: Path, sql: str) -> None:
+    """Fay's game of seed 4 and her tries at puzzles 1 and 2, then ``sql`` run on the file
+    by hand (``?`` is the game's id)."""
+    import sqlite3
+
+    from history_helpers import played, record
+
+    from forage.history.store import DB_NAME
+
+    with HistoryStore.open(home) as store:
+        game = record(store, played(4), "fay", 1, seed=4).game.id
+        for puzzle in (1, 2):
+            day = date(2026, 3, puzzle)
+            assert store.record_puzzle("fay", puzzle, 1300, day, True, day) is not None
+    with sqlite3.connect(home / DB_NAME) as conn:
+        conn.execute(sql, (game,) if "?" in sql else ())
+
+
+@pytest.mark.parametrize(
+    ("sql", "games", "tried", "notice"),
+    [
+        ("UPDATE games SET final = 10000 WHERE id = ?", 0, 2, "1 stored game"),
+        ("UPDATE puzzle_tries SET rating = 9e999 WHERE puzzle = 2", 1, 1, "1 stored puzzle try"),
+    ],
+    ids=["final", "puzzle-rating"],
+)
+@sync
+async def test_s_leaves_out_a_stored_value_the_rules_cannot_give(
+    forage_home: Path, sql: str, games: int, tried: int, notice: str
+) -> None:
+    edited_history(forage_home, sql)
+    app = app_with(Recorder("fay"), 4)
+    told: list[str] = []
+    app.notify = lambda message, **kwargs: told.append(message)  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        stats = app.screen.stats
+        assert stats is not None and (stats.games, stats.puzzles.tried) == (games, tried)
+    assert app.crash is None
+    assert f"{notice} could not be read (left out)." in told
+
+
+@sync
+async def test_the_end_screen_takes_no_par_beyond_the_rules_from_the_history(
+    forage_home: Path,
+) -> None:
+    edited_history(forage_home, "UPDATE games SET par = 1e999, par_proven = 1 WHERE id = ?")
+    app = app_with(Recorder("fay"), 4)
+    told: list[str] = []
+    app.notify = lambda message, **kwargs: told.append(message)  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await play_out_quickly(pilot, app)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        text = panel_text(app)
+        assert "Scoreboard for this deal" in text and "fay" in text and "par" not in text
+    assert app.crash is None
+    assert "1 stored game could not be read (left out)." in told

@@ -282,7 +282,8 @@ def test_forage_ascii_walks_every_lesson_in_plain_ascii(tmp_path: Path) -> None:
 def test_unreadable_progress_starts_at_the_first_lesson() -> None:
     path = progress_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    for text in ("{not json", '{"format": "forage-learn/1", "step": "two"}', "[]"):
+    nested = "[" * 100_000 + "]" * 100_000
+    for text in ("{not json", '{"format": "forage-learn/1", "step": "two"}', "[]", nested):
         path.write_text(text)
         assert load_progress() == Progress()
     assert save_progress(Progress(step=4, offered=True))

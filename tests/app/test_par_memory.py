@@ -68,3 +68,28 @@ async def test_a_par_found_is_kept_and_shown_at_once_next_time(forage_home: Path
         assert "Par for this deal: 123 (the best the search found" in again
     finally:
         end_module.ParJob = real  # type: ignore[misc]
+
+
+@sync
+async def test_a_kept_par_beyond_the_rules_is_worked_out_again(forage_home: Path) -> None:
+    import sqlite3
+
+    from forage.ai.par import FULL, par_key
+    from forage.history.store import DB_NAME
+
+    real = end_module.ParJob
+    end_module.ParJob = FakeJob  # type: ignore[assignment,misc]
+    FakeJob.started = []
+    try:
+        await par_text_after_a_game(3)
+        key = par_key(Game(Deal.from_seed(3), standard_deck()), FULL)
+        with sqlite3.connect(forage_home / DB_NAME) as conn:
+            conn.execute(
+                "UPDATE analyses SET value = ? WHERE kind = 'par' AND key = ?",
+                ('{"score": 1e999, "proven": true, "placements": [], "method": "x"}', key),
+            )
+        again = await par_text_after_a_game(3)
+        assert FakeJob.started == [Deal.from_seed(3).code] * 2  # searched again
+        assert "Par for this deal: 123" in again
+    finally:
+        end_module.ParJob = real  # type: ignore[misc]

@@ -146,3 +146,34 @@ async def test_x_on_the_games_list_writes_the_record(
         assert any(str(written) in message for message in told)
     game, refusal = load_game(written.read_text())
     assert refusal is None and [p.notation() for p in game.moves] == played
+
+
+@sync
+async def test_reviewing_a_stored_record_nested_deep_says_it_cannot_be_read(
+    forage_home: Path,
+) -> None:
+    import sqlite3
+
+    from history_helpers import record
+
+    from forage.history.store import DB_NAME, HistoryStore
+
+    with HistoryStore.open(forage_home) as store:
+        bad = record(store, played(4), "ann", 1).game.id
+    with sqlite3.connect(forage_home / DB_NAME) as conn:
+        conn.execute(
+            "UPDATE games SET record = ? WHERE id = ?", ("[" * 100_000 + "]" * 100_000, bad)
+        )
+    app = small_reviews(ForageApp(seed=4, offer_resume=False, recorder=Recorder("ann")))
+    told: list[str] = []
+    app.notify = lambda message, **kwargs: told.append(message)  # type: ignore[method-assign]
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+    assert app.crash is None
+    assert told == [f"Game {bad}'s record cannot be read: not a record (JSON nested too deeply)"]

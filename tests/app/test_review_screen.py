@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from app_helpers import sync
@@ -273,3 +274,29 @@ def test_review_tells_each_move_as_it_is_done() -> None:
     told: list[MoveReview] = []
     found = review(start_of(game), game.moves, SMALL, workers=1, each=told.append)
     assert sorted(told, key=lambda m: m.index) == found.moves
+
+
+@sync
+async def test_a_kept_review_with_an_index_beyond_any_game_is_worked_out_again(
+    forage_home: Path,
+) -> None:
+    import sqlite3
+
+    from forage.ai.review import review, review_key
+    from forage.history.store import DB_NAME, HistoryStore
+
+    game = hint_game()
+    start = start_of(game)
+    with HistoryStore.open(forage_home) as memory:
+        first = review(start, game.moves, SMALL, workers=1, memory=memory)
+    with sqlite3.connect(forage_home / DB_NAME) as conn:
+        conn.execute(
+            "UPDATE analyses SET value = replace(value, '\"index\": 0', '\"index\": 1e999') "
+            "WHERE kind = 'review' AND key = ?",
+            (review_key(start, game.moves, SMALL),),
+        )
+    app = ReviewApp(game, SMALL, workers=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        _, found = await analysed(pilot, app)
+    assert app.crash is None
+    assert (found.moves, found.par) == (first.moves, first.par)  # worked out again

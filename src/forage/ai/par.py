@@ -16,12 +16,16 @@ import time
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
 from forage.ai.bots import POLICIES, Expert
 from forage.ai.games import play
 from forage.ai.memory import Memory, analysis_key
 from forage.ai.search import ExactSearch, OutOfBudget, beam_line
 from forage.ai.sim import Move
 from forage.engine import Game, Placement
+from forage.engine.deal import MOST_CARDS
+from forage.engine.scoring import SCORE_LIMIT
 
 
 class Effort(NamedTuple):
@@ -167,25 +171,40 @@ def par_text(found: ParResult) -> str:
     )
 
 
+METHOD_LENGTH: Final = 40
+"""The longest name of a par's method (``expert, proven``, ``beam 300``) kept."""
+
+
+class KeptPar(BaseModel):
+    """A par as kept (:func:`par_text`), each value checked as it is read back: a score the
+    rules can give, at most a deal's placements."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    score: StrictInt = Field(ge=-SCORE_LIMIT, le=SCORE_LIMIT)
+    proven: StrictBool
+    placements: list[str] = Field(max_length=MOST_CARDS)
+    method: str = Field(max_length=METHOD_LENGTH)
+
+
 def par_from_text(text: str) -> ParResult | None:
     """A kept par (its ``seconds`` 0), or None if the text does not read as one."""
     try:
-        data = json.loads(text)
-        return ParResult(
-            score=int(data["score"]),
-            proven=bool(data["proven"]),
-            seconds=0.0,
-            placements=[Placement.from_notation(p) for p in data["placements"]],
-            method=str(data["method"]),
-        )
-    except (ValueError, KeyError, TypeError):
+        kept = KeptPar.model_validate_json(text)
+        placements = [Placement.from_notation(p) for p in kept.placements]
+    except ValueError:  # pydantic's ValidationError is one
         return None
+    return ParResult(kept.score, kept.proven, 0.0, placements, kept.method)
 
 
 def kept_par(game: Game, memory: Memory, effort: Effort = FULL) -> ParResult | None:
-    """The par of a game's position kept in ``memory``, if there is one."""
+    """The par of a game's position kept in ``memory``, if there is one that reads as a
+    par and whose line the game can play."""
     text = memory.remembered(MEMORY_KIND, par_key(game, effort))
-    return None if text is None else par_from_text(text)
+    found = None if text is None else par_from_text(text)
+    if found is None or game.copy().replay(found.placements).refusal is not None:
+        return None
+    return found
 
 
 def keep_par(game: Game, found: ParResult, memory: Memory, effort: Effort = FULL) -> None:

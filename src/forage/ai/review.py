@@ -21,7 +21,9 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, as_completed
 from dataclasses import dataclass, field
-from typing import Any, Final, NamedTuple
+from typing import Annotated, Any, Final, NamedTuple
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from forage.ai.bots import Expert, expert_ranking, play_out, unseen_cards
 from forage.ai.memory import Memory, analysis_key
@@ -31,7 +33,8 @@ from forage.ai.sim import Move, simulator_for, state_of
 from forage.ai.workers import pooled
 from forage.ai.worth import outlook
 from forage.engine import ROTATIONS, Game, Placement
-from forage.engine.deal import SplitMix64
+from forage.engine.deal import MOST_CARDS, SplitMix64
+from forage.engine.scoring import SCORE_LIMIT
 from forage.record import placement_json, record_from_game
 
 LABELS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -187,34 +190,95 @@ def stored_review(review: Review) -> str:
     )
 
 
+def _label(text: str) -> str:
+    if text not in LABELS:
+        raise ValueError(f"not a label: {text[:20]!r}")
+    return text
+
+
+Points = Annotated[float, Field(ge=-SCORE_LIMIT, le=SCORE_LIMIT, allow_inf_nan=False)]
+"""An expected final score as kept: within what the rules can give."""
+Notations = Annotated[list[str], Field(max_length=MOST_CARDS)]
+"""Placements as kept: at most a deal's."""
+
+
+class KeptMove(BaseModel):
+    """One move's review as kept (:func:`stored_review`), each value checked as read back."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    index: StrictInt = Field(ge=0, lt=MOST_CARDS)
+    placement: str
+    score_after: StrictInt = Field(ge=-SCORE_LIMIT, le=SCORE_LIMIT)
+    best: str
+    expected: tuple[Points, Points]
+    loss: float = Field(ge=0, le=2 * SCORE_LIMIT, allow_inf_nan=False)
+    label: Annotated[str, AfterValidator(_label)]
+    orders: StrictInt = Field(ge=1)
+    exact: StrictBool
+
+
+class KeptParLine(BaseModel):
+    """Par's line of a review as kept, each value checked as read back."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    score: StrictInt = Field(ge=-SCORE_LIMIT, le=SCORE_LIMIT)
+    placements: Notations
+    proven: StrictBool
+
+
+class KeptReview(BaseModel):
+    """A review as kept: its moves and par's line."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    moves: list[KeptMove] = Field(max_length=MOST_CARDS)
+    par: KeptParLine
+
+
 def review_from_text(start: Game, text: str) -> Review:
-    """A kept review of a game at its first position; ValueError if it cannot be read."""
-    try:
-        data = json.loads(text)
-        moves = [
-            MoveReview(
-                index=int(m["index"]),
-                placement=Placement.from_notation(m["placement"]),
-                score_after=int(m["score_after"]),
-                best=Placement.from_notation(m["best"]),
-                expected_played=float(m["expected"][0]),
-                expected_best=float(m["expected"][1]),
-                loss=float(m["loss"]),
-                label=str(m["label"]),
-                orders=int(m["orders"]),
-                exact=bool(m["exact"]),
-            )
-            for m in data["moves"]
-        ]
-        par = data["par"]
-        line = ParLine(
-            int(par["score"]),
-            [Placement.from_notation(p) for p in par["placements"]],
-            bool(par["proven"]),
+    """A kept review of a game at its first position, each value within what the rules
+    can give; ValueError if it cannot be read as one."""
+    kept = KeptReview.model_validate_json(text)  # a ValidationError is a ValueError
+    moves = [
+        MoveReview(
+            index=m.index,
+            placement=Placement.from_notation(m.placement),
+            score_after=m.score_after,
+            best=Placement.from_notation(m.best),
+            expected_played=m.expected[0],
+            expected_best=m.expected[1],
+            loss=m.loss,
+            label=m.label,
+            orders=m.orders,
+            exact=m.exact,
         )
-    except (KeyError, TypeError, IndexError) as exc:
-        raise ValueError(f"not a kept review ({exc!r})") from None
+        for m in kept.moves
+    ]
+    par = kept.par
+    line = ParLine(par.score, [Placement.from_notation(p) for p in par.placements], par.proven)
     return Review(start, moves, line)
+
+
+def fits(found: Review, placements: Sequence[Placement], settings: Settings) -> bool:
+    """Whether a kept review is one of these placements from its start with these settings:
+    each move in its place and played as the game played it, its best a legal placement
+    there, at most ``settings.samples`` draw orders, and par's line legal."""
+    if len(found.moves) != len(placements):
+        return False
+    game = found.start.copy()
+    for index, (entry, placement) in enumerate(zip(found.moves, placements, strict=True)):
+        played = game.outcome(placement)
+        if (
+            entry.index != index
+            or game.outcome(entry.placement).placement != played.placement
+            or not game.outcome(entry.best).legal
+            or entry.orders > settings.samples
+        ):
+            return False
+        game.push(played)
+    return found.start.copy().replay(found.par.placements).refusal is None
 
 
 def line_record(start: Game, placements: Sequence[Placement]) -> dict[str, Any]:
@@ -365,7 +429,7 @@ def review(
     known_par = kept_par(start, memory, settings.par_effort) if memory is not None else None
     key = review_key(start, moves, settings) if memory is not None else ""
     if memory is not None:
-        kept = _read_back(start, memory.remembered(MEMORY_KIND, key), len(moves))
+        kept = _read_back(start, moves, settings, memory.remembered(MEMORY_KIND, key))
         if kept is not None:
             if progress is not None:
                 progress(total, total)
@@ -408,15 +472,17 @@ def review(
     return found
 
 
-def _read_back(start: Game, text: str | None, moves: int) -> Review | None:
-    """A kept review, if there is one and it reads as the review of ``moves`` moves."""
+def _read_back(
+    start: Game, placements: Sequence[Placement], settings: Settings, text: str | None
+) -> Review | None:
+    """A kept review, if there is one and it reads as the review of these placements."""
     if text is None:
         return None
     try:
         found = review_from_text(start, text)
     except ValueError:
         return None
-    return found if len(found.moves) == moves else None
+    return found if fits(found, placements, settings) else None
 
 
 def start_of(game: Game) -> Game:

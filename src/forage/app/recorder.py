@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from forage.app import saves
 from forage.app.saves import parse_save
@@ -147,31 +147,53 @@ class Recorder:
                 game, info = self._game_and_info(data)
             except ValueError:
                 return None
-            done = self.history().record(game, info, once=True) if game.is_over() else None
-            if done is not None and kept is not None:
-                saves.slot().forget_finished(kept)
-            self._recorded[key] = done
-            self._told()
-            return done
+            return self._store_finished(key, game, info, kept)
+
+    def _store_finished(
+        self, key: object, game: Game, info: PlayInfo, kept: Path | None
+    ) -> Recorded | None:
+        """Record a finished game for ``key`` (none if it is not over); ``kept`` is removed
+        once the history has it."""
+        done = self.history().record(game, info, once=True) if game.is_over() else None
+        if done is not None and kept is not None:
+            saves.slot().forget_finished(kept)
+        self._recorded[key] = done
+        self._told()
+        return done
+
+    def _kept_game(self, path: Path) -> tuple[Game, PlayInfo]:
+        """The finished game a kept file holds; ValueError (or OSError) if it holds none."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except RecursionError:
+            raise ValueError("JSON nested too deeply") from None
+        game, info = self._game_and_info(data)
+        if not game.is_over():
+            raise ValueError("the game is not over")
+        return game, info
 
     def record_kept(self) -> list[Recorded]:
         """Record the finished games kept from an earlier run (the history could not take
-        them then, or forage was stopped as they ended); what was stored, said once."""
-        found = []
+        them then, or forage was stopped as they ended); the games stored, each once, said
+        once. A kept file that holds no finished game is left where it is, and said."""
+        stored: dict[int, Recorded] = {}
+        unreadable: list[Path] = []
         for path in saves.slot().finished_games():
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
+                game, info = self._kept_game(path)
             except (OSError, ValueError):
+                unreadable.append(path)
                 continue
-            done = self.finished(path, data, path) if isinstance(data, dict) else None
+            with self._using:
+                done = self._store_finished(path, game, info, path)
             if done is not None:
-                found.append(done)
-        if found and self.tell is not None:
-            scores = ", ".join(str(r.game.final) for r in found)
-            games = "game" if len(found) == 1 else "games"
-            self.tell(
-                f"The finished {games} of last time (final {scores}) are in your history now."
-            )
+                stored.setdefault(done.game.id, done)
+        found = list(stored.values())
+        if self.tell is not None:
+            if found:
+                self.tell(kept_line(found))
+            if unreadable:
+                self.tell(kept_unreadable_line(unreadable))
         return found
 
     def replaced(self, session: Session) -> None:
@@ -234,7 +256,9 @@ class Recorder:
 
     def scoreboard(self, session: Session) -> Scoreboard:
         """The deal's scoreboard: everyone's best (for the daily deal, everyone's first)."""
-        return self.history().scoreboard(session.deal.code, first_only=self.is_daily(session))
+        found = self.history().scoreboard(session.deal.code, first_only=self.is_daily(session))
+        self._told()
+        return found
 
     def share(self, session: Session, par: int | None = None) -> str | None:
         """The daily share line of the attempt that counts, or None outside the daily deal."""
@@ -260,10 +284,9 @@ class Recorder:
     def statistics(self) -> tuple[Statistics | None, dict[str, str]]:
         """The player's statistics (None when history is off) and achievements unlocked."""
         store = self.history()
+        found = (store.statistics(self.player), store.unlocked(self.player))
         self._told()
-        if not store.enabled:
-            return None, {}
-        return store.statistics(self.player), store.unlocked(self.player)
+        return found if store.enabled else (None, {})
 
     def record_puzzle(
         self, puzzle: int, puzzle_rating: int, day: date, solved: bool
@@ -280,10 +303,9 @@ class Recorder:
     def games(self, limit: int) -> list[StoredGame] | None:
         """Everyone's stored games, newest first, at most ``limit`` (None when history is off)."""
         store = self.history()
+        found = store.games(limit=limit)
         self._told()
-        if not store.enabled:
-            return None
-        return store.games(limit=limit)
+        return found if store.enabled else None
 
     def close(self) -> None:
         """Wait for the history's work to finish, then close the file."""
@@ -293,6 +315,30 @@ class Recorder:
         with self._using:
             if self.store is not None:
                 self.store.close()
+
+
+SHOWN_FILES: Final = 3
+"""How many kept files that could not be read are named; the rest are counted."""
+
+
+def kept_line(found: Sequence[Recorded]) -> str:
+    """What to say of the kept games the history now has (at least one)."""
+    if len(found) == 1:
+        return (
+            f"The finished game of last time (final {found[0].game.final}) is in your history now."
+        )
+    best = max(r.game.final for r in found)
+    return (
+        f"The {len(found)} finished games of last time (best final {best}) are in your history now."
+    )
+
+
+def kept_unreadable_line(paths: Sequence[Path]) -> str:
+    """What to say of the kept files that hold no finished game (at least one): they stay."""
+    games = "1 kept game" if len(paths) == 1 else f"{len(paths)} kept games"
+    names = ", ".join(p.name for p in paths[:SHOWN_FILES])
+    more = f" and {len(paths) - SHOWN_FILES} more" if len(paths) > SHOWN_FILES else ""
+    return f"{games} could not be read: {names}{more} left in {paths[0].parent}."
 
 
 def score_changes(record: str) -> list[int]:

@@ -38,7 +38,7 @@ def load_progress() -> Progress:
     """The progress kept, or a fresh start when there is none or it cannot be read."""
     try:
         data = json.loads(progress_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deeply
         return Progress()
     if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT:
         return Progress()

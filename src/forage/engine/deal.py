@@ -13,6 +13,8 @@ SEED_LIMIT: Final = 1 << 64
 _MASK64: Final = SEED_LIMIT - 1
 STANDARD_NUMBERS: Final = tuple(range(1, 19))
 DECK_SIZE: Final = 9
+MOST_CARDS: Final = len(STANDARD_NUMBERS)
+"""The most cards a deal holds: the whole deck (so the most placements of a game)."""
 
 
 class SplitMix64:
@@ -71,8 +73,8 @@ class Deal(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> Deal:
-        if not 1 <= len(self.cards) <= 18:
-            raise ValueError(f"a deal has 1 to 18 cards, not {len(self.cards)}")
+        if not 1 <= len(self.cards) <= MOST_CARDS:
+            raise ValueError(f"a deal has 1 to {MOST_CARDS} cards, not {len(self.cards)}")
         if len(set(self.cards)) != len(self.cards):
             raise ValueError("a card appears twice in the deal")
         if self.recipes is not None and self.recipes[0] == self.recipes[1]:

@@ -34,6 +34,12 @@ from forage.engine.cards import Recipe, RecipeKind
 
 WIN_LINE: Final = 35
 """A standard game scoring this much or more is a win, as on Board Game Arena (R16)."""
+DICE: Final = DICE_PER_COLOUR * len(COLOURS)
+"""Every die of the game: the most a woodland holds."""
+SCORE_LIMIT: Final = 2 * DICE * BASKET_FACE
+"""No score (base, recipe bonus, final) is further from 0 than this: every die on a basket
+is the highest base (R15), and two recipes add at most as much again (R19: a colour's
+total, at most five baskets, doubled twice)."""
 
 RATINGS: Final = (
     (50, "It's unani-mouse: you're a fantastic forager!"),
@@ -167,7 +173,7 @@ def condition_met(recipe: Recipe, facts: Survey, first: int) -> bool:
     if kind is RecipeKind.ALL_FIVE:
         return len(facts.food[colour]) == facts.dice[colour] == DICE_PER_COLOUR
     if kind is RecipeKind.ALL_DICE:
-        return sum(facts.dice) == DICE_PER_COLOUR * len(COLOURS)
+        return sum(facts.dice) == DICE
     if kind is RecipeKind.BASKET:
         return any(face == BASKET_FACE for _, face in facts.faces)
     if kind is RecipeKind.FIRST_TURN:

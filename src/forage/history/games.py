@@ -8,18 +8,23 @@ the row of a game; :func:`check_player` is the rule for player names.
 from __future__ import annotations
 
 import getpass
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from itertools import combinations
 from typing import Any, Final
 
 from forage import __version__
-from forage.engine import Game, Score
-from forage.record import record_from_game
+from forage.engine import Deal, Game, Score
+from forage.engine.areas import BASKET_FACE, MOUSE_FACE
+from forage.engine.deal import check_seed
+from forage.engine.scoring import DICE, LOWEST_RATING, RATINGS, SCORE_LIMIT
+from forage.record import parse_record, record_from_game
 
 MAX_PLAYER: Final = 40
 """The longest player name, in characters."""
+MOST_ASKED: Final = 1_000_000
+"""The most hints or undos a stored game counts: far more than any game asks for."""
 
 
 def now_utc() -> datetime:
@@ -111,11 +116,11 @@ class StoredGame:
         """Whether the game ended with every card placed (finished and not stuck)."""
         return self.finished and not self.stuck
 
-    def record_json(self) -> Any:
-        """The game record as JSON data, or None if the stored text is not JSON."""
+    def record_json(self) -> dict[str, Any] | None:
+        """The game record as JSON data, or None if the stored text is not a game record."""
         try:
-            return json.loads(self.record)
-        except ValueError:
+            return parse_record(self.record).to_data()
+        except ValueError:  # a RecordError: not JSON, nested too deeply, not a record
             return None
 
     def to_json(self) -> dict[str, Any]:
@@ -143,12 +148,18 @@ class StoredGame:
         }
 
 
-_SCORE_FIELDS: Final = tuple(Score.model_fields)
-
-
-def numbers_of(dotted: str | None) -> tuple[int, ...]:
-    """Recipe numbers as stored, ``4.11``, read back."""
-    return tuple(int(n) for n in dotted.split(".")) if dotted else ()
+SCORE_RANGES: Final = {
+    "dice_total": (DICE * MOUSE_FACE, DICE * BASKET_FACE),
+    "mice": (0, DICE),
+    "split_dice": (0, DICE),
+    "edwood": (0, 1),
+    "base": (-SCORE_LIMIT, SCORE_LIMIT),
+    "bonus": (-SCORE_LIMIT, SCORE_LIMIT),
+    "final": (-SCORE_LIMIT, SCORE_LIMIT),
+}
+"""The lowest and highest value the rules can give each field of a score (R15-R19)."""
+PHRASES: Final = frozenset((LOWEST_RATING, *(phrase for _, phrase in RATINGS)))
+"""The rating phrases a stored game can carry (R16)."""
 
 
 def dotted(numbers: Iterable[int]) -> str:
@@ -166,34 +177,97 @@ def _of(row: dict[str, Any], name: str, kind: type, optional: bool = False) -> A
     return value
 
 
+def _within(row: dict[str, Any], name: str, low: int, high: int, optional: bool = False) -> Any:
+    """A column's whole number, checked to lie from ``low`` to ``high``; ValueError if not."""
+    value = _of(row, name, int, optional)
+    if value is not None and not low <= value <= high:
+        raise ValueError(f"{name}: {value} is not from {low} to {high}")
+    return value
+
+
+def _one_of(row: dict[str, Any], name: str, allowed: Iterable[str]) -> str:
+    """A column's text, checked to be one of ``allowed``; ValueError if not."""
+    value: str = _of(row, name, str)
+    if value not in allowed:
+        raise ValueError(f"{name}: not one of the values stored ({value[:20]!r})")
+    return value
+
+
+def _moment(row: dict[str, Any], name: str, kind: type[date], optional: bool = False) -> Any:
+    """A column's ISO 8601 date (``kind`` date) or time (datetime), checked to read as one;
+    ValueError if not."""
+    value = _of(row, name, str, optional)
+    if value is not None:
+        kind.fromisoformat(value)
+    return value
+
+
+def _score(row: dict[str, Any]) -> Score:
+    """A stored game's score, each field within the rules' range and the parts adding up
+    to the base and the base and bonus to the final; ValueError if not."""
+    found = Score(**{name: _within(row, name, *SCORE_RANGES[name]) for name in Score.model_fields})
+    if sum(found.parts) != found.base or found.base + found.bonus != found.final:
+        raise ValueError("score: its parts do not add up")
+    return found
+
+
+def _seed(row: dict[str, Any]) -> int | None:
+    """A stored game's seed, checked to be one a deal can come from; ValueError if not."""
+    text = _of(row, "seed", str, optional=True)
+    return None if text is None else check_seed(int(text))
+
+
 def from_row(row: dict[str, Any]) -> StoredGame:
-    """A stored game from its table row, each value checked; ValueError if one is wrong."""
-    seed = _of(row, "seed", str, optional=True)
+    """A stored game from its table row, each value checked to be one the rules can give;
+    ValueError if one is not."""
+    deal = Deal.from_code(_of(row, "deal", str))
+    recipes = deal.recipes or ()
+    if _of(row, "recipes", str, optional=True) != (dotted(recipes) if recipes else None):
+        raise ValueError("recipes: not the deal's")
+    status = _one_of(row, "status", ("finished", "abandoned"))
+    mode = _one_of(row, "mode", ("recipe",) if recipes else ("standard",))
+    deck = _within(row, "deck", 1, 1 if recipes else 2)
+    met = {dotted(kept): kept for size in range(3) for kept in combinations(recipes, size)}
+    score = _score(row)
+    if not recipes and score.bonus:
+        raise ValueError("bonus: a game without recipes has none")
+    won = _within(row, "won", 0, 1, optional=True)
+    if (won is None) != (status == "abandoned"):
+        raise ValueError("won: given for an abandoned game, or missing for a finished one")
+    proven = _within(row, "par_proven", 0, 1, optional=True) if "par_proven" in row else None
     return StoredGame(
         id=_of(row, "id", int),
-        player=_of(row, "player", str),
-        status=_of(row, "status", str),
-        mode=_of(row, "mode", str),
-        deal=_of(row, "deal", str),
-        seed=None if seed is None else int(seed),
-        deck=_of(row, "deck", int),
-        recipes=numbers_of(_of(row, "recipes", str, optional=True)),
-        score=Score(**{name: _of(row, name, int) for name in _SCORE_FIELDS}),
-        rating=_of(row, "rating", str),
-        recipes_met=numbers_of(_of(row, "recipes_met", str)),
-        stuck=bool(_of(row, "stuck", int)),
-        won=None if row["won"] is None else bool(_of(row, "won", int)),
-        moves=_of(row, "moves", int),
-        hints=_of(row, "hints", int),
-        undos=_of(row, "undos", int),
-        started=_of(row, "started", str),
-        ended=_of(row, "ended", str),
-        daily=_of(row, "daily", str, optional=True),
+        player=stored_player(row["player"]),
+        status=status,
+        mode=mode,
+        deal=deal.code,
+        seed=_seed(row),
+        deck=deck,
+        recipes=recipes,
+        score=score,
+        rating=_one_of(row, "rating", PHRASES),
+        recipes_met=met[_one_of(row, "recipes_met", met)],
+        stuck=bool(_within(row, "stuck", 0, 1)),
+        won=None if won is None else bool(won),
+        moves=_within(row, "moves", 1, len(deal.cards)),
+        hints=_within(row, "hints", 0, MOST_ASKED),
+        undos=_within(row, "undos", 0, MOST_ASKED),
+        started=_moment(row, "started", datetime),
+        ended=_moment(row, "ended", datetime),
+        daily=_moment(row, "daily", date, optional=True),
         app_version=_of(row, "app_version", str),
         record=_of(row, "record", str),
-        par=_of(row, "par", int, optional=True) if "par" in row else None,
-        par_proven=None if row.get("par_proven") is None else bool(_of(row, "par_proven", int)),
+        par=_within(row, "par", -SCORE_LIMIT, SCORE_LIMIT, optional=True) if "par" in row else None,
+        par_proven=None if proven is None else bool(proven),
     )
+
+
+def stored_player(name: object) -> str:
+    """A player name as stored, checked to be one :func:`check_player` keeps as it is;
+    ValueError if it is not."""
+    if not isinstance(name, str) or check_player(name) != name:
+        raise ValueError(f"player: not a player name ({str(name)[:20]!r})")
+    return name
 
 
 def game_row(game: Game, info: PlayInfo) -> dict[str, Any]:

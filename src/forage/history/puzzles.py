@@ -8,6 +8,7 @@ counts days running on which the day's puzzle was solved on that day.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -60,13 +61,50 @@ def solved_days(tries: Sequence[PuzzleTry]) -> set[date]:
     return {t.day for t in tries if t.solved and t.day == t.tried}
 
 
+def _whole(name: str, value: object, low: int, high: int) -> int:
+    """A stored whole number, checked to lie from ``low`` to ``high``; ValueError if not."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{name}: not a whole number from {low} to {high} ({str(value)[:20]!r})")
+    return value
+
+
+def _day(name: str, value: object) -> date:
+    """A stored date, YYYY-MM-DD; ValueError if it is not one."""
+    if not isinstance(value, str):
+        raise ValueError(f"{name}: not a date")
+    return date.fromisoformat(value)
+
+
+def stored_try(
+    puzzle: object, day: object, tried: object, solved: object, rating: object, before: int
+) -> PuzzleTry:
+    """A try as stored, read back after a try that left the rating at ``before``: a puzzle
+    id from 1, two dates, solved 0 or 1, and a rating at most :data:`K` from ``before``
+    (one try moves it no further); ValueError naming the first value that is not."""
+    return PuzzleTry(
+        puzzle=_whole("puzzle", puzzle, 1, sys.maxsize),
+        day=_day("day", day),
+        tried=_day("tried", tried),
+        solved=bool(_whole("solved", solved, 0, 1)),
+        rating=_whole("rating", rating, before - K, before + K),
+    )
+
+
 def run_to(days: set[date], last: date) -> int:
     """How many days running, ending on ``last``, are in ``days``."""
     run = 0
     while last in days:
         run += 1
+        if last == date.min:
+            break
         last -= timedelta(days=1)
     return run
+
+
+def longest_run(days: set[date]) -> int:
+    """The most days running in ``days`` (each run counted once, from its last day)."""
+    ends = (d for d in days if d == date.max or d + timedelta(days=1) not in days)
+    return max((run_to(days, end) for end in ends), default=0)
 
 
 def puzzle_stats(tries: Sequence[PuzzleTry], today: date) -> PuzzleStats:
@@ -81,5 +119,5 @@ def puzzle_stats(tries: Sequence[PuzzleTry], today: date) -> PuzzleStats:
         solved=sum(1 for t in tries if t.solved),
         rating=tries[-1].rating,
         streak_current=current,
-        streak_best=max(run_to(days, day) for day in days) if days else 0,
+        streak_best=longest_run(days),
     )

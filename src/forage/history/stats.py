@@ -5,13 +5,15 @@ Only finished games count; an abandoned game appears in the history but in no fi
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 from statistics import fmean
 from typing import TYPE_CHECKING, Final
 
-from forage.history.puzzles import PuzzleStats
+from forage.engine.scoring import SCORE_LIMIT
+from forage.history.puzzles import PuzzleStats, run_to
 
 if TYPE_CHECKING:
     from forage.history.games import StoredGame
@@ -20,6 +22,9 @@ BUCKET: Final = 10
 """The width of a bar of the score distribution, in points."""
 RECENT: Final = 20
 """How many of the latest scores the trend shows."""
+MOST_BUCKETS: Final = 2 * SCORE_LIMIT // BUCKET + 1
+"""The most buckets the distribution lists, empty ones included: enough for every score
+the rules can give."""
 
 
 def streaks(wins: Sequence[bool]) -> tuple[int, int]:
@@ -42,25 +47,21 @@ def recipes_beaten(games: Sequence[StoredGame]) -> list[int]:
 
 def daily_run(games: Sequence[StoredGame], day: str) -> int:
     """How many days running, ending on ``day`` (YYYY-MM-DD), have a finished daily deal."""
-    played = {g.daily for g in games if g.finished and g.daily is not None}
-    current = date.fromisoformat(day)
-    run = 0
-    while current.isoformat() in played:
-        run += 1
-        current -= timedelta(days=1)
-    return run
+    played = {date.fromisoformat(g.daily) for g in games if g.finished and g.daily is not None}
+    return run_to(played, date.fromisoformat(day))
 
 
 def distribution(scores: Sequence[int], width: int = BUCKET) -> list[tuple[int, int]]:
-    """(bucket start, count) for each ``width``-point bucket, lowest score to highest."""
-    if not scores:
+    """(bucket start, count) for each ``width``-point bucket, lowest score to highest: every
+    bucket between, empty or not, where there are at most :data:`MOST_BUCKETS`, else only
+    those that hold a score."""
+    counts = Counter(score // width * width for score in scores)
+    if not counts:
         return []
-    low = min(scores) // width * width
-    high = max(scores) // width * width
-    counts = dict.fromkeys(range(low, high + 1, width), 0)
-    for score in scores:
-        counts[score // width * width] += 1
-    return list(counts.items())
+    low, high = min(counts), max(counts)
+    if (high - low) // width < MOST_BUCKETS:
+        return [(start, counts[start]) for start in range(low, high + 1, width)]
+    return sorted(counts.items())
 
 
 @dataclass(frozen=True)

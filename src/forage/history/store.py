@@ -29,9 +29,17 @@ from forage.history.games import (
     game_row,
     login_name,
     now_utc,
+    stored_player,
     timestamp,
 )
-from forage.history.puzzles import START_RATING, PuzzleStats, PuzzleTry, puzzle_stats, rating_after
+from forage.history.puzzles import (
+    START_RATING,
+    PuzzleStats,
+    PuzzleTry,
+    puzzle_stats,
+    rating_after,
+    stored_try,
+)
 from forage.history.stats import Statistics, statistics
 from forage.paths import HISTORY_FILE, data_dir
 
@@ -126,6 +134,10 @@ class HistoryUnreadable(Exception):
     """The history file cannot be read (``forage stats``, ``history``); the message names it."""
 
 
+ROW_KINDS: Final = {"game": "games", "puzzle try": "puzzle tries", "achievement": "achievements"}
+"""The kinds of stored row that are checked as they are read, and their plurals."""
+
+
 def _stored(
     conn: sqlite3.Connection,
     sql: str,
@@ -133,7 +145,8 @@ def _stored(
     unreadable: set[int] | None = None,
 ) -> list[StoredGame]:
     """The stored games a query over ``games`` (all columns) selects, in its order; a row
-    that cannot be read (edited by hand) is left out, its id added to ``unreadable``."""
+    that cannot be read (edited by hand: a value the rules cannot give) is left out, its
+    id added to ``unreadable``."""
     cursor = conn.execute(sql, args)
     names = [d[0] for d in cursor.description]
     games = []
@@ -273,8 +286,9 @@ class HistoryStore:
         self.notice = notice
         """One line for the player: the file was moved aside, or history is off, and why."""
         self._lock = threading.Lock()
-        self.unreadable: set[int] = set()
-        """The ids of stored games that could not be read (edited by hand): left out."""
+        self.unreadable: dict[str, set[int]] = {kind: set() for kind in ROW_KINDS}
+        """By kind of row (:data:`ROW_KINDS`), the ids of those that could not be read
+        (edited by hand): left out."""
 
     @classmethod
     def open(cls, folder: Path | None = None) -> HistoryStore:
@@ -363,7 +377,7 @@ class HistoryStore:
         if conn is None:
             return default
         with self._lock:
-            before = len(self.unreadable)
+            before = self._unreadable_count()
             try:
                 return work(conn)
             except (sqlite3.Error, OSError) as exc:
@@ -373,20 +387,27 @@ class HistoryStore:
                     ) from None
                 self.notice = f"the history could not be used ({_reason(exc)})"
                 return default
-            except (ValueError, TypeError, KeyError) as exc:  # a row edited by hand
+            except (ValueError, TypeError, KeyError, ArithmeticError, RecursionError) as exc:
                 self.notice = f"the history holds a row it cannot read ({_reason(exc)})"
                 return default
             finally:
-                if len(self.unreadable) > before:
+                if self._unreadable_count() > before:
                     self.notice = self.unreadable_line()
 
+    def _unreadable_count(self) -> int:
+        return sum(len(ids) for ids in self.unreadable.values())
+
     def unreadable_line(self) -> str | None:
-        """``1 stored game could not be read (left out)``, or None when all could be."""
-        count = len(self.unreadable)
-        if not count:
+        """``1 stored game could not be read (left out)`` (and puzzle tries, achievements),
+        or None when all could be."""
+        named = [
+            f"{len(ids)} stored {kind if len(ids) == 1 else ROW_KINDS[kind]}"
+            for kind, ids in self.unreadable.items()
+            if ids
+        ]
+        if not named:
             return None
-        games = "game" if count == 1 else "games"
-        return f"{count} stored {games} could not be read (left out)"
+        return f"{' and '.join(named)} could not be read (left out)"
 
     # -- writing --------------------------------------------------------------------------------
 
@@ -463,7 +484,7 @@ class HistoryStore:
 
         def work(conn: sqlite3.Connection) -> str | None:
             found = conn.execute(sql, (kind, key)).fetchone()
-            return None if found is None else str(found[0])
+            return found[0] if found is not None and isinstance(found[0], str) else None
 
         return self._safely(None, work)
 
@@ -480,11 +501,14 @@ class HistoryStore:
     # -- reading --------------------------------------------------------------------------------
 
     def last_player(self) -> str | None:
-        """The name last played under, if any."""
+        """The name last played under, if any (and if it is a name the store accepts)."""
 
         def work(conn: sqlite3.Connection) -> str | None:
             row = conn.execute("SELECT value FROM settings WHERE key = 'last_player'").fetchone()
-            return None if row is None else str(row[0])
+            try:
+                return None if row is None else stored_player(row[0])
+            except ValueError:  # edited by hand: not a name the store accepts
+                return None
 
         return self._safely(None, work)
 
@@ -500,36 +524,37 @@ class HistoryStore:
         sql = f"SELECT * FROM games {where} ORDER BY ended DESC, id DESC"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        return self._safely([], lambda conn: _stored(conn, sql, args, self.unreadable))
+        return self._safely([], lambda conn: _stored(conn, sql, args, self.unreadable["game"]))
 
     def game(self, game_id: int) -> StoredGame | None:
         """The stored game with this id, or None if there is none (or it cannot be read)."""
         sql = "SELECT * FROM games WHERE id = ?"
 
         def work(conn: sqlite3.Connection) -> StoredGame | None:
-            found = _stored(conn, sql, (game_id,), self.unreadable)
+            found = _stored(conn, sql, (game_id,), self.unreadable["game"])
             return found[0] if found else None
 
         return self._safely(None, work)
 
     def proven_par(self, deal: str) -> int | None:
         """The par proven for a deal code by an earlier game's end screen, if any."""
-        sql = "SELECT MAX(par) FROM games WHERE deal = ? AND par_proven = 1"
+        sql = "SELECT * FROM games WHERE deal = ? AND par_proven = 1"
 
         def work(conn: sqlite3.Connection) -> int | None:
-            found = conn.execute(sql, (deal,)).fetchone()[0]
-            return found if isinstance(found, int) else None
+            return _best_par(_stored(conn, sql, (deal,), self.unreadable["game"]))
 
         return self._safely(None, work)
 
     def finished(self, player: str) -> list[StoredGame]:
         """A player's finished games, oldest first (what statistics are made of)."""
-        return self._safely([], lambda conn: _finished(conn, player, None, self.unreadable))
+        return self._safely([], lambda conn: _finished(conn, player, None, self.unreadable["game"]))
 
     def abandoned_count(self, player: str) -> int:
-        """How many games the player abandoned."""
-        sql = "SELECT COUNT(*) FROM games WHERE player = ? AND status = 'abandoned'"
-        return self._safely(0, lambda conn: int(conn.execute(sql, (player,)).fetchone()[0]))
+        """How many games the player abandoned (of those that can be read)."""
+        sql = "SELECT * FROM games WHERE player = ? AND status = 'abandoned'"
+        return self._safely(
+            0, lambda conn: len(_stored(conn, sql, (player,), self.unreadable["game"]))
+        )
 
     def statistics(self, player: str, today: date | None = None) -> Statistics:
         """A player's statistics (finished games only; abandoned ones are counted apart),
@@ -542,7 +567,9 @@ class HistoryStore:
     def puzzle_tries(self, player: str) -> list[PuzzleTry]:
         """A player's first tries at puzzles, oldest first (none in a file older than the
         puzzles, read without migrating)."""
-        return self._safely([], lambda conn: _puzzle_tries(conn, player))
+        return self._safely(
+            [], lambda conn: _puzzle_tries(conn, player, self.unreadable["puzzle try"])
+        )
 
     def record_puzzle(
         self, player: str, puzzle: int, puzzle_rating: int, day: date, solved: bool, tried: date
@@ -562,7 +589,7 @@ class HistoryStore:
                 ).fetchone()
                 if known:
                     return None
-                before = _puzzle_tries(conn, player)
+                before = _puzzle_tries(conn, player, self.unreadable["puzzle try"])
                 rating = before[-1].rating if before else START_RATING
                 conn.execute(
                     "INSERT INTO puzzle_tries (player, puzzle, day, tried, solved, rating) "
@@ -578,10 +605,7 @@ class HistoryStore:
                 )
                 _set(conn, "last_player", player)
                 figures = puzzle_stats(_puzzle_tries(conn, player), tried)
-                already = {
-                    str(r[0])
-                    for r in conn.execute("SELECT id FROM achievements WHERE player = ?", (player,))
-                }
+                already = set(_unlocked(conn, player))
                 found = puzzle_unlocked(figures, already)
                 for achievement in found:
                     conn.execute(
@@ -594,9 +618,8 @@ class HistoryStore:
 
     def unlocked(self, player: str) -> dict[str, str]:
         """The achievements a player has unlocked: id to the date (YYYY-MM-DD) of unlocking."""
-        sql = "SELECT id, unlocked FROM achievements WHERE player = ?"
         return self._safely(
-            {}, lambda conn: {r[0]: str(r[1])[:10] for r in conn.execute(sql, (player,))}
+            {}, lambda conn: _unlocked(conn, player, self.unreadable["achievement"])
         )
 
     def scoreboard(self, deal: str, first_only: bool = False) -> Scoreboard:
@@ -607,7 +630,8 @@ class HistoryStore:
         (as for the daily deal).
         """
         return self._safely(
-            Scoreboard(deal), lambda conn: _scoreboard(conn, deal, first_only, self.unreadable)
+            Scoreboard(deal),
+            lambda conn: _scoreboard(conn, deal, first_only, self.unreadable["game"]),
         )
 
     def daily_result(self, player: str, day: date, recipes: bool = False) -> StoredGame | None:
@@ -619,28 +643,56 @@ class HistoryStore:
         )
 
         def work(conn: sqlite3.Connection) -> StoredGame | None:
-            found = _stored(conn, sql, (player, day.isoformat(), mode), self.unreadable)
+            found = _stored(conn, sql, (player, day.isoformat(), mode), self.unreadable["game"])
             return found[0] if found else None
 
         return self._safely(None, work)
 
 
-def _puzzle_tries(conn: sqlite3.Connection, player: str) -> list[PuzzleTry]:
-    """A player's puzzle tries, oldest first; none where the file has no such table."""
+def _puzzle_tries(
+    conn: sqlite3.Connection, player: str, unreadable: set[int] | None = None
+) -> list[PuzzleTry]:
+    """A player's puzzle tries, oldest first; none where the file has no such table. A try
+    that cannot be read (a value no try can give) is left out, its rowid added to
+    ``unreadable``."""
     known = conn.execute(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'puzzle_tries'"
     ).fetchone()
     if not known:
         return []
     rows = conn.execute(
-        "SELECT puzzle, day, tried, solved, rating FROM puzzle_tries WHERE player = ? "
+        "SELECT rowid, puzzle, day, tried, solved, rating FROM puzzle_tries WHERE player = ? "
         "ORDER BY rowid",
         (player,),
     )
-    return [
-        PuzzleTry(int(p), date.fromisoformat(d), date.fromisoformat(t), bool(s), int(r))
-        for p, d, t, s, r in rows
-    ]
+    tries: list[PuzzleTry] = []
+    for rowid, puzzle, day, tried, solved, rating in rows:
+        before = tries[-1].rating if tries else START_RATING
+        try:
+            tries.append(stored_try(puzzle, day, tried, solved, rating, before))
+        except ValueError:
+            if unreadable is not None:
+                unreadable.add(rowid)
+    return tries
+
+
+def _unlocked(
+    conn: sqlite3.Connection, player: str, unreadable: set[int] | None = None
+) -> dict[str, str]:
+    """A player's achievements: id to the date (YYYY-MM-DD) of unlocking. A row that
+    cannot be read (an id not text, a date that is none) is left out, its rowid added to
+    ``unreadable``."""
+    found: dict[str, str] = {}
+    sql = "SELECT rowid, id, unlocked FROM achievements WHERE player = ?"
+    for rowid, name, when in conn.execute(sql, (player,)):
+        try:
+            if not isinstance(name, str) or not isinstance(when, str):
+                raise ValueError("not text")
+            found[name] = date.fromisoformat(when[:10]).isoformat()
+        except ValueError:
+            if unreadable is not None:
+                unreadable.add(rowid)
+    return found
 
 
 def _where(player: str | None, finished_only: bool) -> tuple[str, list[Any]]:
@@ -687,10 +739,7 @@ def _finished(
 def _unlock(conn: sqlite3.Connection, game: StoredGame) -> list[Achievement]:
     """Check the achievements after a game and store those newly unlocked (in a transaction)."""
     upto = _finished(conn, game.player, game)
-    already = {
-        str(r[0])
-        for r in conn.execute("SELECT id FROM achievements WHERE player = ?", (game.player,))
-    }
+    already = set(_unlocked(conn, game.player))
     found = newly_unlocked(game, upto, already)
     for achievement in found:
         conn.execute(
@@ -700,12 +749,18 @@ def _unlock(conn: sqlite3.Connection, game: StoredGame) -> list[Achievement]:
     return found
 
 
+def _best_par(games: Sequence[StoredGame]) -> int | None:
+    """The best par noted on any of these games, if one has a par."""
+    return max((g.par for g in games if g.par is not None), default=None)
+
+
 def _scoreboard(
     conn: sqlite3.Connection, deal: str, first_only: bool, unreadable: set[int] | None = None
 ) -> Scoreboard:
-    sql = "SELECT * FROM games WHERE deal = ? AND status = 'finished' ORDER BY ended, id"
+    sql = "SELECT * FROM games WHERE deal = ? ORDER BY ended, id"
+    games = _stored(conn, sql, (deal,), unreadable)
     lines: dict[str, ScoreLine] = {}
-    for game in _stored(conn, sql, (deal,), unreadable):
+    for game in (g for g in games if g.finished):
         seen = lines.get(game.player)
         if seen is None:
             lines[game.player] = ScoreLine(game.player, game.final, bool(game.won), 1, game.id)
@@ -715,6 +770,5 @@ def _scoreboard(
             )
         else:
             lines[game.player] = replace(seen, games=seen.games + 1)
-    par = conn.execute("SELECT MAX(par) FROM games WHERE deal = ?", (deal,)).fetchone()[0]
     ranked = sorted(lines.values(), key=lambda line: (-line.best, line.player))
-    return Scoreboard(deal, tuple(ranked), None if par is None else int(par))
+    return Scoreboard(deal, tuple(ranked), _best_par(games))

@@ -14,6 +14,7 @@ from forage.engine import (
     Placement,
     Rotation,
 )
+from forage.engine.deal import MOST_CARDS
 from forage.files import number_problem
 from forage.record.schema import FORMAT, GameRecord, RecordError, parse_record
 
@@ -78,8 +79,8 @@ def _deal_of(record: GameRecord, deck: Deck) -> Deal:
         if recipes is not None and set(seeded.recipes or ()) != set(recipes):
             raise RecordError("recipes", "do not match the seed's recipe challenge")
         return seeded
-    if not 1 <= len(record.deal) <= 18:
-        raise RecordError("deal", f"a deal has 1 to 18 cards, not {len(record.deal)}")
+    if not 1 <= len(record.deal) <= MOST_CARDS:
+        raise RecordError("deal", f"a deal has 1 to {MOST_CARDS} cards, not {len(record.deal)}")
     seen: set[int] = set()
     for i, number in enumerate(record.deal):
         if number not in deck:
