@@ -8,15 +8,17 @@ full history), the next start records what was kept, once.
 
 from __future__ import annotations
 
+import errno
 import json
 import signal
 import sqlite3
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from app_helpers import greedy, play_out_quickly, session_of, sync
+from app_helpers import greedy, place_quickly, play_out_quickly, session_of, sync
 from terminal import Terminal
 
 from forage.app import saves
@@ -25,6 +27,7 @@ from forage.app.keeper import Keeper
 from forage.app.recorder import Recorder
 from forage.app.saves import FINISHED_PATTERN, SAVE_NAME
 from forage.app.screens import EndScreen
+from forage.app.screens.confirm import ConfirmScreen
 from forage.app.session import Session
 from forage.history.store import DB_NAME, HistoryStore
 
@@ -356,3 +359,75 @@ def test_many_kept_files_that_cannot_be_read_are_counted_not_all_named(
         f"finished-game-2.json and 2 more left in {forage_home}."
     )
     assert len(kept_files(forage_home)) == 5
+
+
+def full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file the game writes fails from now on, as on a full disk."""
+
+    def no_room(path: Path, text: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(saves, "write_atomic", no_room)
+
+
+async def to_the_last_placement(pilot: Any, app: ForageApp) -> Session:
+    """Play all but the last card (the history will not take the finished game)."""
+    await pilot.pause()
+    session = session_of(app)
+    while len(session.game.moves) < session.game.turns - 1:
+        await place_quickly(pilot, app)
+    return session
+
+
+@sync
+async def test_a_finished_game_kept_nowhere_is_not_given_up_by_a_new_game(
+    forage_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(Recorder, "finished", lambda self, key, data, kept: None)
+    app = ForageApp(seed=4, offer_resume=False, recorder=Recorder("di"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        session = await to_the_last_placement(pilot, app)
+        saved = json.loads((forage_home / SAVE_NAME).read_text())
+        with monkeypatch.context() as disk:
+            full_disk(disk)
+            await place_quickly(pilot, app)
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+            await pilot.press("n")  # a new game: the finished one is kept nowhere
+            await pilot.pause()
+            question = app.screen
+            assert isinstance(question, ConfirmScreen)
+            assert "not kept anywhere" in question.question and "disk is full" in question.question
+            assert "A new game now loses it" in question.question
+            await pilot.press("n")  # no: keep it
+            await pilot.pause()
+            assert session_of(app) is session and session.game.is_over()
+            assert json.loads((forage_home / SAVE_NAME).read_text()) == saved
+            assert kept_files(forage_home) == []
+        await pilot.press("n")  # room again: kept in its own file, then the new game
+        await pilot.pause()
+        assert session_of(app) is not session
+        (kept,) = kept_files(forage_home)
+        assert json.loads(kept.read_text())["moves"] == [p.notation() for p in session.game.moves]
+
+
+@sync
+async def test_a_finished_game_only_in_the_save_becomes_its_own_file_before_a_new_game(
+    forage_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(Recorder, "finished", lambda self, key, data, kept: None)
+    app = ForageApp(seed=4, offer_resume=False, recorder=Recorder("di"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        session = await to_the_last_placement(pilot, app)
+        with monkeypatch.context() as disk:
+            disk.setattr(saves.SaveSlot, "keep_finished", lambda self, data: None)
+            await place_quickly(pilot, app)
+            await pilot.pause()
+            assert json.loads((forage_home / SAVE_NAME).read_text())["moves"] == [
+                p.notation() for p in session.game.moves
+            ]
+            await pilot.press("n")
+            await pilot.pause()
+        assert session_of(app) is not session  # no question: renaming needs no room
+        (kept,) = kept_files(forage_home)
+        assert json.loads(kept.read_text())["moves"] == [p.notation() for p in session.game.moves]

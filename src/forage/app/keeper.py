@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from forage.app import saves
 from forage.app.session import Session
@@ -39,14 +40,40 @@ class Keeper:
         slot = saves.slot()
         over = session.game.is_over()
         if over and session.keeps_history and session.finished_file is None:
-            data = session.save_data()
-            data["ended"] = datetime.now(UTC).isoformat()
+            data = self._finished_data(session)
             session.finished_file = slot.keep_finished(data)
             if session.finished_file is None:  # kept in the save instead, recorded at next start
-                slot.store(data)
+                session.finished_in_save = slot.store(data)
             return
         keep = bool(session.game.moves) and not over
         slot.store(session.save_data() if keep else None)
+
+    @staticmethod
+    def _finished_data(session: Session) -> dict[str, Any]:
+        """A finished game's save data, with the time it ended."""
+        data = session.save_data()
+        data.setdefault("ended", datetime.now(UTC).isoformat())
+        return data
+
+    def secure_finished(self, session: Session, in_history: bool) -> str | None:
+        """Before a finished game is left (a new game will replace the save): make sure it
+        is kept apart from the save, unless the history has it (``in_history``); why it
+        cannot be, or None when it is (or there is nothing to keep).
+
+        Its own file is written once more (the disk may have room again); failing that, a
+        save holding the finished game is renamed to be that file, which needs no room.
+        """
+        if not (session.game.is_over() and session.keeps_history):
+            return None
+        if in_history or session.finished_file is not None:
+            return None
+        slot = saves.slot()
+        session.finished_file = slot.keep_finished(self._finished_data(session))
+        if session.finished_file is None and session.finished_in_save:
+            session.finished_file = slot.set_finished()
+        if session.finished_file is not None:
+            return None
+        return slot.problem() or "it could not be written"
 
     def load(self, record_path: Path | None = None) -> Session | None:
         """The saved game in progress, or None if there is none (an unreadable one is set

@@ -172,6 +172,10 @@ class Recorder:
             raise ValueError("the game is not over")
         return game, info
 
+    def has_recorded(self, session: Session) -> bool:
+        """Whether this session's finished game is stored in the history."""
+        return self._recorded.get(id(session)) is not None
+
     def record_kept(self) -> list[Recorded]:
         """Record the finished games kept from an earlier run (the history could not take
         them then, or forage was stopped as they ended); the games stored, each once, said

@@ -184,6 +184,7 @@ class SaveSlot:
         self._writing = threading.Lock()
         """Held while the save is written or removed: the history's thread removes it too."""
         self._problems: dict[str, str] = {}
+        self._reasons: dict[str, str] = {}
         self._news: list[str] = []
 
     # -- telling -------------------------------------------------------------------------------
@@ -193,14 +194,21 @@ class SaveSlot:
         told, self._news = self._news, []
         return told
 
-    def _failed(self, what: str, problem: str) -> None:
+    def _failed(self, what: str, problem: str, reason: str | None = None) -> None:
         if self._problems.get(what) != problem:
             self._news.append(problem)
         self._problems[what] = problem
+        if reason is not None:
+            self._reasons[what] = reason
 
     def _worked(self, what: str, message: str) -> None:
         if self._problems.pop(what, None) is not None:
             self._news.append(message)
+
+    def problem(self) -> str | None:
+        """Why the save (or a finished game) could not be written last time, in a few
+        words (``the disk is full``), or None if it could."""
+        return self._reasons.get("save") if "save" in self._problems else None
 
     @property
     def saving(self) -> bool:
@@ -219,7 +227,8 @@ class SaveSlot:
             self.folder.mkdir(parents=True, exist_ok=True)
             handle = (self.folder / LOCK_NAME).open("a+", encoding="utf-8")
         except OSError as exc:
-            self._failed("save", f"The game cannot be saved in {self.folder}: {os_problem(exc)}.")
+            reason = os_problem(exc)
+            self._failed("save", f"The game cannot be saved in {self.folder}: {reason}.", reason)
             return False
         if not _try_lock(handle):
             handle.close()
@@ -322,9 +331,13 @@ class SaveSlot:
                 else:
                     write_atomic(self.path, json.dumps(data, indent=1) + "\n")
         except OSError as exc:
-            self._failed("save", f"The game cannot be saved: {os_problem(exc)}.")
+            reason = os_problem(exc)
+            self._failed("save", f"The game cannot be saved: {reason}.", reason)
             return False
-        self._worked("save", "The game is saved again.")
+        if data is None:  # nothing to save: no longer failing, but nothing saved either
+            self._problems.pop("save", None)
+        else:
+            self._worked("save", "The game is saved again.")
         return True
 
     def keep_finished(self, data: dict[str, Any]) -> Path | None:
@@ -339,8 +352,10 @@ class SaveSlot:
                 write_atomic(target, json.dumps(data, indent=1) + "\n")
                 self.path.unlink(missing_ok=True)
         except OSError as exc:
-            self._failed("save", f"The finished game cannot be kept: {os_problem(exc)}.")
+            reason = os_problem(exc)
+            self._failed("save", f"The finished game cannot be kept: {reason}.", reason)
             return None
+        self._worked("save", "The finished game is kept now.")
         return target
 
     def set_finished(self) -> Path | None:

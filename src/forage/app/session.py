@@ -67,6 +67,8 @@ class Session:
         removing its save."""
         self.finished_file: Path | None = None
         """Where the finished game was kept for the history, once it ended (None before)."""
+        self.finished_in_save = False
+        """The finished game could not be kept in a file of its own, but the save holds it."""
         if cursor is None:
             self.reset_cursor(centre=True)
 

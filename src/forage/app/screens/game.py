@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
@@ -501,12 +502,36 @@ class GameScreen(ForageScreen):
                 ConfirmScreen("Start a new game? This game will be lost."), answered
             )
         else:
-            self.load(self.session.new_game())
+            self.leave_finished(lambda: self.load(self.session.new_game()), "A new game")
 
     def action_quit_game(self) -> None:
         """Save the game and leave (it is offered next time: not abandoned)."""
         self.keeper().save(self.session)
-        self.app.exit(0)
+        self.leave_finished(lambda: self.app.exit(0), "Quitting")
+
+    def leave_finished(self, then: Callable[[], None], doing: str) -> None:
+        """Do ``then`` once the finished game on this screen (if it is one) is kept apart
+        from the save; when it cannot be kept, say why and what ``doing`` would do, and
+        ask first."""
+        recorder = self.recorder()
+        in_history = recorder is not None and recorder.has_recorded(self.session)
+        problem = self.keeper().secure_finished(self.session, in_history)
+        if problem is None:
+            then()
+            return
+        from forage.app.screens.confirm import ConfirmScreen
+
+        def answered(answer: str | None) -> None:
+            if answer == "yes":
+                then()
+            else:
+                self.say("The finished game is still here: free some space, then try again.")
+
+        question = (
+            f"This finished game is not kept anywhere yet ({problem}), so the history "
+            f"cannot have it.\n\n{doing} now loses it. Go on anyway?"
+        )
+        self.app.push_screen(ConfirmScreen(question, ("lose it", "keep playing here")), answered)
 
     # -- game flow ---------------------------------------------------------------------------------
 
@@ -574,16 +599,16 @@ class GameScreen(ForageScreen):
         self._ending = False
         session = self.session
         if choice == "again":
-            self.load(session.same_deal())
+            self.leave_finished(lambda: self.load(session.same_deal()), "Playing the deal again")
         elif choice == "other":
             other = session.other_deck()
             if other is not None:
-                self.load(other)
+                self.leave_finished(lambda: self.load(other), "Playing the other deck")
         elif choice == "new":
-            self.load(session.new_game())
+            self.leave_finished(lambda: self.load(session.new_game()), "A new game")
         elif choice == "undo":
             self.action_undo()
         elif choice == "look":
             self.say("The finished woodland: enter shows the summary again.")
         elif choice == "quit":
-            self.app.exit(0)
+            self.leave_finished(lambda: self.app.exit(0), "Quitting")
