@@ -28,8 +28,9 @@ def _clamp(value: object, default: int, most: int) -> int:
         return default
     if isinstance(value, str):
         text = value.strip()
-        if not text.isdigit() or len(text) > 9:
-            return default if not text.isdigit() else most
+        digits = text.isascii() and text.isdigit()  # not "²" nor other scripts' digits
+        if not digits or len(text) > 9:
+            return most if digits else default
         value = int(text)
     if not isinstance(value, int):
         return default
