@@ -11,10 +11,12 @@ as browser tabs would, and measures:
 - after closing every tab, how long until the last of their games has ended.
 
 Also: one tab asking for a 100000 x 100000 terminal (clamped to 1000 x 500), the memory of
-the server and its game after 5 s. Nothing here is a timed test; the figures go in
-docs/serve.md.
+the server and its game after 5 s; and one tab that floods its game (three websocket
+messages of 3.9 million keys each, then closes): the game's peak memory, the CPU time it
+used and how long after the close it ended (given up after 90 s). Nothing here is a timed
+test; the figures go in docs/serve.md.
 
-    uv run python benchmarks/serve.py [--tabs 1 5 20]
+    uv run python benchmarks/serve.py [--tabs 1 5 20] [--flood-only]
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import re
 import statistics
 import sys
@@ -113,24 +116,70 @@ async def huge_tab(served: Served) -> float:
     return server + sum(games)
 
 
+FLOOD_WATCH_SECONDS = 90.0
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used so far (user and system), 0 once it has gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def flood_tab(served: Served) -> dict[str, float]:
+    """A tab that sends three messages of 3.9 million keys and closes: its game's peak MB,
+    its CPU seconds and the seconds from the close until it ended (or gave up watching)."""
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=120)) as session:
+        tab, _ = await open_tab(served, session, "width=100&height=32")
+        (game,) = games_of(served.process.pid)
+        reading = asyncio.create_task(keep_reading(tab))
+        with contextlib.suppress(aiohttp.ClientError, ConnectionError):
+            for _ in range(3):
+                await tab.send_json(["stdin", "x" * 3_900_000])
+        await tab.close()
+        closed = time.monotonic()
+        await reading
+    peak = cpu = 0.0
+    while game in games_of(served.process.pid):
+        peak, cpu = max(peak, resident_mb(game)), max(cpu, cpu_seconds(game))
+        if time.monotonic() - closed > FLOOD_WATCH_SECONDS:
+            break
+        await asyncio.sleep(0.1)
+    ended = time.monotonic() - closed
+    return {"peak": peak, "cpu": cpu, "ended": ended}
+
+
 def main() -> None:
     """Measure and print a table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tabs", type=int, nargs="+", default=[1, 5, 20])
+    parser.add_argument("--flood-only", action="store_true", help="measure only the flood")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         home = Path(folder) / "home"
         with forage_server(home, Path(folder), "--max-games", "64") as served:
-            print("tabs  first frame: median  slowest   server MB  MB a game  total MB  all ended")
-            for count in args.tabs:
+            if not args.flood_only:
+                print(
+                    "tabs  first frame: median  slowest   server MB  MB a game  total MB  all ended"
+                )
+            for count in [] if args.flood_only else args.tabs:
                 found = asyncio.run(tabs_at_once(served, count))
                 print(
                     f"{count:>4}  {found['median']:>19.2f}s {found['slowest']:>7.2f}s"
                     f"  {found['server']:>9.0f}  {found['game']:>9.0f}  {found['total']:>8.0f}"
                     f"  {found['ended']:>8.2f}s"
                 )
-            total = asyncio.run(huge_tab(served))
-            print(f"a 100000 x 100000 tab after 5 s: {total:.0f} MB, server and game together")
+            if not args.flood_only:
+                total = asyncio.run(huge_tab(served))
+                print(f"a 100000 x 100000 tab after 5 s: {total:.0f} MB, server and game together")
+            flood = asyncio.run(flood_tab(served))
+            print(
+                f"a tab flooding its game, then closed: game peak {flood['peak']:.0f} MB, "
+                f"{flood['cpu']:.1f} CPU s, ended {flood['ended']:.1f} s after the close"
+                + (" (still running: gave up)" if games_of(served.process.pid) else "")
+            )
 
 
 if __name__ == "__main__":

@@ -42,9 +42,14 @@ class Served:
         """The game's web page."""
         return get(self.url)
 
-    def stop(self) -> None:
-        """Stop the server as ctrl+c would (killing it if it hangs)."""
-        stop(self.process)
+    @property
+    def port(self) -> int:
+        """The port the server listens on."""
+        return int(self.url.rsplit(":", 1)[1].strip("/"))
+
+    def stop(self, number: int = signal.SIGINT) -> None:
+        """Stop the server with a signal, ctrl+c's unless told (killing it if it hangs)."""
+        stop(self.process, number)
 
 
 def get(url: str, timeout: float = 5.0) -> str:
@@ -54,10 +59,11 @@ def get(url: str, timeout: float = 5.0) -> str:
     return body.decode("utf-8")
 
 
-def stop(process: subprocess.Popen[bytes]) -> None:
-    """ctrl+c the server; if it has not stopped in time, kill it and its games."""
+def stop(process: subprocess.Popen[bytes], number: int = signal.SIGINT) -> None:
+    """Send the server a signal (ctrl+c's unless told); if it has not stopped in time, kill
+    it and its games."""
     if process.poll() is None:
-        process.send_signal(signal.SIGINT)
+        process.send_signal(number)
         try:
             process.wait(STOP_SECONDS)
         except subprocess.TimeoutExpired:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -17,7 +18,8 @@ from helpers import run_forage
 from serving import Served, forage_server, free_port
 
 from forage.cli import main
-from forage.cli.serve import exposed, local_names, page_address, refusal
+from forage.cli.game_server import refusal
+from forage.cli.serve import exposed, local_names, page_address
 
 forage = run_forage
 
@@ -99,18 +101,23 @@ def test_server_answers_http_and_stops_cleanly(tmp_path: Path) -> None:
                 urllib.request.urlopen(request, timeout=5)
             assert refused.value.code == 403
         served.stop()
-        assert served.process.returncode in (0, 130)
+        assert served.process.returncode == 130
         said = served.output()
     assert f"serving the game at http://127.0.0.1:{port}" in said
     assert "Traceback" not in said
     assert "warning" not in said
 
 
-def test_ctrl_c_with_a_game_open_stops_server_and_game(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("number", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"]
+)
+def test_a_signal_with_a_game_open_stops_server_and_game_with_its_exit_code(
+    tmp_path: Path, number: int, code: int
+) -> None:
     import aiohttp
 
     async def play_until_stopped(served: Served) -> bytes:
-        """Open a game as a browser tab would, then ctrl+c the server while it runs."""
+        """Open a game as a browser tab would, then signal the server while it runs."""
         async with (
             aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as session,
             session.ws_connect(served.url + "ws?width=100&height=40") as socket,
@@ -120,7 +127,7 @@ def test_ctrl_c_with_a_game_open_stops_server_and_game(tmp_path: Path) -> None:
                 message = await socket.receive(timeout=20)
                 assert message.type == aiohttp.WSMsgType.BINARY, message
                 drawn += message.data
-            stopping = asyncio.create_task(asyncio.to_thread(served.stop))
+            stopping = asyncio.create_task(asyncio.to_thread(served.stop, number))
             async for _ in socket:  # as a browser does, until the server closes the tab
                 pass
             await stopping
@@ -128,7 +135,7 @@ def test_ctrl_c_with_a_game_open_stops_server_and_game(tmp_path: Path) -> None:
 
     with forage_server(tmp_path / "home", tmp_path) as served:
         assert b"Forage" in asyncio.run(play_until_stopped(served))
-        assert served.process.returncode in (0, 130)
+        assert served.process.returncode == code
         assert "Traceback" not in served.output()
         # The game ran in the server's process group; nothing of it is left.
         deadline = time.monotonic() + 10
@@ -161,9 +168,10 @@ def test_version_and_the_game_do_not_load_the_web_server() -> None:
 
 
 class StubServer:
-    """Stands in for textual-serve: records that it was asked to serve, serves nothing."""
+    """Stands in for the web server: records that it was asked to serve, serves nothing."""
 
     served = False
+    exit_code = 0
 
     def serve(self) -> None:
         StubServer.served = True

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 def play_command(args: argparse.Namespace) -> int:
     """Open the game screen with the deal options given (once checked), or on the game of
     a record."""
+    from forage.cli.served_game import tie_to_server
+
+    tie_to_server()  # a browser tab's game, under forage serve, ends with its server
     if args.deal is not None:
         deal_option(args.deal)
     record = writable_file(args.record) if args.record is not None else None

@@ -1,32 +1,24 @@
 """``forage serve``: the game in a web browser, one game per browser tab.
 
-textual-serve runs ``python -m forage play`` for each tab that connects and draws its
-screen in the page. It is imported only here, when serving, so the terminal game and the
-headless commands never load it.
+The command line: its options, their one-line errors, what it prints. The web server
+(:mod:`forage.cli.game_server`, on textual-serve and aiohttp) is imported only once the
+options are checked, so the terminal game and the headless commands never load it.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
 import errno
 import ipaddress
-import json
-import logging
 import os
-import shlex
 import socket
-import subprocess
 import sys
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Final
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING
 
 from forage.cli.errors import BadInput, shortened
 
 if TYPE_CHECKING:
-    from textual_serve.server import Server
+    from forage.cli.game_server import GameServer
 
 
 def whole_in_range(text: str, option: str, lowest: int, highest: int) -> int:
@@ -103,13 +95,6 @@ def page_address(host: str, port: int) -> str:
     return f"http://{shown}:{port}"
 
 
-HEARTBEAT_SECONDS: Final = 2.0
-"""How often the server pings each tab: a tab gone without a word is noticed within about
-this much again (aiohttp closes a websocket whose pong is late by half of it)."""
-QUIT_SECONDS: Final = 2.0
-"""How long a tab's game has to quit once its tab has closed, before it is terminated."""
-
-
 def default_max_games() -> int:
     """How many games ``forage serve`` runs at once unless told: eight a core, 4 to 64."""
     return max(4, min(64, 8 * (os.cpu_count() or 1)))
@@ -118,37 +103,6 @@ def default_max_games() -> int:
 def max_games_option(text: str) -> int:
     """The --max-games value: a whole number from 1 to 1000, or BadInput."""
     return whole_in_range(text, "--max-games", 1, 1000)
-
-
-def game_command() -> str:
-    """The shell command each browser tab runs: this Python's ``forage play`` (the shell
-    replaced by it, so that stopping the game stops that process)."""
-    words = [sys.executable, "-m", "forage", "play"]
-    if os.name == "nt":
-        return subprocess.list2cmdline(words)
-    return "exec " + shlex.join(words)
-
-
-def full_page(limit: int) -> str:
-    """The page a browser gets when every game is taken."""
-    return (
-        "<!doctype html><html><head><meta charset='utf-8'><title>Forage: all games taken"
-        "</title></head><body style='font-family: sans-serif; margin: 3em'>"
-        f"<h1>All {limit} games are being played</h1>"
-        "<p>This forage serves at most that many browser tabs at once. Close a tab that "
-        "plays, or try again in a little while.</p></body></html>"
-    )
-
-
-def envelope_of(text: str) -> tuple[str, object] | None:
-    """A websocket message from the page, ``["kind", data]``, or None if it is not one."""
-    try:
-        found = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(found, list) or not found or not isinstance(found[0], str):
-        return None
-    return found[0], found[1] if len(found) > 1 else None
 
 
 def local_names(host: str, port: int) -> frozenset[str] | None:
@@ -165,19 +119,8 @@ def local_names(host: str, port: int) -> frozenset[str] | None:
     )
 
 
-def refusal(headers: Mapping[str, str], names: frozenset[str] | None) -> str | None:
-    """Why a request may not reach the game, or None: a foreign Host or Origin."""
-    host = headers.get("Host", "").lower()
-    if names is not None and host not in names:
-        return f"unknown host {host!r}: open the game as localhost or 127.0.0.1"
-    origin = headers.get("Origin")
-    if origin is not None and urlsplit(origin).netloc.lower() != host:
-        return "the game can be played only from its own page"
-    return None
-
-
 def serve_command(args: argparse.Namespace) -> int:
-    """Serve the game to web browsers until ctrl+c."""
+    """Serve the game to web browsers until ctrl+c (exit 130) or SIGTERM (exit 143)."""
     host: str = args.host
     port = port_number(args.port)
     limit = default_max_games() if args.max_games is None else max_games_option(args.max_games)
@@ -196,140 +139,12 @@ def serve_command(args: argparse.Namespace) -> int:
         server.serve()
     except OSError as exc:  # lost a race for the port after check_free
         raise BadInput(bind_problem(host, port, exc)) from None
-    return 0
+    return server.exit_code
 
 
-def _make_server(
-    host: str, port: int, names: frozenset[str] | None, limit: int | None = None
-) -> Server:
-    """A textual-serve server for the game whose page follows the address the browser used.
+def _make_server(host: str, port: int, names: frozenset[str] | None, limit: int) -> GameServer:
+    """The web server for host:port, answering the Host names ``names`` (any if None), with
+    at most ``limit`` games at once."""
+    from forage.cli.game_server import GameServer
 
-    Requests with a Host not in ``names`` (unless None), or from another site's page, are
-    refused with 403; beyond ``limit`` games at once a new tab gets a page saying so (503).
-    Each tab's game is sized within what forage draws, and ends within a few seconds of its
-    tab closing, however it closed.
-    """
-    from aiohttp import WSMsgType, web
-    from textual_serve.app_service import AppService
-    from textual_serve.server import Server
-
-    from forage.screen_size import clamp_size
-
-    most = default_max_games() if limit is None else limit
-
-    def check(request: web.Request) -> None:
-        reason = refusal(request.headers, names)
-        if reason is not None:
-            raise web.HTTPForbidden(text=f"forage: {reason}\n")
-
-    async def end_game(game: AppService) -> None:
-        """Ask a tab's game to quit; terminate it if it has not within QUIT_SECONDS."""
-        process = game._process  # textual-serve keeps the game's process here
-        with contextlib.suppress(Exception, asyncio.CancelledError):
-            await asyncio.wait_for(game.stop(), QUIT_SECONDS)
-        if process is None or process.returncode is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            process.terminate()  # the game saves and exits 143
-        try:
-            await asyncio.wait_for(process.wait(), QUIT_SECONDS)
-        except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
-            await process.wait()
-
-    class GameServer(Server):
-        """textual-serve, quieter, with page addresses taken from each request."""
-
-        def __init__(self) -> None:
-            super().__init__(game_command(), host=host, port=port, title="Forage")
-            self.tabs: set[asyncio.Task[object]] = set()
-            self.games: set[AppService] = set()
-
-        def initialize_logging(self) -> None:
-            """Log problems, not every request."""
-            super().initialize_logging()
-            logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
-
-        async def on_startup(self, app: web.Application) -> None:
-            """Print nothing: serve_command has said where to go."""
-
-        async def on_shutdown(self, app: web.Application) -> None:
-            """Tell the games of open tabs to quit, rather than wait for the tabs to close."""
-            for tab in self.tabs:
-                tab.cancel()
-
-        async def handle_index(self, request: web.Request) -> web.StreamResponse:
-            """The page, its links and websocket pointing where this browser reached us."""
-            check(request)
-            if len(self.games) >= most:
-                return web.Response(status=503, text=full_page(most), content_type="text/html")
-            # Set and used with no await between, so concurrent requests cannot mix.
-            self.public_url = f"{request.scheme}://{request.host}"
-            response: web.StreamResponse = await super().handle_index(request)
-            return response
-
-        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-            """A game for this tab, if the tab is the game's own page and a game is free."""
-            check(request)
-            if len(self.games) >= most:
-                raise web.HTTPServiceUnavailable(text=f"forage: all {most} games are taken\n")
-            columns, rows = clamp_size(request.query.get("width"), request.query.get("height"))
-            websocket = web.WebSocketResponse(heartbeat=HEARTBEAT_SECONDS)
-
-            async def close() -> None:
-                await websocket.close()
-
-            game = AppService(
-                self.command,
-                write_bytes=websocket.send_bytes,
-                write_str=websocket.send_str,
-                close=close,
-                download_manager=self.download_manager,
-                debug=self.debug,
-            )
-            tab = asyncio.current_task()
-            if tab is not None:
-                self.tabs.add(tab)
-            self.games.add(game)
-            try:
-                await websocket.prepare(request)
-                await game.start(columns, rows)
-                await self._process_messages(websocket, game)
-            except asyncio.CancelledError:  # the server stopping: close the tab
-                with contextlib.suppress(Exception):
-                    await websocket.close()
-            except Exception as error:  # a tab gone mid-write, and the like
-                logging.getLogger("forage.serve").debug("tab closed: %r", error)
-            finally:
-                self.games.discard(game)
-                if tab is not None:
-                    self.tabs.discard(tab)
-                await asyncio.shield(end_game(game))
-            return websocket
-
-        async def _process_messages(
-            self, websocket: web.WebSocketResponse, app_service: AppService
-        ) -> None:
-            """Pass the page's keys, sizes (within what forage draws), focus and pings on;
-            anything else, or anything malformed, is dropped."""
-            async for message in websocket:
-                if message.type != WSMsgType.TEXT:
-                    continue
-                envelope = envelope_of(message.data)
-                if envelope is None:
-                    continue
-                kind, data = envelope
-                if kind == "stdin" and isinstance(data, str):
-                    await app_service.send_bytes(data.encode("utf-8", "replace"))
-                elif kind == "resize" and isinstance(data, dict):
-                    columns, rows = clamp_size(data.get("width"), data.get("height"))
-                    await app_service.set_terminal_size(columns, rows)
-                elif kind == "ping":
-                    await websocket.send_json(["pong", data])
-                elif kind == "blur":
-                    await app_service.blur()
-                elif kind == "focus":
-                    await app_service.focus()
-
-    return GameServer()
+    return GameServer(host, port, names, limit)

@@ -1,0 +1,396 @@
+"""The web server of ``forage serve``: the game's page, and a game for each tab's websocket.
+
+Imports aiohttp and textual-serve, so it is imported only when serving (by
+:mod:`forage.cli.serve`). textual-serve's private names are used only through
+:mod:`forage.cli.serve_adapter`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Final
+from urllib.parse import urlsplit
+
+from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.web_runner import GracefulExit
+from textual_serve.app_service import AppService
+
+from forage.cli.errors import shortened
+from forage.cli.serve_adapter import ServerBase, game_process
+from forage.cli.served_game import SERVER_PID_VARIABLE
+from forage.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED
+from forage.screen_size import clamp_size
+
+HEARTBEAT_SECONDS: Final = 2.0
+"""How often the server pings each tab: a tab gone without a word is noticed within about
+this much again (aiohttp closes a websocket whose pong is late by half of it)."""
+QUIT_SECONDS: Final = 2.0
+"""How long a tab's game has to quit once its tab has closed, before it is terminated (and
+as long again, after that, before it is killed)."""
+CLOSE_SECONDS: Final = 2.0
+"""How long the server waits for a tab to answer its closing of the websocket."""
+PING_CHARS: Final = 32
+"""The longest ``ping`` a page may send that the server answers (the page sends a time)."""
+STOPPING_SIGNALS: Final = ((signal.SIGINT, EXIT_INTERRUPTED), (signal.SIGTERM, EXIT_TERMINATED))
+"""The signals that stop the server, and its exit code after each."""
+
+
+@dataclass(frozen=True)
+class TabLimits:
+    """What one browser tab may send to its game."""
+
+    message_bytes: int = 64 * 1024
+    """The largest websocket message taken; a larger one closes the tab (1009)."""
+    stdin_bytes: int = 4 * 1024
+    """The most keys (UTF-8 bytes) one ``stdin`` message may carry; more closes the tab (1009)."""
+    stdin_rate: float = 2 * 1024
+    """Keys a second (bytes) a tab may send on average; beyond it, keys are dropped."""
+    stdin_burst: float = 8 * 1024
+    """Keys (bytes) a tab may send at once, after a pause."""
+    waiting: int = 16
+    """Messages that may wait for the game to take them; beyond it, messages are dropped."""
+
+
+class TokenBucket:
+    """A budget of bytes: up to ``burst`` at once, refilled at ``rate`` bytes a second."""
+
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        """A full bucket."""
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._tokens = burst
+        self._at = clock()
+
+    def take(self, amount: int) -> bool:
+        """Spend ``amount`` bytes if the budget has them (True); else spend nothing (False)."""
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+        if amount > self._tokens:
+            return False
+        self._tokens -= amount
+        return True
+
+
+def game_command(server_pid: int) -> str:
+    """The shell command each browser tab runs: this Python's ``forage play`` (the shell
+    replaced by it, so that the game's parent is the server and stopping the game stops
+    that process), told which server started it."""
+    words = [sys.executable, "-m", "forage", "play"]
+    if os.name == "nt":
+        return subprocess.list2cmdline(words)
+    return f"export {SERVER_PID_VARIABLE}={server_pid}; exec {shlex.join(words)}"
+
+
+def full_page(limit: int) -> str:
+    """The page a browser gets when every game is taken."""
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'><title>Forage: all games taken"
+        "</title></head><body style='font-family: sans-serif; margin: 3em'>"
+        f"<h1>All {limit} games are being played</h1>"
+        "<p>This forage serves at most that many browser tabs at once. Close a tab that "
+        "plays, or try again in a little while.</p></body></html>"
+    )
+
+
+def envelope_of(text: str) -> tuple[str, object] | None:
+    """A websocket message from the page, ``["kind", data]``, or None if it is not one."""
+    try:
+        found = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(found, list) or not found or not isinstance(found[0], str):
+        return None
+    return found[0], found[1] if len(found) > 1 else None
+
+
+def refusal(headers: Mapping[str, str], names: frozenset[str] | None) -> str | None:
+    """Why a request may not reach the game, or None: a foreign Host or Origin."""
+    host = headers.get("Host", "").lower()
+    if names is not None and host not in names:
+        return f"unknown host {host!r}: open the game as localhost or 127.0.0.1"
+    origin = headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc.lower() != host:
+        return "the game can be played only from its own page"
+    return None
+
+
+class OneLine(logging.Formatter):
+    """A log record as one line, ``forage: MESSAGE (ErrorType)``: never a traceback, nor
+    what an error carries (a request's error may quote its headers)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record's message on one line, at most 200 characters, and its error's type."""
+        text = shortened(" ".join(record.getMessage().split()), 200)
+        if record.exc_info is not None and record.exc_info[0] is not None:
+            text += f" ({record.exc_info[0].__name__})"
+        return f"forage: {text}"
+
+
+async def end_game(game: AppService) -> None:
+    """Ask a tab's game to quit; terminate it if it has not within QUIT_SECONDS, and kill
+    it if it has not ended QUIT_SECONDS after that."""
+    process = game_process(game)
+    with contextlib.suppress(Exception, asyncio.CancelledError):
+        await asyncio.wait_for(game.stop(), QUIT_SECONDS)
+    if process is None or process.returncode is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        process.terminate()  # the game saves and exits 143
+    try:
+        await asyncio.wait_for(process.wait(), QUIT_SECONDS)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        await process.wait()
+
+
+Delivery = Callable[[], Awaitable[object]]
+"""Something for a tab's game, waiting to be handed to it."""
+
+
+async def deliver(inbox: asyncio.Queue[Delivery]) -> None:
+    """Hand a tab's messages to its game, one after another, for as long as the tab is open
+    (each may wait for the game to read its input)."""
+    while True:
+        await (await inbox.get())()
+
+
+class GameServer(ServerBase):
+    """textual-serve with a game for each tab, within limits, and quiet logs.
+
+    Requests with a Host not in ``names`` (unless None), or from another site's page, are
+    refused with 403; beyond ``max_games`` games at once a new tab gets a page saying so
+    (503). A tab's input is kept within ``limits``; its game is sized within what forage
+    draws, and ends within a few seconds of its tab closing, however it closed.
+    Subclasses add routes to the same application with :meth:`add_routes`.
+    """
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        names: frozenset[str] | None,
+        max_games: int,
+        *,
+        command: str | None = None,
+        limits: TabLimits | None = None,
+    ) -> None:
+        """A server for host:port that runs ``command`` (the game) for each tab."""
+        super().__init__(command or game_command(os.getpid()), host=host, port=port, title="Forage")
+        self.names = names
+        self.max_games = max_games
+        self.limits = limits or TabLimits()
+        self.exit_code = EXIT_OK
+        """How ``forage serve`` exits once serving ends: 130 after SIGINT, 143 after SIGTERM."""
+        self.tabs: set[asyncio.Task[object]] = set()
+        """The requests of the open tabs."""
+        self.games: set[AppService] = set()
+        """The games running, from their tab's opening until their process has ended."""
+        self.ending: set[asyncio.Task[None]] = set()
+        """The endings of games whose tab has closed."""
+
+    # -- serving -------------------------------------------------------------------------------
+
+    def serve(self, debug: bool = False) -> None:
+        """Serve until SIGINT or SIGTERM (then ``exit_code`` says which); every game is
+        ended before this returns."""
+        self.debug = debug
+        self.initialize_logging()
+        loop = asyncio.new_event_loop()
+        for number, code in STOPPING_SIGNALS:
+            with contextlib.suppress(NotImplementedError):  # Windows: ctrl+c raises instead
+                loop.add_signal_handler(number, self.stop_on_signal, code)
+        web.run_app(
+            self.web_app(),
+            host=self.host,
+            port=self.port,
+            handle_signals=False,
+            loop=loop,
+            print=None,
+        )
+
+    def stop_on_signal(self, code: int) -> None:
+        """Stop serving, to exit with ``code`` (a second signal while stopping is ignored)."""
+        if self.exit_code != EXIT_OK:
+            return
+        self.exit_code = code
+        raise GracefulExit()
+
+    async def web_app(self) -> web.Application:
+        """The application served: the page, ``/ws`` and whatever :meth:`add_routes` adds."""
+        app = await super().web_app()
+        app.on_cleanup.append(self.on_cleanup)
+        self.add_routes(app)
+        return app
+
+    def add_routes(self, app: web.Application) -> None:
+        """Add routes to the application before it is served (none here)."""
+
+    def initialize_logging(self) -> None:
+        """Log problems on stderr, one line each; not every request."""
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(OneLine())
+        root = logging.getLogger()
+        root.handlers[:] = [handler]
+        root.setLevel(logging.DEBUG if self.debug else logging.INFO)
+        logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+
+    async def on_startup(self, app: web.Application) -> None:
+        """Print nothing: ``forage serve`` has said where to go."""
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """Close the open tabs, which ends their games, rather than wait for them to close."""
+        for tab in self.tabs:
+            tab.cancel()
+
+    async def on_cleanup(self, app: web.Application) -> None:
+        """Wait until every game has ended."""
+        await asyncio.gather(*self.ending, return_exceptions=True)
+
+    # -- requests ------------------------------------------------------------------------------
+
+    def check(self, request: web.Request) -> None:
+        """403 for a request from another site's page or through a foreign host name."""
+        reason = refusal(request.headers, self.names)
+        if reason is not None:
+            raise web.HTTPForbidden(text=f"forage: {reason}\n")
+
+    def full(self) -> bool:
+        """Whether every game is taken."""
+        return len(self.games) >= self.max_games
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        """The page, its links and websocket pointing where this browser reached us."""
+        self.check(request)
+        if self.full():
+            return web.Response(
+                status=503, text=full_page(self.max_games), content_type="text/html"
+            )
+        # Set and used with no await between, so concurrent requests cannot mix.
+        self.public_url = f"{request.scheme}://{request.host}"
+        response: web.StreamResponse = await super().handle_index(request)
+        return response
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """A game for this tab, if the tab is the game's own page and a game is free."""
+        self.check(request)
+        if self.full():
+            raise web.HTTPServiceUnavailable(text=f"forage: all {self.max_games} games are taken\n")
+        websocket = web.WebSocketResponse(
+            heartbeat=HEARTBEAT_SECONDS,
+            max_msg_size=self.limits.message_bytes,
+            timeout=CLOSE_SECONDS,
+        )
+        if not websocket.can_prepare(request).ok:
+            raise web.HTTPBadRequest(text="forage: /ws is the game's websocket: open the page\n")
+        columns, rows = clamp_size(request.query.get("width"), request.query.get("height"))
+
+        async def close() -> None:
+            await websocket.close()
+
+        game = AppService(
+            self.command,
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            close=close,
+            download_manager=self.download_manager,
+            debug=self.debug,
+        )
+        tab = asyncio.current_task()
+        if tab is not None:
+            self.tabs.add(tab)
+        self.games.add(game)
+        delivering: asyncio.Task[None] | None = None
+        code = WSCloseCode.OK
+        try:
+            await websocket.prepare(request)
+            await game.start(columns, rows)
+            inbox: asyncio.Queue[Delivery] = asyncio.Queue(self.limits.waiting)
+            delivering = asyncio.create_task(deliver(inbox))
+            code = await self.read_tab(websocket, game, inbox)
+        except asyncio.CancelledError:  # the server stopping: close the tab
+            pass
+        except Exception as error:  # a tab gone mid-write, and the like
+            logging.getLogger("forage.serve").debug("tab closed: %r", error)
+        finally:
+            if delivering is not None:
+                delivering.cancel()
+            if tab is not None:
+                self.tabs.discard(tab)
+            ending = asyncio.create_task(self.end(game))
+            self.ending.add(ending)
+            ending.add_done_callback(self.ending.discard)
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await websocket.close(code=code)
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.shield(ending)
+        return websocket
+
+    async def end(self, game: AppService) -> None:
+        """End a game whose tab has closed; its place is free once its process has ended."""
+        try:
+            await end_game(game)
+        finally:
+            self.games.discard(game)
+
+    async def read_tab(
+        self,
+        websocket: web.WebSocketResponse,
+        game: AppService,
+        inbox: asyncio.Queue[Delivery],
+    ) -> WSCloseCode:
+        """Read the page's messages until the tab closes, queueing for the game its keys,
+        sizes (within what forage draws), focus and blur, and answering its pings; the code
+        to close the tab with.
+
+        Anything else, or anything malformed, is dropped; so are keys beyond the tab's rate
+        and messages the game is too busy to take. More than ``stdin_bytes`` of keys in one
+        message end the reading (the tab is to close as sending too much at once, 1009).
+        """
+        budget = TokenBucket(self.limits.stdin_rate, self.limits.stdin_burst)
+        async for message in websocket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            envelope = envelope_of(message.data)
+            if envelope is None:
+                continue
+            kind, data = envelope
+            delivery: Delivery
+            if kind == "stdin" and isinstance(data, str):
+                keys = data.encode("utf-8", "replace")
+                if len(keys) > self.limits.stdin_bytes:
+                    return WSCloseCode.MESSAGE_TOO_BIG
+                if not budget.take(len(keys)):
+                    continue
+                delivery = functools.partial(game.send_bytes, keys)
+            elif kind == "resize" and isinstance(data, dict):
+                columns, rows = clamp_size(data.get("width"), data.get("height"))
+                delivery = functools.partial(game.set_terminal_size, columns, rows)
+            elif kind == "ping" and isinstance(data, str) and len(data) <= PING_CHARS:
+                await websocket.send_json(["pong", data])
+                continue
+            elif kind == "blur":
+                delivery = game.blur
+            elif kind == "focus":
+                delivery = game.focus
+            else:
+                continue
+            with contextlib.suppress(asyncio.QueueFull):
+                inbox.put_nowait(delivery)
+        return WSCloseCode.OK
