@@ -28,6 +28,8 @@ from forage.cli.errors import BadInput, shortened
 if TYPE_CHECKING:
     from textual_serve.server import Server
 
+    from forage.net.server import RoomServer
+
 
 def whole_in_range(text: str, option: str, lowest: int, highest: int) -> int:
     """An option's value as a whole number from ``lowest`` to ``highest``, or BadInput
@@ -183,7 +185,13 @@ def serve_command(args: argparse.Namespace) -> int:
     limit = default_max_games() if args.max_games is None else max_games_option(args.max_games)
     open_to = exposed(host, port)
     check_free(host, port)
-    server = _make_server(host, port, local_names(host, port), limit)
+    from forage.cli.serve_rooms import MOST_ROOMS, room_server
+
+    most = args.max_rooms
+    rooms = room_server(
+        None if most is None else whole_in_range(most, "--max-rooms", 1, MOST_ROOMS)
+    )
+    server = _make_server(host, port, local_names(host, port), limit, rooms)
     print(f"forage: serving the game at {page_address(host, port)} — open it in a web browser")
     if open_to:
         print(
@@ -200,7 +208,11 @@ def serve_command(args: argparse.Namespace) -> int:
 
 
 def _make_server(
-    host: str, port: int, names: frozenset[str] | None, limit: int | None = None
+    host: str,
+    port: int,
+    names: frozenset[str] | None,
+    limit: int | None = None,
+    rooms: RoomServer | None = None,
 ) -> Server:
     """A textual-serve server for the game whose page follows the address the browser used.
 
@@ -245,6 +257,13 @@ def _make_server(
             super().__init__(game_command(), host=host, port=port, title="Forage")
             self.tabs: set[asyncio.Task[object]] = set()
             self.games: set[AppService] = set()
+
+        async def _make_app(self) -> web.Application:
+            """textual-serve's application, with the rooms at ``/play`` (same checks)."""
+            app: web.Application = await super()._make_app()
+            if rooms is not None:
+                rooms.attach(app, check)
+            return app
 
         def initialize_logging(self) -> None:
             """Log problems, not every request."""
