@@ -27,7 +27,7 @@ from room_serving import (
 from serving import forage_server, free_port
 
 from forage.engine import Placement
-from forage.net.client import PlayerGame, RoomClient
+from forage.net.client import RoomClient
 from forage.net.protocol import (
     MAX_MESSAGE_BYTES,
     DealOut,
@@ -449,17 +449,6 @@ def test_room_codes_are_long_unambiguous_and_read_in_any_case() -> None:
     assert room_code(code.lower()) == code
     assert room_code(f"{code[:4]}-{code[4:]}") == code
     assert room_code("O0O0O0O0") is None and room_code("") is None
-
-
-def test_the_mirror_of_a_players_game_follows_the_calls() -> None:
-    mirror = PlayerGame(start=1, hand=(2, 3), recipes=(), deck=1)
-    assert mirror.game().hand == (2, 3)
-    outcome = next(mirror.game().outcomes())
-    assert outcome.placement.card in (2, 3)
-    mirror.follow(PlacedOut.of(1, mirror.game().score(), outcome.placement))
-    assert len(mirror.game().hand) == 1 and mirror.placed
-    mirror.follow(TurnOut(turn=2, card=4, standings=[]))
-    assert 4 in mirror.game().hand and not mirror.placed
 
 
 def test_forage_serve_serves_rooms_beside_the_page_to_clients_without_an_origin(

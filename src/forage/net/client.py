@@ -223,19 +223,34 @@ class PlayerGame:
             self.turn = message.turn
             if message.card is not None:
                 self.called.append(message.card)
-                self._game = None
+                self._game = self._drawn(message.card) if self._game is not None else None
 
     @property
     def placed(self) -> bool:
         """Whether the player has placed the turn being played."""
         return len(self.moves) >= self.turn
 
+    def _deal(self) -> Deal:
+        """The deal as far as it is known: the first three cards and those called."""
+        recipes = (self.recipes[0], self.recipes[1]) if len(self.recipes) == 2 else None
+        return Deal(cards=(self.start, *self.hand, *self.called), recipes=recipes)
+
+    def _drawn(self, card: int) -> Game | None:
+        """The game now, once ``card`` is called: drawn into the hand as the engine draws (R12),
+        on a deal that goes one card further. None if it cannot be drawn yet."""
+        assert self._game is not None
+        position = self._game.position
+        if position.next_draw != len(self._game.deal.cards) or len(position.hand) != 1:
+            return None
+        drawn = position._replace(hand=(*position.hand, card), next_draw=position.next_draw + 1)
+        game = Game.at(self._deal(), standard_deck(), drawn)
+        game.moves = list(self._game.moves)
+        return game
+
     def game(self) -> Game:
         """The player's engine game, with the cards called so far."""
         if self._game is None:
-            recipes = (self.recipes[0], self.recipes[1]) if len(self.recipes) == 2 else None
-            deal = Deal(cards=(self.start, *self.hand, *self.called), recipes=recipes)
-            game = Game(deal, standard_deck())
+            game = Game(self._deal(), standard_deck())
             for move in self.moves:
                 game.push(move)
             self._game = game
