@@ -15,8 +15,10 @@ then sends what the room says to whom. Its limits:
   and is cut off, without holding anyone else up;
 - at most :attr:`ServerRules.max_rooms` rooms are open; ``create`` beyond that is ``full``.
 
-The rooms' waits and idle times run as timers on the event loop, calling
-:meth:`~forage.net.rooms.Room.tick` when each room's deadline comes.
+Changes are stored in one transaction for all the messages read in one turn of the event
+loop, before any message telling of them is sent. The rooms' waits and idle times run as
+timers on the event loop, calling :meth:`~forage.net.rooms.Room.tick` when each room's
+deadline comes.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import secrets
 import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -56,7 +58,7 @@ from forage.net.protocol import (
     message_text,
     read_client_message,
 )
-from forage.net.rooms import Phase, Room, RoomRules, Update
+from forage.net.rooms import Event, Phase, Room, RoomRules, Update
 from forage.net.store import RoomStore
 
 log: Final = logging.getLogger("forage.rooms")
@@ -189,6 +191,9 @@ class RoomServer:
         self.seats: dict[tuple[str, int], Client] = {}
         self.clients: set[Client] = set()
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._changes: list[tuple[str, Sequence[Event]]] = []
+        self._outbox: list[tuple[Client, str]] = []
+        self._flushing = False
         self._failed: OrderedDict[str, Bucket] = OrderedDict()
         self._guard: Callable[[web.Request], None] | None = None
 
@@ -294,6 +299,7 @@ class RoomServer:
 
     async def _close(self, client: Client, code: int = WSCloseCode.OK) -> None:
         """Let the writer send what is queued (for a while), then close the connection."""
+        self._flush()
         client.closing = True
         writer = client.writer
         if writer is not None and not writer.done():
@@ -321,14 +327,36 @@ class RoomServer:
                 abort()
 
     def _send(self, client: Client, text: str) -> None:
-        """Queue a message for a client; a client whose queue is full is cut off."""
+        """Send a message to a client, once what came before it is stored (:meth:`_flush`)."""
         if client.closing:
             return
-        try:
-            client.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            log.info("forage serve: cut off a client that does not read (%s)", client.address)
-            self._cut(client)
+        self._outbox.append((client, text))
+        self._flush_soon()
+
+    def _flush_soon(self) -> None:
+        if not self._flushing:
+            self._flushing = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Store every change made since the last flush in one transaction, then queue the
+        messages that tell of them; a client whose queue is full is cut off."""
+        self._flushing = False
+        changes, self._changes = self._changes, []
+        outbox, self._outbox = self._outbox, []
+        if changes:
+            try:
+                self.store.apply_all(changes)
+            except sqlite3.Error:
+                log.exception("forage serve: could not store the rooms' changes")
+        for client, text in outbox:
+            if client.writer is None or client.writer.done():
+                continue
+            try:
+                client.queue.put_nowait(text)
+            except asyncio.QueueFull:
+                log.info("forage serve: cut off a client that does not read (%s)", client.address)
+                self._cut(client)
 
     def _tell(self, client: Client, code: ErrorCode, message: str) -> None:
         self._send(client, message_text(error(code, message)))
@@ -484,12 +512,11 @@ class RoomServer:
     # -- a room's changes -------------------------------------------------------------------
 
     def _commit(self, room: Room, update: Update) -> None:
-        """Store what changed, then send what the room says, then set its next timer."""
+        """Take a room's update: its changes to store and its messages to send (both at the
+        next flush, the changes first), and the room's next timer."""
         if update.events:
-            try:
-                self.store.apply(room.code, update.events)
-            except sqlite3.Error:
-                log.exception("forage serve: room %s: could not store a change", room.code)
+            self._changes.append((room.code, update.events))
+            self._flush_soon()
         texts: dict[int, str] = {}
         for send in update.sends:
             client = self.seats.get((room.code, send.to))

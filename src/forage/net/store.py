@@ -230,12 +230,18 @@ class RoomStore:
 
     def apply(self, code: str, events: Sequence[Event]) -> None:
         """Store what an action changed in a room, in one transaction."""
-        if not events:
+        self.apply_all([(code, events)])
+
+    def apply_all(self, changes: Sequence[tuple[str, Sequence[Event]]]) -> None:
+        """Store what actions changed in rooms (each room's code with its events, in order),
+        all in one transaction."""
+        if not any(events for _, events in changes):
             return
         now = _now()
         with transaction(self._conn):
-            for event in events:
-                self._writers[type(event)](code, event, now)
+            for code, events in changes:
+                for event in events:
+                    self._writers[type(event)](code, event, now)
 
     def _created(self, code: str, event: Created, now: str) -> None:
         seed = None if event.seed is None else str(event.seed)
