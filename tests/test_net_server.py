@@ -8,6 +8,7 @@ import contextlib
 import json
 import logging
 import os
+import time
 from pathlib import Path
 
 import aiohttp
@@ -345,6 +346,26 @@ def test_a_player_who_never_comes_back_is_left_behind_after_the_wait(tmp_path: P
             lines = {line.player: line for line in ends[0].results}
             assert lines[3].record["moves"] == [] and lines[3].won is False
             assert len(lines[1].record["moves"]) == 8
+
+    run(scenario())
+
+
+def test_an_idle_room_ends_after_the_idle_time_since_its_last_action(tmp_path: Path) -> None:
+    rules = ServerRules(room=RoomRules(idle_seconds=0.8))
+
+    async def scenario() -> None:
+        async with rooms_at(tmp_path, rules) as rooms:
+            ann, bob = await table(rooms, 2)
+            await asyncio.sleep(0.5)
+            await ann.place_first()
+            await ann.read_until(PlacedOut)
+            placed = time.monotonic()
+            end = await ann.read_until(EndOut, timeout=5)
+            assert time.monotonic() - placed >= 0.75  # the placement put the end off
+            assert end.reason == "idle" and len(end.results) == 2
+            assert (await bob.read_until(EndOut)).reason == "idle"
+            check_results(end, 2)
+            assert [len(line.record["moves"]) for line in end.results if line.player == 1] == [1]
 
     run(scenario())
 

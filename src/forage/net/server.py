@@ -190,7 +190,8 @@ class RoomServer:
         self.rooms: dict[str, Room] = {}
         self.seats: dict[tuple[str, int], Client] = {}
         self.clients: set[Client] = set()
-        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._timers: dict[str, tuple[float, asyncio.TimerHandle]] = {}
+        """Each room's timer, and the deadline it is set for."""
         self._changes: list[tuple[str, Sequence[Event]]] = []
         self._outbox: list[tuple[Client, str]] = []
         self._flushing = False
@@ -215,7 +216,7 @@ class RoomServer:
         self.load()
 
     async def _on_shutdown(self, app: web.Application) -> None:
-        for handle in self._timers.values():
+        for _, handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
         await asyncio.gather(
@@ -532,15 +533,21 @@ class RoomServer:
             self._schedule(room)
 
     def _schedule(self, room: Room) -> None:
-        handle = self._timers.pop(room.code, None)
-        if handle is not None:
-            handle.cancel()
+        """Set the room's timer for its deadline, unless one is set no later: a timer that
+        goes off early finds nothing to do and is set again (so a placement, which puts the
+        idle deadline off, costs no new timer)."""
         deadline = room.deadline()
+        held = self._timers.get(room.code)
+        if held is not None:
+            if deadline is not None and held[0] <= deadline:
+                return
+            held[1].cancel()
+            del self._timers[room.code]
         if deadline is None:
             return
         delay = max(0.0, deadline - self.clock())
-        loop = asyncio.get_running_loop()
-        self._timers[room.code] = loop.call_later(delay, self._tick, room.code)
+        handle = asyncio.get_running_loop().call_later(delay, self._tick, room.code)
+        self._timers[room.code] = (deadline, handle)
 
     def _tick(self, code: str) -> None:
         self._timers.pop(code, None)
@@ -551,9 +558,9 @@ class RoomServer:
     def _forget(self, room: Room) -> None:
         """An ended room leaves memory (its results stay stored); its clients stay connected."""
         self.rooms.pop(room.code, None)
-        handle = self._timers.pop(room.code, None)
-        if handle is not None:
-            handle.cancel()
+        held = self._timers.pop(room.code, None)
+        if held is not None:
+            held[1].cancel()
         for key in [key for key in self.seats if key[0] == room.code]:
             self._unbind(self.seats[key])
 
