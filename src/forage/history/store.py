@@ -218,21 +218,22 @@ def migrate(conn: sqlite3.Connection, migrations: Sequence[Sequence[str]] = MIGR
         conn.execute(f"PRAGMA user_version = {latest}")
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    """Open the history file, checked and migrated; raises sqlite3.DatabaseError if damaged."""
+def connect(path: Path, migrations: Sequence[Sequence[str]] = MIGRATIONS) -> sqlite3.Connection:
+    """Open an SQLite file (by default the history's) in WAL mode, checked and migrated;
+    raises sqlite3.DatabaseError if damaged, TooNew if a newer forage wrote it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(
         path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
     )
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
-        if _user_version(conn) > SCHEMA_VERSION:
+        if _user_version(conn) > len(migrations):
             raise TooNew(f"written by a newer forage (schema {_user_version(conn)})")
         check = conn.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
             raise sqlite3.DatabaseError(f"damaged ({check})")
         conn.execute("PRAGMA journal_mode = WAL")
-        migrate(conn)
+        migrate(conn, migrations)
     except BaseException:
         conn.close()
         raise

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from forage.engine import Deal
-from forage.history.store import TooNew, migrate, transaction
+from forage.history.store import TooNew, connect, transaction
 from forage.net.rooms import (
     Created,
     Ended,
@@ -42,9 +42,6 @@ from forage.net.rooms import (
 )
 from forage.paths import SERVER_FILE, data_dir
 from forage.record import MoveIn, placement_json, placement_of
-
-BUSY_SECONDS: Final = 10.0
-"""How long a write waits for another process's transaction before giving up."""
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     # version 1: rooms, their players, moves and results
@@ -164,26 +161,16 @@ class LiveRooms:
 
 
 def _now() -> str:
+    """The time now as stored: ISO 8601 in UTC, to the microsecond."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    """The store's file, checked and migrated; raises sqlite3.Error, OSError or TooNew."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(
-        path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
-    )
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
-        check = conn.execute("PRAGMA quick_check").fetchone()[0]
-        if check != "ok":
-            raise sqlite3.DatabaseError(f"damaged ({check})")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        migrate(conn, MIGRATIONS)
-    except BaseException:
-        conn.close()
-        raise
+    """The store's file, checked and migrated (as the history's is); raises sqlite3.Error,
+    OSError or TooNew. A commit is durable once the WAL holds it (synchronous NORMAL): a
+    crash of the server loses nothing, a power cut may lose the last moments."""
+    conn = connect(path, MIGRATIONS)
+    conn.execute("PRAGMA synchronous = NORMAL")
     return conn
 
 
