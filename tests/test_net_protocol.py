@@ -73,6 +73,16 @@ def test_every_client_message_is_read() -> None:
     )
 
 
+def test_an_optional_field_given_as_null_is_as_if_not_given() -> None:
+    place = read({"type": "place", "turn": 1, "card": 2, "x": 0, "y": 1, "mouse": None})
+    assert isinstance(place, PlaceIn) and place.mouse == [] and place.rotation == 0
+    assert read({"type": "create", "name": "Ann", "recipes": None, "deck": None}) == CreateIn(
+        name="Ann"
+    )
+    assert "turn" in refused({"type": "place", "turn": None, "card": 2, "x": 0, "y": 1})
+    assert "name" in refused({"type": "create", "name": None})
+
+
 def test_fields_a_receiver_does_not_know_are_ignored() -> None:
     assert read({"type": "start", "colour": "blue", "nested": {"a": [1, 2]}}) == StartIn()
 

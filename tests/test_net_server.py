@@ -154,6 +154,8 @@ def test_junk_and_binary_messages_are_bad_and_the_connection_stays_open(
                 assert (await refusal(client))[0] == "bad-message"
             await client.socket.send_bytes(b"\x00\xff binary")
             assert (await refusal(client))[0] == "bad-message"
+            await client.socket.send_frame(b'{"type": "\xff\xfe"}', aiohttp.WSMsgType.TEXT)
+            assert (await refusal(client))[0] == "bad-message"  # text that is not UTF-8
             await client.socket.send_str('{"type": "start"}')
             assert (await refusal(client))[0] == "no-room"
             await client.daily("Ann")

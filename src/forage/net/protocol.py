@@ -106,10 +106,24 @@ Turn = Annotated[StrictInt, Field(ge=FIRST_TURN, le=LAST_TURN)]
 Short = Annotated[StrictStr, Field(max_length=MAX_FIELD)]
 
 
+def _nulls_as_absent(model: type[BaseModel], data: Any) -> Any:
+    """A message's fields with a default given as ``null`` read as not given."""
+    if not isinstance(data, dict):
+        return data
+    optional = {name for name, info in model.model_fields.items() if not info.is_required()}
+    return {key: value for key, value in data.items() if value is not None or key not in optional}
+
+
 class _In(BaseModel):
-    """A message from a client: fields it does not know are ignored."""
+    """A message from a client: fields it does not know are ignored, and an optional field
+    given as ``null`` is as if not given."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _optional_nulls(cls, data: Any) -> Any:
+        return _nulls_as_absent(cls, data)
 
 
 class CreateIn(_In):
@@ -156,6 +170,11 @@ class PlaceIn(MoveIn):
 
     type: Literal["place"] = "place"
     turn: Turn
+
+    @model_validator(mode="before")
+    @classmethod
+    def _optional_nulls(cls, data: Any) -> Any:
+        return _nulls_as_absent(cls, data)
 
     @model_validator(mode="after")
     def _in_reach(self) -> PlaceIn:

@@ -255,6 +255,7 @@ class RoomServer:
             heartbeat=self.rules.heartbeat,
             compress=False,
             timeout=self.rules.close_seconds,
+            decode_text=False,  # text that is not UTF-8 is a bad message, not a closed socket
         )
         await socket.prepare(request)
         rules = self.rules
@@ -383,7 +384,7 @@ class RoomServer:
 
     # -- messages ---------------------------------------------------------------------------
 
-    def _on_text(self, client: Client, text: str) -> None:
+    def _on_text(self, client: Client, text: bytes) -> None:
         try:
             message = read_client_message(text)
         except TooLarge as exc:
