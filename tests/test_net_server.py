@@ -86,18 +86,24 @@ def test_no_card_is_sent_before_it_is_called_and_a_slow_player_holds_it_back(
     async def scenario() -> None:
         async with rooms_at(tmp_path) as rooms:
             fast, slow = await table(rooms, 2)
+            cards = rooms.server.rooms[fast.room].deal.cards  # the server's secret
             deal = fast.told[-1]
             assert isinstance(deal, DealOut)
-            assert len({deal.start, *deal.hand}) == 3
-            raw = json.dumps(deal.model_dump())
+            assert deal.model_dump() == {
+                "type": "deal",
+                "turn": 1,
+                "start": cards[0],
+                "hand": list(cards[1:3]),
+                "recipes": [],
+                "deck": 1,
+            }
             await fast.place_first()
             assert isinstance(await fast.read(), PlacedOut)
             assert await quiet(fast.client, 0.5) == []  # no turn while the slow one thinks
             await slow.place_first()
             assert isinstance(await slow.read(), PlacedOut)
             call = await expect(fast.client, TurnOut)
-            assert call.turn == 2 and call.card is not None
-            assert str(call.card) not in raw.replace(str(deal.start), "")
+            assert call.turn == 2 and call.card == cards[3]
             other = await expect(slow.client, TurnOut)
             assert other == call
 
@@ -353,7 +359,7 @@ def test_a_player_who_never_comes_back_is_left_behind_after_the_wait(tmp_path: P
 
 
 def test_an_idle_room_ends_after_the_idle_time_since_its_last_action(tmp_path: Path) -> None:
-    rules = ServerRules(room=RoomRules(idle_seconds=0.8))
+    rules = ServerRules(room=RoomRules(idle_seconds=1.5))
 
     async def scenario() -> None:
         async with rooms_at(tmp_path, rules) as rooms:
@@ -363,7 +369,7 @@ def test_an_idle_room_ends_after_the_idle_time_since_its_last_action(tmp_path: P
             await ann.read_until(PlacedOut)
             placed = time.monotonic()
             end = await ann.read_until(EndOut, timeout=5)
-            assert time.monotonic() - placed >= 0.75  # the placement put the end off
+            assert time.monotonic() - placed >= 1.4  # the placement put the end off
             assert end.reason == "idle" and len(end.results) == 2
             assert (await bob.read_until(EndOut)).reason == "idle"
             check_results(end, 2)
@@ -455,7 +461,7 @@ def test_a_client_that_never_reads_is_cut_off_without_holding_up_a_room(
                 await asyncio.sleep(0.02)
             assert len(rooms.server.clients) == 2
             await bob.place_first()
-            call = await ann.read_until(TurnOut, timeout=2)
+            call = await ann.read_until(TurnOut, timeout=5)
             assert call.turn == 2
             return sent
 

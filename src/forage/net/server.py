@@ -195,6 +195,8 @@ class RoomServer:
         self._changes: list[tuple[str, Sequence[Event]]] = []
         self._outbox: list[tuple[Client, str]] = []
         self._flushing = False
+        self._stopping = False
+        """The server is stopping: connections that end leave their rooms as stored."""
         self._failed: OrderedDict[str, Bucket] = OrderedDict()
         self._guard: Callable[[web.Request], None] | None = None
 
@@ -216,6 +218,7 @@ class RoomServer:
         self.load()
 
     async def _on_shutdown(self, app: web.Application) -> None:
+        self._stopping = True
         for _, handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
@@ -379,8 +382,9 @@ class RoomServer:
         room = self.rooms.get(client.room) if client.room is not None else None
         player = client.player
         self._unbind(client)
-        if room is not None and player is not None and (room.code, player) not in self.seats:
-            self._commit(room, room.disconnect(player, self.clock()))
+        if self._stopping or room is None or player is None or (room.code, player) in self.seats:
+            return
+        self._commit(room, room.disconnect(player, self.clock()))
 
     # -- messages ---------------------------------------------------------------------------
 
@@ -537,6 +541,8 @@ class RoomServer:
         """Set the room's timer for its deadline, unless one is set no later: a timer that
         goes off early finds nothing to do and is set again (so a placement, which puts the
         idle deadline off, costs no new timer)."""
+        if self._stopping:
+            return
         deadline = room.deadline()
         held = self._timers.get(room.code)
         if held is not None:
