@@ -24,10 +24,11 @@ LAYER: Final = {
     "forage.puzzle": 4,
     "forage.history": 4,
     "forage.ai": 4,
-    "forage.app": 5,
-    "forage.cli": 6,
-    "forage.launch": 7,
-    "forage.__main__": 8,
+    "forage.net": 5,
+    "forage.app": 6,
+    "forage.cli": 7,
+    "forage.launch": 8,
+    "forage.__main__": 9,
 }
 """Each part's layer, lowest first; a part may import only parts of a lower layer."""
 

@@ -8,6 +8,8 @@ from typing import Final
 
 HISTORY_FILE: Final = "history.sqlite3"
 """The history's file in the data folder."""
+SERVER_FILE: Final = "server.sqlite3"
+"""The rooms server's file (``forage serve``) in the data folder."""
 
 
 def data_dir() -> Path:

@@ -211,6 +211,11 @@ def _serve(sub: Subparsers) -> None:
         metavar="N",
         help="games (browser tabs) at once; more get a page saying so (8 a core, 4 to 64)",
     )
+    serve.add_argument(
+        "--max-rooms",
+        metavar="N",
+        help="rooms open at once at ws://HOST:PORT/play; more are refused (1000)",
+    )
 
 
 _PARSERS: Final[dict[str, Callable[[Subparsers], None]]] = {

@@ -31,6 +31,7 @@ from forage.cli.errors import shortened
 from forage.cli.serve_adapter import ServerBase, game_process
 from forage.cli.served_game import SERVER_PID_VARIABLE
 from forage.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED
+from forage.net.server import RoomServer
 from forage.screen_size import clamp_size
 
 HEARTBEAT_SECONDS: Final = 2.0
@@ -190,8 +191,10 @@ class GameServer(ServerBase):
         *,
         command: str | None = None,
         limits: TabLimits | None = None,
+        rooms: RoomServer | None = None,
     ) -> None:
-        """A server for host:port that runs ``command`` (the game) for each tab."""
+        """A server for host:port that runs ``command`` (the game) for each tab, and serves
+        ``rooms`` at ``/play`` if given."""
         super().__init__(command or game_command(os.getpid()), host=host, port=port, title="Forage")
         self.names = names
         self.max_games = max_games
@@ -204,6 +207,7 @@ class GameServer(ServerBase):
         """The games running, from their tab's opening until their process has ended."""
         self.ending: set[asyncio.Task[None]] = set()
         """The endings of games whose tab has closed."""
+        self.rooms = rooms
 
     # -- serving -------------------------------------------------------------------------------
 
@@ -240,7 +244,10 @@ class GameServer(ServerBase):
         return app
 
     def add_routes(self, app: web.Application) -> None:
-        """Add routes to the application before it is served (none here)."""
+        """Add routes to the application before it is served: the rooms, behind the same
+        Host and Origin checks as the page."""
+        if self.rooms is not None:
+            self.rooms.attach(app, self.check)
 
     def initialize_logging(self) -> None:
         """Log problems on stderr, one line each; not every request."""

@@ -19,6 +19,7 @@ from forage.cli.errors import BadInput, shortened
 
 if TYPE_CHECKING:
     from forage.cli.game_server import GameServer
+    from forage.net.server import RoomServer
 
 
 def whole_in_range(text: str, option: str, lowest: int, highest: int) -> int:
@@ -126,7 +127,13 @@ def serve_command(args: argparse.Namespace) -> int:
     limit = default_max_games() if args.max_games is None else max_games_option(args.max_games)
     open_to = exposed(host, port)
     check_free(host, port)
-    server = _make_server(host, port, local_names(host, port), limit)
+    from forage.cli.serve_rooms import MOST_ROOMS, room_server
+
+    most = args.max_rooms
+    rooms = room_server(
+        None if most is None else whole_in_range(most, "--max-rooms", 1, MOST_ROOMS)
+    )
+    server = _make_server(host, port, local_names(host, port), limit, rooms)
     print(f"forage: serving the game at {page_address(host, port)} — open it in a web browser")
     if open_to:
         print(
@@ -142,9 +149,15 @@ def serve_command(args: argparse.Namespace) -> int:
     return server.exit_code
 
 
-def _make_server(host: str, port: int, names: frozenset[str] | None, limit: int) -> GameServer:
+def _make_server(
+    host: str,
+    port: int,
+    names: frozenset[str] | None,
+    limit: int,
+    rooms: RoomServer | None = None,
+) -> GameServer:
     """The web server for host:port, answering the Host names ``names`` (any if None), with
-    at most ``limit`` games at once."""
+    at most ``limit`` games at once, and the rooms at ``/play`` if given."""
     from forage.cli.game_server import GameServer
 
-    return GameServer(host, port, names, limit)
+    return GameServer(host, port, names, limit, rooms=rooms)

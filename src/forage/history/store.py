@@ -199,7 +199,7 @@ class Scoreboard:
 
 
 @contextmanager
-def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+def transaction(conn: sqlite3.Connection) -> Iterator[None]:
     """One write transaction, taken at once so that two writers queue rather than fail."""
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -214,35 +214,39 @@ def _user_version(conn: sqlite3.Connection) -> int:
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
-def migrate(conn: sqlite3.Connection) -> None:
-    """Bring the schema up to :data:`SCHEMA_VERSION`; raises TooNew for a newer file."""
-    if _user_version(conn) == SCHEMA_VERSION:
+def migrate(conn: sqlite3.Connection, migrations: Sequence[Sequence[str]] = MIGRATIONS) -> None:
+    """Bring the schema up to the last of ``migrations`` (by default the history's, up to
+    :data:`SCHEMA_VERSION`) in one transaction that also sets ``user_version``; raises
+    TooNew for a newer file."""
+    latest = len(migrations)
+    if _user_version(conn) == latest:
         return
-    with _transaction(conn):
+    with transaction(conn):
         version = _user_version(conn)  # another process may have migrated meanwhile
-        if version > SCHEMA_VERSION:
+        if version > latest:
             raise TooNew(f"written by a newer forage (schema {version})")
-        for steps in MIGRATIONS[version:]:
+        for steps in migrations[version:]:
             for statement in steps:
                 conn.execute(statement)
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute(f"PRAGMA user_version = {latest}")
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    """Open the history file, checked and migrated; raises sqlite3.DatabaseError if damaged."""
+def connect(path: Path, migrations: Sequence[Sequence[str]] = MIGRATIONS) -> sqlite3.Connection:
+    """Open an SQLite file (by default the history's) in WAL mode, checked and migrated;
+    raises sqlite3.DatabaseError if damaged, TooNew if a newer forage wrote it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(
         path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
     )
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
-        if _user_version(conn) > SCHEMA_VERSION:
+        if _user_version(conn) > len(migrations):
             raise TooNew(f"written by a newer forage (schema {_user_version(conn)})")
         check = conn.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
             raise sqlite3.DatabaseError(f"damaged ({check})")
         conn.execute("PRAGMA journal_mode = WAL")
-        migrate(conn)
+        migrate(conn, migrations)
     except BaseException:
         conn.close()
         raise
@@ -428,7 +432,7 @@ class HistoryStore:
             return None
 
         def work(conn: sqlite3.Connection) -> Recorded:
-            with _transaction(conn):
+            with transaction(conn):
                 same = (
                     once
                     and conn.execute(
@@ -454,7 +458,7 @@ class HistoryStore:
         """Note the par of a stored game's deal; returns the achievements this unlocks."""
 
         def work(conn: sqlite3.Connection) -> list[Achievement]:
-            with _transaction(conn):
+            with transaction(conn):
                 conn.execute(
                     "UPDATE games SET par = ?, par_proven = ? WHERE id = ?",
                     (par, int(proven), game_id),
@@ -469,7 +473,7 @@ class HistoryStore:
         that decides it (the deal, the moves, the settings and the analysis's version)."""
 
         def work(conn: sqlite3.Connection) -> None:
-            with _transaction(conn):
+            with transaction(conn):
                 conn.execute(
                     "INSERT OR REPLACE INTO analyses (kind, key, value, stored) "
                     "VALUES (?, ?, ?, ?)",
@@ -493,7 +497,7 @@ class HistoryStore:
         player = check_player(name)
 
         def work(conn: sqlite3.Connection) -> None:
-            with _transaction(conn):
+            with transaction(conn):
                 _set(conn, "last_player", player)
 
         self._safely(None, work)
@@ -583,7 +587,7 @@ class HistoryStore:
             return None
 
         def work(conn: sqlite3.Connection) -> PuzzleRecorded | None:
-            with _transaction(conn):
+            with transaction(conn):
                 known = conn.execute(
                     "SELECT 1 FROM puzzle_tries WHERE player = ? AND puzzle = ?", (player, puzzle)
                 ).fetchone()

@@ -3,7 +3,8 @@
 - :mod:`~forage.record.schema`: the record's models; :func:`parse_record` checks every
   field and raises :class:`RecordError` naming the first bad one; :func:`record_from_game`.
 - :mod:`~forage.record.games`: the deal, deck and placements a record gives, and the game
-  replayed from them (:func:`build_game`, :func:`load_game`).
+  replayed from them (:func:`build_game`, :func:`load_game`); one move's placement
+  (:func:`placement_of`).
 - :mod:`~forage.record.result`: the result object of ``forage replay --json``.
 
 The file helpers of :mod:`forage.files` are re-exported here for the callers that read
@@ -17,7 +18,7 @@ from forage.files import (
     write_atomic,
     write_problem,
 )
-from forage.record.games import build_game, deal_from_code, load_game
+from forage.record.games import build_game, deal_from_code, load_game, placement_of
 from forage.record.result import bad_input_object, result_object
 from forage.record.schema import (
     FORMAT,
@@ -51,6 +52,7 @@ __all__ = [
     "os_problem",
     "parse_record",
     "placement_json",
+    "placement_of",
     "record_from_game",
     "result_object",
     "write_atomic",

@@ -16,7 +16,7 @@ from forage.engine import (
 )
 from forage.engine.deal import MOST_CARDS
 from forage.files import number_problem
-from forage.record.schema import FORMAT, GameRecord, RecordError, parse_record
+from forage.record.schema import FORMAT, GameRecord, MoveIn, RecordError, parse_record
 
 
 def deal_from_code(code: str) -> Deal:
@@ -100,27 +100,30 @@ def _deal_of(record: GameRecord, deck: Deck) -> Deal:
     return deal
 
 
+def placement_of(move: MoveIn, field: str = "") -> Placement:
+    """The placement a record's move describes; raises RecordError (under ``field``) for a
+    square whose mouse colour is chosen twice. The card is not checked against a deck."""
+    seen: set[tuple[int, int]] = set()
+    for j, choice in enumerate(move.mouse):
+        if (choice.x, choice.y) in seen:
+            where = f"{field}.mouse[{j}]" if field else f"mouse[{j}]"
+            raise RecordError(where, f"square ({choice.x}, {choice.y}) chosen twice")
+        seen.add((choice.x, choice.y))
+    return Placement(
+        card=move.card,
+        rotation=Rotation(move.rotation),
+        x=move.x,
+        y=move.y,
+        mouse=tuple(MouseChoice(x=m.x, y=m.y, colour=m.colour) for m in move.mouse),
+    )
+
+
 def _placements(record: GameRecord, deck: Deck) -> list[Placement]:
     placements = []
     for i, move in enumerate(record.moves):
         if move.card not in deck:
             raise RecordError(f"moves[{i}].card", f"unknown card {move.card}")
-        seen: set[tuple[int, int]] = set()
-        for j, choice in enumerate(move.mouse):
-            if (choice.x, choice.y) in seen:
-                raise RecordError(
-                    f"moves[{i}].mouse[{j}]", f"square ({choice.x}, {choice.y}) chosen twice"
-                )
-            seen.add((choice.x, choice.y))
-        placements.append(
-            Placement(
-                card=move.card,
-                rotation=Rotation(move.rotation),
-                x=move.x,
-                y=move.y,
-                mouse=tuple(MouseChoice(x=m.x, y=m.y, colour=m.colour) for m in move.mouse),
-            )
-        )
+        placements.append(placement_of(move, f"moves[{i}]"))
     return placements
 
 

@@ -1,0 +1,26 @@
+"""``forage serve``'s rooms: the rooms server it opens beside the browser game.
+
+Imported only when serving (it loads aiohttp through :mod:`forage.net.server`).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from forage.cli.errors import BadInput
+from forage.net.server import RoomServer, ServerRules
+from forage.net.store import RoomStore, StoreError
+
+MOST_ROOMS: Final = 100_000
+"""The largest --max-rooms."""
+
+
+def room_server(max_rooms: int | None) -> RoomServer:
+    """The rooms server, at most ``max_rooms`` open (default: :class:`ServerRules`'), its
+    store open in the data folder; BadInput names a store that cannot be used."""
+    rules = ServerRules() if max_rooms is None else ServerRules(max_rooms=max_rooms)
+    try:
+        store = RoomStore.open()
+    except StoreError as exc:
+        raise BadInput(f"the rooms' store {exc}") from None
+    return RoomServer(store, rules)

@@ -1,0 +1,418 @@
+"""The rooms protocol of CONTRACT.md ("Playing together") as pydantic models: every message
+each way, the limits, the error codes, and reading a client's message strictly.
+
+A client's message is read with :func:`read_client_message`: one JSON object of at most
+:data:`MAX_MESSAGE_BYTES`, its ``type`` one of the client types, every known field of the
+right JSON type and range (strict: ``1.0`` is not a whole number, ``true`` is not 1);
+fields it does not know are ignored. Anything else raises :class:`BadMessage` with a
+one-line message. Server messages are written with :func:`message_text`.
+
+Names are the history's player names (1 to 40 printable characters, trimmed: no control
+character, no escape sequence, no invisible formatting such as a right-to-left override)
+and, because other programs show them, none of the characters that start markup on a
+terminal (``[`` ``]``, Rich and Textual) or a web page (``<`` ``>``). Whoever shows a name
+still shows it as plain text, never as markup.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+
+from forage.engine import Placement, Score
+from forage.history.games import MAX_PLAYER, check_player
+from forage.record import DeckIn, MoveIn, RecordError, placement_json, placement_of
+
+MAX_MESSAGE_BYTES: Final = 64 * 1024
+"""The largest message either side sends, in bytes of UTF-8; a larger one is ``too-large``."""
+MIN_PLAYERS: Final = 2
+"""The fewest players a room starts with."""
+MAX_PLAYERS: Final = 8
+"""The most players a room holds."""
+FIRST_TURN: Final = 1
+LAST_TURN: Final = 8
+"""Turns are numbered 1 to 8: nine cards, the first starting the woodland (R12)."""
+MAX_NAME: Final = MAX_PLAYER
+"""The longest name, in characters."""
+MARKUP: Final = frozenset("[]<>")
+"""Characters a name may not hold: they start markup on a terminal or a web page."""
+MAX_NUMBER: Final = 10_000
+"""The largest size of a card number or coordinate in a placement (larger is ``bad-message``:
+no placement reaches that far, R4)."""
+MAX_MICE: Final = 6
+"""The most mouse colours a placement names: one for each area of the card."""
+MAX_FIELD: Final = 100
+"""The longest room code or token a message may give, in characters."""
+
+
+class ErrorCode(StrEnum):
+    """The ``code`` of an error message (CONTRACT.md)."""
+
+    BAD_MESSAGE = "bad-message"
+    NO_ROOM = "no-room"
+    NAME_TAKEN = "name-taken"
+    NOT_HOST = "not-host"
+    NOT_STARTED = "not-started"
+    STARTED = "started"
+    FULL = "full"
+    ILLEGAL = "illegal"
+    ALREADY_PLACED = "already-placed"
+    STALE_TURN = "stale-turn"
+    PLAYED = "played"
+    RATE = "rate"
+    TOO_LARGE = "too-large"
+
+
+CLOSING: Final = frozenset({ErrorCode.RATE, ErrorCode.TOO_LARGE})
+"""The errors after which the server closes the connection."""
+
+
+class EndReason(StrEnum):
+    """Why a room ended (the ``reason`` of ``end``, an addition to CONTRACT.md)."""
+
+    FINISHED = "finished"
+    """Every player's game is over: all cards placed, stuck (R13), left or waited out."""
+    IDLE = "idle"
+    """Nothing happened in the room for the server's idle time."""
+    EMPTY = "empty"
+    """Every player left the room before it started."""
+
+
+def room_name(text: str) -> str:
+    """A player's name in a room, trimmed; raises ValueError saying what is wrong with it."""
+    name = check_player(text)
+    marks = sorted(MARKUP & set(name))
+    if marks:
+        raise ValueError(f"a player name cannot hold {' or '.join(marks)}")
+    return name
+
+
+Name = Annotated[StrictStr, Field(max_length=4 * MAX_NAME), AfterValidator(room_name)]
+Turn = Annotated[StrictInt, Field(ge=FIRST_TURN, le=LAST_TURN)]
+Short = Annotated[StrictStr, Field(max_length=MAX_FIELD)]
+
+
+def _nulls_as_absent(model: type[BaseModel], data: Any) -> Any:
+    """A message's fields with a default given as ``null`` read as not given."""
+    if not isinstance(data, dict):
+        return data
+    optional = {name for name, info in model.model_fields.items() if not info.is_required()}
+    return {key: value for key, value in data.items() if value is not None or key not in optional}
+
+
+class _In(BaseModel):
+    """A message from a client: fields it does not know are ignored, and an optional field
+    given as ``null`` is as if not given."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _optional_nulls(cls, data: Any) -> Any:
+        return _nulls_as_absent(cls, data)
+
+
+class CreateIn(_In):
+    """``create``: a new room, the sender its host."""
+
+    type: Literal["create"] = "create"
+    name: Name
+    recipes: StrictBool = False
+    deck: DeckIn = 1
+
+    @model_validator(mode="after")
+    def _one_deck(self) -> CreateIn:
+        if self.recipes and self.deck == 2:
+            raise ValueError("a recipe challenge has no deck 2 (RULINGS R12)")
+        return self
+
+
+class JoinIn(_In):
+    """``join``: a place in a room that has not started."""
+
+    type: Literal["join"] = "join"
+    room: Short
+    name: Name
+
+
+class RejoinIn(_In):
+    """``rejoin``: a player's place back, by the token its ``joined`` gave."""
+
+    type: Literal["rejoin"] = "rejoin"
+    room: Short
+    token: Short
+
+
+class StartIn(_In):
+    """``start``: the host deals."""
+
+    type: Literal["start"] = "start"
+
+
+class PlaceIn(MoveIn):
+    """``place``: a placement as in a game record, for a turn."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    type: Literal["place"] = "place"
+    turn: Turn
+
+    @model_validator(mode="before")
+    @classmethod
+    def _optional_nulls(cls, data: Any) -> Any:
+        return _nulls_as_absent(cls, data)
+
+    @model_validator(mode="after")
+    def _in_reach(self) -> PlaceIn:
+        numbers = [self.card, self.x, self.y, *(n for m in self.mouse for n in (m.x, m.y))]
+        if any(abs(n) > MAX_NUMBER for n in numbers):
+            raise ValueError(f"card numbers and coordinates are at most {MAX_NUMBER} in size")
+        if len(self.mouse) > MAX_MICE:
+            raise ValueError(f"a placement names at most {MAX_MICE} mouse colours")
+        return self
+
+    def placement(self) -> Placement:
+        """The engine's placement; raises BadMessage for a square whose colour is chosen twice."""
+        try:
+            return placement_of(self)
+        except RecordError as exc:
+            raise BadMessage(str(exc)) from None
+
+
+class LeaveIn(_In):
+    """``leave``: the sender leaves its room."""
+
+    type: Literal["leave"] = "leave"
+
+
+class DailyIn(_In):
+    """``daily``: the online daily, a room of one."""
+
+    type: Literal["daily"] = "daily"
+    name: Name
+    token: Short | None = None
+
+
+ClientMessage = CreateIn | JoinIn | RejoinIn | StartIn | PlaceIn | LeaveIn | DailyIn
+_CLIENT: Final[TypeAdapter[ClientMessage]] = TypeAdapter(
+    Annotated[ClientMessage, Field(discriminator="type")]
+)
+
+
+class _Out(BaseModel):
+    """A message from the server (a client reading it ignores fields it does not know)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class JoinedOut(_Out):
+    """``joined``: the sender is player ``player`` of the room; ``token`` lets it rejoin."""
+
+    type: Literal["joined"] = "joined"
+    room: str
+    player: int
+    token: str
+    host: bool
+
+
+class LobbyPlayer(_Out):
+    """A player as the lobby lists them."""
+
+    player: int
+    name: str
+    connected: bool
+
+
+class LobbyOut(_Out):
+    """``lobby``: the room's players, on any change; ``host`` and ``started`` are additions."""
+
+    type: Literal["lobby"] = "lobby"
+    room: str
+    players: list[LobbyPlayer]
+    host: int | None = None
+    started: bool = False
+
+
+class DealOut(_Out):
+    """``deal``: the first card of the woodland and the two cards in hand."""
+
+    type: Literal["deal"] = "deal"
+    turn: int = FIRST_TURN
+    start: int
+    hand: list[int]
+    recipes: list[int]
+    deck: int
+
+
+class PlacedOut(_Out):
+    """``placed``: the sender's placement for a turn was made; its score now. The placement
+    itself (``card``, ``rotation``, ``x``, ``y``, ``mouse``) is an addition, so that a client
+    that rejoins can rebuild its game."""
+
+    type: Literal["placed"] = "placed"
+    turn: int
+    score: Score
+    card: int
+    rotation: int
+    x: int
+    y: int
+    mouse: list[dict[str, Any]] = Field(default_factory=list)
+
+    @classmethod
+    def of(cls, turn: int, score: Score, placement: Placement) -> PlacedOut:
+        """The message for a placement made on a turn."""
+        return cls(turn=turn, score=score, **placement_json(placement))
+
+    def placement(self) -> Placement:
+        """The placement this message reports."""
+        return placement_of(MoveIn.model_validate(self.model_dump(exclude={"type", "turn"})))
+
+
+class Standing(_Out):
+    """A player's line in ``turn``: the final score now and the cards placed; ``playing`` (still
+    in the game) and ``connected`` are additions."""
+
+    player: int
+    name: str
+    score: int
+    placed: int
+    playing: bool
+    connected: bool
+
+
+class TurnOut(_Out):
+    """``turn``: every player still in the game has placed turn t-1; ``card`` is called."""
+
+    type: Literal["turn"] = "turn"
+    turn: int
+    card: int | None
+    standings: list[Standing]
+
+
+class ResultLine(_Out):
+    """A player's result in ``end``: the final score, won or not, and the game record."""
+
+    player: int
+    name: str
+    final: int
+    won: bool
+    record: dict[str, Any]
+
+
+class EndOut(_Out):
+    """``end``: everyone's result, highest final first; ``reason`` is an addition."""
+
+    type: Literal["end"] = "end"
+    results: list[ResultLine]
+    reason: str = EndReason.FINISHED
+
+
+class LeftOut(_Out):
+    """``left`` (an addition): the sender has left its room; the connection may join another."""
+
+    type: Literal["left"] = "left"
+    room: str
+
+
+class ErrorOut(_Out):
+    """``error``: what was refused and why; ``reason`` (an R11 code) only with ``illegal``."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    reason: str | None = None
+
+
+ServerMessage = JoinedOut | LobbyOut | DealOut | PlacedOut | TurnOut | EndOut | LeftOut | ErrorOut
+_SERVER: Final[TypeAdapter[ServerMessage]] = TypeAdapter(
+    Annotated[ServerMessage, Field(discriminator="type")]
+)
+SERVER_TYPES: Final = frozenset(
+    {"joined", "lobby", "deal", "placed", "turn", "end", "left", "error"}
+)
+
+
+class BadMessage(Exception):
+    """A client's message that cannot be read; the text is the one line to answer with."""
+
+
+class TooLarge(BadMessage):
+    """A message over :data:`MAX_MESSAGE_BYTES`."""
+
+
+def _shown(value: object) -> str:
+    """A value as an error message echoes it: JSON, at most 30 characters, escapes visible."""
+    text = json.dumps(value, ensure_ascii=True) if isinstance(value, str | int | float) else ""
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+def _problem(error: ValidationError) -> str:
+    """One line naming the first thing wrong with a message."""
+    first = error.errors(include_url=False)[0]
+    kind, loc = first["type"], tuple(first["loc"])
+    if kind == "json_invalid":
+        return f"not valid JSON ({first['ctx']['error']})"
+    if kind == "union_tag_not_found":
+        return 'a message is a JSON object with a "type"'
+    if kind == "union_tag_invalid":
+        return f"unknown message type {_shown(first['input'].get('type'))}"
+    if not loc:
+        return 'a message is a JSON object with a "type"'
+    field = ".".join(str(part) for part in loc[1:] if not str(part).startswith("function-"))
+    message = str(first["msg"]).removeprefix("Value error, ")
+    got = _shown(first.get("input")) if kind != "missing" else ""
+    where = f"{field}: " if field else ""
+    return f"{loc[0]}: {where}{message}" + (f" (got {got})" if got else "")
+
+
+def read_client_message(data: str | bytes) -> ClientMessage:
+    """A client's message read strictly; raises TooLarge or BadMessage with one line."""
+    size = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
+    if size > MAX_MESSAGE_BYTES:
+        raise TooLarge(f"a message is at most {MAX_MESSAGE_BYTES} bytes, not {size}")
+    try:
+        return _CLIENT.validate_json(data, strict=True)
+    except ValidationError as exc:
+        raise BadMessage(_problem(exc)) from None
+
+
+def read_server_message(data: str | bytes) -> ServerMessage | None:
+    """A server's message, or None for a type this client does not know (a later addition);
+    raises BadMessage for one that cannot be read."""
+    try:
+        kind = json.loads(data).get("type")
+    except (ValueError, RecursionError, AttributeError):
+        raise BadMessage("not a JSON object") from None
+    if kind not in SERVER_TYPES:
+        return None
+    try:
+        return _SERVER.validate_json(data)
+    except ValidationError as exc:
+        raise BadMessage(_problem(exc)) from None
+
+
+def message_text(message: ClientMessage | ServerMessage) -> str:
+    """A message as the JSON text sent (an error's ``reason`` only when it has one; a
+    client's optional fields only when given)."""
+    if isinstance(message, ErrorOut) and message.reason is None:
+        return message.model_dump_json(exclude={"reason"})
+    return message.model_dump_json(exclude_none=not isinstance(message, _Out))
+
+
+def error(code: ErrorCode, message: str, reason: str | None = None) -> ErrorOut:
+    """An error message."""
+    return ErrorOut(code=code, message=message, reason=reason)

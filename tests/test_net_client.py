@@ -1,0 +1,56 @@
+"""The rooms client (forage.net.client): the server's address, and a player's game rebuilt
+from what the server tells that player."""
+
+from __future__ import annotations
+
+import pytest
+from room_helpers import place_first, room_of, to
+
+from forage.engine import Deal
+from forage.net.client import PlayerGame, play_url
+from forage.net.protocol import DealOut
+from forage.net.rooms import Phase
+
+
+@pytest.mark.parametrize(
+    ("server", "url"),
+    [
+        ("http://127.0.0.1:8000", "ws://127.0.0.1:8000/play"),
+        ("https://example.org", "wss://example.org/play"),
+        ("127.0.0.1:9000", "ws://127.0.0.1:9000/play"),
+        ("ws://host:1/play", "ws://host:1/play"),
+    ],
+)
+def test_a_server_address_names_its_websocket(server: str, url: str) -> None:
+    assert play_url(server) == url
+
+
+@pytest.mark.parametrize(("seed", "recipes"), [(1, False), (5, True), (9, False)])
+def test_a_players_game_as_told_is_the_servers_at_every_turn(seed: int, recipes: bool) -> None:
+    """Asked after every message (the game carried on as each card is called) and built
+    afresh from the same messages, the mirror is the room's game for that player."""
+    room = room_of(2, Deal.from_seed(seed, recipes=recipes))
+    [deal] = [m for m in to(room.start(1, 1.0), 2) if isinstance(m, DealOut)]
+    kept = PlayerGame.dealt(deal)
+    told = []
+    while room.phase is Phase.PLAYING:
+        for player in (1, 2):
+            if room.seats[player].placed < room.turn:
+                update = place_first(room, player)
+                for message in to(update, 2):
+                    told.append(message)
+                    kept.follow(message)
+                    server = room.seats[2].game
+                    assert server is not None
+                    if message.type != "end":
+                        assert kept.game().position.board == server.position.board
+                        if message.type == "turn":  # the card called is in hand, as drawn
+                            assert kept.game().hand == server.hand
+    afresh = PlayerGame.dealt(deal)
+    for message in told:
+        afresh.follow(message)
+    server = room.seats[2].game
+    assert server is not None
+    assert afresh.game().moves == kept.game().moves == server.moves
+    assert afresh.game().score() == kept.game().score() == server.score()
+    assert kept.game().woodland == server.woodland
