@@ -38,7 +38,7 @@ import termios
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 QUIET = 0.03
 """Output is taken as finished after this long without a byte (s)."""
@@ -73,7 +73,7 @@ class Minimal(""",
 )
 """The minimal app with one pydantic model defined and validated before its first frame."""
 
-EXTRA_LABELS = (("before", "before"), ("floor", "+ pyd."))
+EXTRA_LABELS = (("before", "before"), ("floor", "+ pyd."), ("analysing", "analysing"))
 """The optional programs, as the printed table names them."""
 
 
@@ -145,6 +145,18 @@ class Terminal:
             raise RuntimeError(f"no repaint after key {key!r}")
         return last - sent
 
+    def until(self, key: bytes, marker: bytes, limit: float = 30.0) -> None:
+        """Write a key, then read until ``marker`` has been shown (and the burst ended)."""
+        os.write(self.master, key)
+        seen = b""
+        deadline = time.perf_counter() + limit
+        while marker not in seen:
+            if time.perf_counter() > deadline:
+                raise RuntimeError(f"{marker!r} not shown within {limit} s of {key!r}")
+            data, _ = _read_burst(self.master, 1.0)
+            seen += data
+        _read_burst(self.master, QUIET)
+
     def close(self) -> None:
         """End the program."""
         self.process.terminate()
@@ -155,18 +167,28 @@ class Terminal:
         os.close(self.master)
 
 
+ANALYSING: Final = ((b"t", b"more next turn"), (b"\r", b"Placed"))
+"""The keys that start the app's workers analysing (a hint, then the placement it suggests,
+which has the move reviewed and the deal's par worked out while the player thinks), each
+with what the screen shows once it is done."""
+
+
 def _measure(
     argv: Sequence[str],
     marker: bytes,
     keys: Sequence[bytes],
     env: dict[str, str],
     size: tuple[int, int] = (80, 24),
+    first: Sequence[tuple[bytes, bytes]] = (),
 ) -> tuple[float, list[float]]:
-    """One run: the start-up time and the latency of each key press (s)."""
+    """One run: the start-up time and the latency of each key press (s), the keys ``first``
+    pressed before them (each waiting for what it shows)."""
     terminal = Terminal(argv, env, size)
     try:
         startup = terminal.first_frame(marker)
         time.sleep(0.3)  # let start-up work (timers, workers) settle
+        for key, shown in first:
+            terminal.until(key, shown)
         latencies = [terminal.key_latency(key) for key in keys]
     finally:
         terminal.close()
@@ -187,6 +209,7 @@ def run(
     against: str | None = None,
     floor: bool = False,
     size: tuple[int, int] = (80, 24),
+    analysing: bool = False,
 ) -> dict[str, Any]:
     """Measure the game and the minimal app in one run, in a terminal of ``size`` (columns,
     rows); returns the figures.
@@ -194,7 +217,10 @@ def run(
     The programs take turns, run after run, so that all meet the same machine; start-up
     is the median over the runs and latency the median over every key press. With
     ``against``, the game is also run from the forage package in that folder ("before");
-    with ``floor``, the minimal app with one pydantic model too (:data:`FLOOR_APP`).
+    with ``floor``, the minimal app with one pydantic model too (:data:`FLOOR_APP`); with
+    ``analysing``, the game again, its keys pressed while its workers analyse (after
+    :data:`ANALYSING`: the review of a move and the deal's par, worked out while the player
+    thinks).
     """
     presses = 0 if startup_only else 4 if quick else 40
     repeats = runs if runs is not None else 1 if quick else 7
@@ -208,21 +234,29 @@ def run(
         env.pop("NO_COLOR", None)
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # a player's Python keeps its bytecode
         programs = {
-            "game": (game_argv, b"Forage", game_keys, env),
-            "minimal": ([sys.executable, "-c", MINIMAL_APP], b"presses", plain_keys, env),
+            "game": (game_argv, b"Forage", game_keys, env, ()),
+            "minimal": ([sys.executable, "-c", MINIMAL_APP], b"presses", plain_keys, env, ()),
         }
+        if analysing:
+            programs["analysing"] = (game_argv, b"Forage", game_keys, env, ANALYSING)
         if against is not None:
             before_env = {**env, "PYTHONPATH": against}
-            programs["before"] = (game_argv, b"Forage", game_keys, before_env)
+            programs["before"] = (game_argv, b"Forage", game_keys, before_env, ())
         if floor:
-            programs["floor"] = ([sys.executable, "-c", FLOOR_APP], b"presses", plain_keys, env)
+            programs["floor"] = (
+                [sys.executable, "-c", FLOOR_APP],
+                b"presses",
+                plain_keys,
+                env,
+                (),
+            )
         startups: dict[str, list[float]] = {name: [] for name in programs}
         latencies: dict[str, list[float]] = {name: [] for name in programs}
-        for argv, marker, _, program_env in programs.values():  # write the bytecode caches
+        for argv, marker, _, program_env, _ in programs.values():  # write the bytecode caches
             _measure(argv, marker, [], program_env, size)
         for _ in range(repeats):
-            for name, (argv, marker, keys, program_env) in programs.items():
-                startup, pressed = _measure(argv, marker, keys, program_env, size)
+            for name, (argv, marker, keys, program_env, first) in programs.items():
+                startup, pressed = _measure(argv, marker, keys, program_env, size, first)
                 startups[name].append(startup)
                 latencies[name].extend(pressed)
 
@@ -279,9 +313,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--size", type=_size, default=(80, 24), metavar="COLSxROWS", help="default 80x24"
     )
+    parser.add_argument(
+        "--analysing",
+        action="store_true",
+        help="also the game's keys while its workers analyse (a move's review, par)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     figures = run(
+        analysing=args.analysing,
         quick=args.quick,
         startup_only=args.startup_only,
         runs=args.runs,
@@ -320,6 +360,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{'key to repaint, p90':24}{figures['game_latency_p90_ms']:>10}"
         f"{figures['minimal_latency_p90_ms']:>10}"
     )
+    for name, label in extra:
+        print(
+            f"{f'key to repaint {label}':24}{figures[f'{name}_latency_median_ms']:>10}"
+            f"{figures['minimal_latency_median_ms']:>10}{figures[f'{name}_latency_ratio']:>8}"
+        )
     return 0
 
 

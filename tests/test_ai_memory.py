@@ -89,7 +89,7 @@ def test_a_review_uses_the_par_kept_for_its_deal(monkeypatch: pytest.MonkeyPatch
     memory = Notebook()
     kept = ParResult(score=99, proven=False, seconds=1.0, placements=[], method="kept")
     keep_par(start, kept, memory, SMALL.par_effort)
-    monkeypatch.setattr(review_module, "par", lambda *a: pytest.fail("par searched again"))
+    monkeypatch.setattr(par_module, "par", lambda *a: pytest.fail("par searched again"))
     found = review(start_of(game), game.moves, SMALL, workers=1, memory=memory)
     assert found.par.score == 99  # the kept par, not a new search
 
@@ -152,7 +152,8 @@ def no_new_work(monkeypatch: pytest.MonkeyPatch) -> None:
     def worked_out_again(*args: object) -> object:
         raise WorkedOutAgain
 
-    monkeypatch.setattr(review_module, "_run", worked_out_again)
+    monkeypatch.setattr(review_module, "review_move", worked_out_again)
+    monkeypatch.setattr(par_module, "par", worked_out_again)
 
 
 def keep(game: Game, text: str) -> Notebook:

@@ -266,6 +266,7 @@ def test_a_stopped_review_ends_its_worker_processes_at_once() -> None:
         if done >= 1:
             raise Stopped
 
+    before = set(multiprocessing.active_children())  # other tests' in this process
     began = time.monotonic()
     with pytest.raises(Stopped):
         review(
@@ -276,9 +277,9 @@ def test_a_stopped_review_ends_its_worker_processes_at_once() -> None:
             progress=stop_at_the_first,
         )
     deadline = time.monotonic() + 2.0
-    while multiprocessing.active_children() and time.monotonic() < deadline:
+    while set(multiprocessing.active_children()) - before and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not multiprocessing.active_children()
+    assert not set(multiprocessing.active_children()) - before
     assert time.monotonic() - began < 8.0
 
 
@@ -397,6 +398,7 @@ def test_review_bad_file_and_illegal_move(tmp_path: Path) -> None:
 
 
 def test_a_review_is_remembered_and_read_back_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    from forage.ai import par as par_module
     from forage.ai import review as review_module
     from forage.ai.review import REVIEW_VERSION, review, review_key, start_of
     from forage.history.store import HistoryStore
@@ -413,7 +415,8 @@ def test_a_review_is_remembered_and_read_back_the_same(monkeypatch: pytest.Monke
         def worked_out_again(*args: object) -> object:
             raise AssertionError("the review was worked out again")
 
-        monkeypatch.setattr(review_module, "_run", worked_out_again)
+        monkeypatch.setattr(review_module, "review_move", worked_out_again)
+        monkeypatch.setattr(par_module, "par", worked_out_again)
         told: list[tuple[int, int]] = []
         again = review(
             start, game.moves, settings, 1, lambda d, t: told.append((d, t)), memory=memory

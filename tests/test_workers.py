@@ -135,15 +135,79 @@ def test_a_process_running_threads_never_forks_its_workers() -> None:
 
 
 def test_stopping_an_unfinished_pool_ends_its_running_workers() -> None:
+    from forage.adapters.futures import running_workers
+
     pool = worker_pool(2)
     futures = [pool.submit(time.sleep, 600) for _ in range(2)]
     time.sleep(0.5)
-    import multiprocessing
-
-    pids = [p.pid for p in multiprocessing.active_children() if p.pid is not None]
+    pids = [p.pid for p in running_workers(pool) if p.pid is not None]
     stop_pool(pool, finished=False)
     assert pids
     assert ended_within(pids, 5.0)
     from concurrent.futures import wait
 
     assert not wait(futures, timeout=5.0).not_done, "a future of an ended worker never ends"
+
+
+def descendants(pid: int) -> set[int]:
+    """The processes started by ``pid``, and by them, down to the last (from /proc)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    found: set[int] = set()
+    layer = {pid}
+    while layer:
+        layer = {child for child, parent in parents.items() if parent in layer} - found
+        found |= layer
+    return found
+
+
+def record_of_a_finished_game(folder: Path) -> Path:
+    """A finished greedy game's record, to review."""
+    from forage.carddata import standard_deck
+    from forage.engine import Deal, Game
+    from forage.record import record_from_game
+
+    game = Game(Deal.from_seed(2003), standard_deck())
+    while not game.is_over():
+        game.push(max(game.outcomes(), key=lambda o: o.score_change).placement)
+    path = folder / "game.json"
+    path.write_text(record_from_game(game).to_json())
+    return path
+
+
+@pytest.mark.parametrize(
+    ("how", "command"),
+    [
+        (signal.SIGKILL, ("review", "RECORD", "--json")),
+        (signal.SIGTERM, ("bot", "--games", "200", "--policy", "expert")),
+        (signal.SIGKILL, ("bot", "--games", "200", "--policy", "expert")),
+    ],
+)
+def test_no_worker_outlives_a_command_stopped_mid_analysis(
+    tmp_path: Path, how: signal.Signals, command: tuple[str, ...]
+) -> None:
+    args = [str(record_of_a_finished_game(tmp_path)) if a == "RECORD" else a for a in command]
+    program = subprocess.Popen(
+        [sys.executable, "-m", "forage", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "FORAGE_HOME": str(tmp_path / "home")},
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(descendants(program.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        workers = descendants(program.pid)
+        assert len(workers) >= 2, "the command analyses in worker processes"
+        program.send_signal(how)
+        program.wait(10)
+        assert ended_within(sorted(workers), 5.0), "a worker outlived its command"
+    finally:
+        if program.poll() is None:
+            program.kill()
+        for pid in descendants(program.pid):
+            os.kill(pid, signal.SIGKILL)

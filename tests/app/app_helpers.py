@@ -9,7 +9,9 @@ import random
 import subprocess
 import sys
 from collections.abc import Callable, Coroutine
+from concurrent.futures import Executor, Future
 from pathlib import Path
+from typing import Any, TypeVar
 
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -17,8 +19,11 @@ from textual.widget import Widget
 
 from forage.app.app import ForageApp
 from forage.app.screens import GameScreen
+from forage.app.services import Analysis
 from forage.app.session import Session
 from forage.engine import Outcome, Placement
+
+T = TypeVar("T")
 
 IDLE_CHECK_SECONDS = 1 / 200
 """How often the pilot checks that the app is idle after a key press or pause (Textual's own
@@ -203,3 +208,30 @@ def assert_drawn_as_textual_would(widget: Widget, rng: random.Random, crops: int
         widget._styles_cache.clear()
         theirs = widget._styles_cache.render_widget(widget, crop)
         assert [list(strip) for strip in ours] == [list(strip) for strip in theirs]
+
+
+class InlinePool(Executor):
+    """The app's analyses worked out at once on the thread that hands them out, with no
+    worker process: for tests. ``fakes`` answers chosen functions instead (by name), and
+    ``calls`` lists the names of the functions asked for."""
+
+    def __init__(self, fakes: dict[str, Callable[..., Any]] | None = None) -> None:
+        """A pool answering ``fakes`` (function name to fake) and the rest for real."""
+        self.fakes = fakes or {}
+        self.calls: list[str] = []
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        """The answer, at once."""
+        self.calls.append(fn.__name__)
+        future: Future[T] = Future()
+        try:
+            future.set_result(self.fakes.get(fn.__name__, fn)(*args, **kwargs))
+        except Exception as error:
+            future.set_exception(error)
+        return future
+
+
+def inline_analysis(pool: InlinePool | None = None) -> Analysis:
+    """The app's analyses on an :class:`InlinePool` (a fresh one by default)."""
+    chosen = pool or InlinePool()
+    return Analysis(1, lambda workers: chosen)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
-from app_helpers import play_out_quickly, session_of, sync
+from app_helpers import InlinePool, inline_analysis, play_out_quickly, session_of, sync
 from textual.widgets import Static
 
 from forage.ai.hint import hint
 from forage.app.app import ForageApp
 from forage.app.screens import EndScreen
-from forage.app.screens import end as end_module
 
 
 @sync
@@ -69,21 +69,19 @@ async def test_end_screen_shows_the_deals_par_from_a_background_process() -> Non
         await pilot.press("u")  # undo and play the last card again: par is not worked out again
         await pilot.pause()
         started: list[str] = []
-        real = end_module.ParJob
+        analysis = app.services.analysis
+        real = analysis.run
 
-        def counted(code: str) -> object:
-            started.append(code)
-            return real(code)
+        def counted(priority: Any, task: Any) -> Any:
+            started.append(task.key)
+            return real(priority, task)
 
-        end_module.ParJob = counted  # type: ignore[assignment,misc]
-        try:
-            await play_out_quickly(pilot, app)
-            await pilot.pause()
-            assert isinstance(app.screen, EndScreen)
-            again = str(app.screen.query_one("#end-par", Static).content)
-            assert started == [] and f"Par for this deal: {match.group(1)}" in again
-        finally:
-            end_module.ParJob = real  # type: ignore[misc]
+        analysis.run = counted  # type: ignore[method-assign]
+        await play_out_quickly(pilot, app)
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        again = str(app.screen.query_one("#end-par", Static).content)
+        assert started == [] and f"Par for this deal: {match.group(1)}" in again
 
 
 @sync
@@ -102,20 +100,21 @@ async def test_a_par_the_history_has_proven_is_shown_without_working_it_out(
     with HistoryStore.open(forage_home) as store:
         info = PlayInfo(player="ann", started=datetime.now(UTC), par=99, par_proven=True)
         assert store.record(earlier, info) is not None
-    started: list[str] = []
-    real = end_module.ParJob
-    end_module.ParJob = lambda code: started.append(code)  # type: ignore[assignment,misc,func-returns-value]
-    try:
-        app = ForageApp(seed=3, show_par=True, recorder=Recorder("ann"), offer_resume=False)
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            await play_out_quickly(pilot, app)
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            text = str(app.screen.query_one("#end-par", Static).content)
-    finally:
-        end_module.ParJob = real  # type: ignore[misc]
-    assert started == [] and "Par for this deal: 99 (the best possible" in text
+    pool = InlinePool()
+    app = ForageApp(
+        seed=3,
+        show_par=True,
+        recorder=Recorder("ann"),
+        offer_resume=False,
+        analysis=inline_analysis(pool),
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await play_out_quickly(pilot, app)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        text = str(app.screen.query_one("#end-par", Static).content)
+    assert pool.calls == [] and "Par for this deal: 99 (the best possible" in text
 
 
 def test_the_hint_tells_the_answer_so_far_first() -> None:

@@ -212,3 +212,22 @@ def test_a_signal_ends_the_game_whatever_the_terminal_does(
         assert time.monotonic() - began < SHUTDOWN_SECONDS + 3
     with (forage_home / saves.LOCK_NAME).open("a") as lock:  # the save's lock is free again
         fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads processes from /proc")
+def test_no_worker_outlives_a_game_killed_while_it_analyses(forage_home: Path) -> None:
+    forage_home.mkdir(parents=True, exist_ok=True)
+    with Terminal(forage_home, "play", "--seed", "3") as terminal:
+        assert terminal.wait_for("Hint")
+        terminal.send("t")  # the hint's play-outs go to the app's workers
+        deadline = time.monotonic() + 20
+        while len(descendants(terminal.process.pid)) < 2 and time.monotonic() < deadline:
+            terminal._read(0.1)
+        workers = descendants(terminal.process.pid)
+        assert len(workers) >= 2, "the hint works in worker processes"
+        terminal.signal(signal.SIGKILL)
+        terminal.process.wait(10)
+    deadline = time.monotonic() + 5
+    while any(running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(running(pid) for pid in workers), "a worker outlived the game"

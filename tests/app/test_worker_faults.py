@@ -20,7 +20,7 @@ from textual.widgets import Static
 
 from forage.ai.review import Review, review
 from forage.ai.workers import pool_problem
-from forage.app import par_job
+from forage.app import services as services_module
 from forage.app.app import ForageApp
 from forage.app.recorder import Recorder
 from forage.app.review_app import ReviewApp
@@ -78,7 +78,7 @@ async def test_a_par_search_that_fails_is_said_not_waited_for(
     forage_home: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(par_job, "worker_pool", lambda workers: pool())
+    monkeypatch.setattr(services_module, "_nice_pool", lambda workers: pool())
     app = ForageApp(seed=3, show_par=True, recorder=Recorder("ann"), offer_resume=False)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -105,6 +105,7 @@ def review_killed_after_one_move(
     progress: Any = None,
     memory: Any = None,
     each: Callable[[Any], None] | None = None,
+    runner: Any = None,
 ) -> Review:
     """The review of the first move comes in; then the workers are killed."""
     first = review(start, placements[:1], SMALL, 1)

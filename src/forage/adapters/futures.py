@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor
 from multiprocessing.process import BaseProcess
 
 
-def running_workers(pool: ProcessPoolExecutor) -> list[BaseProcess]:
+def running_workers(pool: Executor) -> list[BaseProcess]:
     """The worker processes a pool has started and not yet reaped (none known where the
     pool no longer keeps them as it did: ``tests/test_adapters.py`` says so by name)."""
     found = getattr(pool, "_processes", None)  # the pool's own map of pid to process
@@ -15,7 +15,7 @@ def running_workers(pool: ProcessPoolExecutor) -> list[BaseProcess]:
     return [process for process in found.values() if isinstance(process, BaseProcess)]
 
 
-def end_running_workers(pool: ProcessPoolExecutor) -> None:
+def end_running_workers(pool: Executor) -> None:
     """Shut a pool down at once: terminate its workers without waiting for their tasks;
     every task not done fails (``BrokenProcessPool``) rather than running."""
     public = getattr(pool, "terminate_workers", None)  # Python 3.14 and later

@@ -9,6 +9,7 @@ change it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Executor
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
@@ -51,13 +52,18 @@ class Hint:
         return data
 
 
-def hint(game: Game, workers: int = 1, early: Callable[[Hint], None] | None = None) -> Hint | None:
+def hint(
+    game: Game,
+    workers: int = 1,
+    early: Callable[[Hint], None] | None = None,
+    executor: Executor | None = None,
+) -> Hint | None:
     """The suggested placement for the hand now, or None when the game is over.
 
-    With ``workers`` 2, the expert plays its candidates out in two worker processes
-    (:func:`forage.ai.workers.worker_pool`: a quicker hint, the same one). ``early`` is
-    given the answer so far (``final`` False) as soon as the look ahead has one, before the
-    play-outs.
+    With an ``executor`` (the app's shared workers), or ``workers`` 2 (two worker processes
+    of its own, :func:`forage.ai.workers.worker_pool`), the expert plays its candidates out
+    there: a quicker hint, the same one. ``early`` is given the answer so far (``final``
+    False) as soon as the look ahead has one, before the play-outs.
     """
     if game.is_over():
         return None
@@ -76,6 +82,9 @@ def hint(game: Game, workers: int = 1, early: Callable[[Hint], None] | None = No
         if early is not None:
             early(hint_of(choice, final=False))
 
-    with pooled(workers) if workers > 1 else nullcontext() as executor:
+    if executor is not None:
         choice = expert_move(sim, state, pool, game.draw_pile, None, executor, so_far)
+    else:
+        with pooled(workers) if workers > 1 else nullcontext() as own:
+            choice = expert_move(sim, state, pool, game.draw_pile, None, own, so_far)
     return None if choice is None else hint_of(choice, final=True)

@@ -23,6 +23,7 @@ from forage.ai.games import play
 from forage.ai.memory import Memory, analysis_key
 from forage.ai.search import ExactSearch, OutOfBudget, beam_line
 from forage.ai.sim import Move
+from forage.ai.workers import Task
 from forage.engine import Game, Placement
 from forage.engine.deal import MOST_CARDS
 from forage.engine.scoring import SCORE_LIMIT
@@ -226,3 +227,8 @@ def par(game: Game, effort: Effort = FULL, memory: Memory | None = None) -> ParR
     if memory is not None:
         keep_par(game, found, memory, effort)
     return found
+
+
+def par_task(game: Game, effort: Effort = FULL) -> Task:
+    """The search of a game's par as a task for a worker process (keyed by :func:`par_key`)."""
+    return Task(par_key(game, effort), par, (game.copy(), effort))

@@ -27,10 +27,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, S
 
 from forage.ai.bots import Expert, expert_ranking, play_out, unseen_cards
 from forage.ai.memory import Memory, analysis_key
-from forage.ai.par import FULL, Effort, ParResult, keep_par, kept_par, par
+from forage.ai.par import FULL, Effort, ParResult, keep_par, kept_par, par_task
 from forage.ai.search import draw_orders
 from forage.ai.sim import Move, simulator_for, state_of
-from forage.ai.workers import pooled
+from forage.ai.workers import PoolRunner, Runner, Task, pooled
 from forage.ai.worth import outlook
 from forage.engine import ROTATIONS, Game, Placement
 from forage.engine.deal import MOST_CARDS, SplitMix64
@@ -391,12 +391,32 @@ def par_line(start: Game, placements: Sequence[Placement], found: ParResult) -> 
     return ParLine(found.score, found.placements, found.proven)
 
 
-def _tasks(count: int, with_par: bool = True) -> Iterator[int]:
-    """The order tasks are handed out: par (-1, the longest) first, unless it is known
-    already, then the moves in order."""
+def move_task(start: Game, placements: Sequence[Placement], index: int, settings: Settings) -> Task:
+    """The review of move ``index`` as a task for a worker process: keyed by what decides it
+    (the deal and deck, the moves up to it, the settings), so the review of a game asked
+    once it ends meets the work done while it was played."""
+    moves = list(placements[: index + 1])
+    key = analysis_key(
+        REVIEW_VERSION,
+        "move",
+        start.deal.code,
+        start.deck.model_dump_json(),
+        [p.notation() for p in start.moves],
+        [p.notation() for p in moves],
+        repr(settings),
+    )
+    return Task(key, review_move, (start, moves, index, settings))
+
+
+def _tasks(
+    start: Game, placements: Sequence[Placement], settings: Settings, with_par: bool = True
+) -> Iterator[tuple[int, Task]]:
+    """The review's tasks, numbered (par -1, move i), in the order they are handed out:
+    par (the longest) first, unless it is known already, then the moves in order."""
     if with_par:
-        yield -1
-    yield from range(count)
+        yield -1, par_task(start, settings.par_effort)
+    for index in range(len(placements)):
+        yield index, move_task(start, placements, index, settings)
 
 
 MEMORY_KIND: Final = "review"
@@ -411,11 +431,13 @@ def review(
     progress: ProgressFn | None = None,
     memory: Memory | None = None,
     each: Callable[[MoveReview], None] | None = None,
+    runner: Runner | None = None,
 ) -> Review:
     """The review of a game: ``start`` its first position, ``placements`` its (legal) moves.
 
-    With ``workers`` above 1 the moves are reviewed in that many worker processes
-    (:func:`forage.ai.workers.worker_pool`); the result is the same with any number.
+    Its tasks (:func:`move_task`, par's) run on ``runner`` when one is given (the app's
+    shared workers), else with ``workers`` above 1 in that many worker processes
+    (:func:`forage.ai.workers.worker_pool`), else here; the result is the same either way.
     ``progress`` is told (done, total) after each task; an exception it raises stops the
     review, dropping the tasks not yet started. With a ``memory``, a review kept there under
     its key (:func:`review_key`) is read back at once, and one worked out is kept; so is the
@@ -450,17 +472,15 @@ def review(
         results[-1] = known_par
     if progress is not None:
         progress(len(results), total)
-    tasks = list(_tasks(len(moves), with_par=known_par is None))
-    if workers <= 1:
-        for task in tasks:
-            finished(task, _run(start, moves, task, settings))
-    else:
+    tasks = list(_tasks(start, moves, settings, with_par=known_par is None))
+    if runner is not None:
+        _gather(runner, tasks, finished)
+    elif workers > 1:
         with pooled(workers) as pool:
-            futures: dict[Future[Any], int] = {
-                pool.submit(_run, start, moves, task, settings): task for task in tasks
-            }
-            for future in as_completed(futures):
-                finished(futures[future], future.result())
+            _gather(PoolRunner(pool), tasks, finished)
+    else:
+        for number, task in tasks:
+            finished(number, task.work(*task.args))
     par_found: ParResult = results.pop(-1)
     if memory is not None and known_par is None:
         keep_par(start, par_found, memory, settings.par_effort)
@@ -470,6 +490,20 @@ def review(
     if memory is not None:
         memory.remember(MEMORY_KIND, key, stored_review(found))
     return found
+
+
+def _gather(
+    runner: Runner, tasks: Sequence[tuple[int, Task]], finished: Callable[[int, Any], None]
+) -> None:
+    """Start every task on ``runner`` and hand each result on as it comes; stopped (by
+    ``finished`` raising, or a task failing), the tasks not yet started are dropped."""
+    futures: dict[Future[Any], int] = {runner.start(task): number for number, task in tasks}
+    try:
+        for future in as_completed(futures):
+            finished(futures[future], future.result())
+    except BaseException:
+        runner.drop(futures)
+        raise
 
 
 def _read_back(
@@ -491,10 +525,3 @@ def start_of(game: Game) -> Game:
     while start.moves:
         start.pop()
     return start
-
-
-def _run(start: Game, moves: Sequence[Placement], task: int, settings: Settings) -> Any:
-    """One task of a review: par's line (-1) or one move's review."""
-    if task < 0:
-        return par(start.copy(), settings.par_effort)
-    return review_move(start, moves, task, settings)

@@ -18,23 +18,62 @@ worker, resource tracker or semaphore outlives it.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
-from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from multiprocessing import resource_tracker
-from typing import Final
+from typing import Any, Final, NamedTuple, Protocol
 
 from forage.adapters.futures import end_running_workers
 
 POOL_ERRORS = (BrokenExecutor, OSError)
 """What work handed to a pool raises when its processes cannot start or end unexpectedly
 (killed, out of memory): the machine's doing, not the work's."""
+
+
+class Task(NamedTuple):
+    """A piece of analysis for a worker process: a key naming everything that decides its
+    result (the same key, the same result), and the call that works it out."""
+
+    key: str
+    work: Callable[..., Any]
+    args: tuple[Any, ...]
+
+
+class Runner(Protocol):
+    """Where analysis tasks run (a pool of this program's, the app's shared workers)."""
+
+    def start(self, task: Task) -> Future[Any]:
+        """Hand a task over; its result comes in the future given back."""
+        ...
+
+    def drop(self, futures: Iterable[Future[Any]]) -> None:
+        """The caller no longer waits for these tasks: those not started need not run."""
+        ...
+
+
+class PoolRunner:
+    """Runs tasks in a :func:`worker_pool` as they come."""
+
+    def __init__(self, pool: ProcessPoolExecutor) -> None:
+        """A runner handing tasks to ``pool``."""
+        self.pool = pool
+
+    def start(self, task: Task) -> Future[Any]:
+        """Hand a task to the pool."""
+        return self.pool.submit(task.work, *task.args)
+
+    def drop(self, futures: Iterable[Future[Any]]) -> None:
+        """Nothing: the pool's owner ends it (cancelling its tasks as well would race with
+        the pool failing them, see :func:`forage.adapters.futures.end_running_workers`)."""
+
 
 PRELOADED: Final = ("forage.ai.review", "forage.ai.games", "forage.ai.hint", "forage.ai.par")
 """The modules the fork server loads once, so that each worker it forks starts ready."""
@@ -51,8 +90,10 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in methods else "spawn"
 
 
-def worker_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes, started as :func:`start_method` says.
+def worker_pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes, started as :func:`start_method` says; with ``nice``,
+    each worker runs that much below this program's priority (so that a screen stays quick
+    while they work).
 
     The app swaps ``sys.stderr`` for a capture whose ``fileno()`` is -1, and the
     multiprocessing resource tracker, started with the first spawned worker, would pass
@@ -62,7 +103,7 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
     method = start_method()
     context = multiprocessing.get_context(method)
     if method == "fork":
-        pool = ProcessPoolExecutor(workers, context, _start_worker, (os.getpid(),))
+        pool = ProcessPoolExecutor(workers, context, _start_worker, (os.getpid(), nice))
         # A forked pool forks all its workers at its first task, before its own threads:
         # hand it one now, while this is still the only thread.
         pool.submit(os.getpid).result()
@@ -70,7 +111,7 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
     if method == "forkserver":
         context.set_forkserver_preload(list(PRELOADED))
     _start_resource_tracker()
-    return ProcessPoolExecutor(workers, context, _start_worker, (os.getpid(),))
+    return ProcessPoolExecutor(workers, context, _start_worker, (os.getpid(), nice))
 
 
 def _start_resource_tracker() -> None:
@@ -88,10 +129,13 @@ def _start_resource_tracker() -> None:
             sys.stderr = stream
 
 
-def _start_worker(program: int) -> None:
+def _start_worker(program: int, nice: int = 0) -> None:
     """In each worker as it starts: leave Ctrl+C to ``program`` (the process that made the
-    pool), and end when it has ended."""
+    pool), and end when it has ended; run ``nice`` below its priority."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(nice)
     watch = threading.Thread(target=_end_with, args=(program,), name="forage-watch", daemon=True)
     watch.start()
 
@@ -131,7 +175,7 @@ def pooled(workers: int) -> Iterator[ProcessPoolExecutor]:
     stop_pool(pool)
 
 
-def stop_pool(pool: ProcessPoolExecutor, finished: bool = True) -> None:
+def stop_pool(pool: Executor, finished: bool = True) -> None:
     """Shut a pool down; unless its work is ``finished``, drop the tasks not started and
     end the ones running, so that leaving (a screen, the program) never waits for them."""
     if finished:

@@ -16,11 +16,12 @@ from textual.message import Message
 from textual.screen import Screen
 
 from forage import startup
+from forage.adapters.textual import guard_input
 from forage.app import saves
 from forage.app.base import ForageBaseApp
-from forage.app.guards import guard_input
 from forage.app.keeper import Keeper
 from forage.app.screens.game import GameScreen
+from forage.app.services import Analysis, Services
 from forage.app.session import Session
 from forage.screen_size import clamp_size
 
@@ -56,19 +57,25 @@ class ForageApp(ForageBaseApp):
         offer_resume: bool = True,
         offer_learn: bool = False,
         show_par: bool = False,
+        analyse_while_playing: bool = False,
         recorder: Recorder | None = None,
+        analysis: Analysis | None = None,
         session: Session | None = None,
     ) -> None:
         """An app that will start this game (or offer the saved one first).
 
-        With ``show_par``, the end screen works out the deal's par (in a child process); with
-        a ``recorder``, every game is recorded in the history; with ``session``, it continues
-        that game (``forage play FILE``) and offers no other. With ``offer_learn``, a
-        player's very first start offers the guided first game (``forage learn``), once.
+        With ``show_par``, the end screen works out the deal's par (in a worker process);
+        with ``analyse_while_playing``, the workers review each move as it is played (and
+        work out the par from the first), so that the review is ready at the end; with a
+        ``recorder``, every game is recorded in the history; ``analysis`` is the workers of
+        its analyses (the app's own, started with the first task, by default); with
+        ``session``, it continues that game (``forage play FILE``) and offers no other. With
+        ``offer_learn``, a player's very first start offers the guided first game (``forage
+        learn``), once.
         """
-        super().__init__()
+        super().__init__(Services(history=recorder, analysis=analysis))
         self.show_par = show_par
-        self.recorder = recorder
+        self.analyse_while_playing = analyse_while_playing
         if recorder is not None:
             recorder.tell = self.history_notice
         self.options = (seed, deal_code, recipes, deck, record_path)
@@ -88,7 +95,8 @@ class ForageApp(ForageBaseApp):
         """How hard a review opened from the end or history screen looks (None: as
         ``forage review`` does); tests make it small."""
         self.review_workers: int | None = None
-        """Worker processes of such a review (None: as ``forage review`` uses)."""
+        """Worker processes of such a review: None, the app's shared ones; 1, none (worked
+        out on the review screen's own thread, as tests do)."""
 
     def get_default_screen(self) -> Screen[Any]:
         """The game asked for, straight away, unless there is a saved game to offer first

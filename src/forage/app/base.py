@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any, Final
 from textual.app import App
 
 from forage.app.screens.base import COLUMN_CLASSES, ROW_CLASSES
+from forage.app.services import Services
 from forage.exits import EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED
 
 if TYPE_CHECKING:
+    from forage.app.recorder import Recorder
     from forage.app.screens.puzzle import PuzzleScreen
     from forage.history.store import PuzzleRecorded
 
@@ -55,9 +57,12 @@ class ForageBaseApp(App[int]):
     HORIZONTAL_BREAKPOINTS = list(COLUMN_CLASSES)  # noqa: RUF012
     VERTICAL_BREAKPOINTS = list(ROW_CLASSES)  # noqa: RUF012
 
-    def __init__(self) -> None:
-        """An app with forage's palettes and no crash yet."""
+    def __init__(self, services: Services | None = None) -> None:
+        """An app with forage's palettes, its background work done by ``services`` (a set
+        of its own, with no history, by default), and no crash yet."""
         super().__init__()
+        self.services = services or Services()
+        """Everything the app's screens do off the key-press path (history, analyses)."""
         from forage.app.themes import register_themes
 
         register_themes(self)
@@ -73,6 +78,11 @@ class ForageBaseApp(App[int]):
         self._run_returned = threading.Event()
         """Set once :meth:`run` has returned."""
 
+    @property
+    def recorder(self) -> Recorder | None:
+        """The app's history (None when the app keeps none): its services' history."""
+        return self.services.history
+
     def run(self, *args: Any, **kwargs: Any) -> int | None:
         """Run the app (as Textual's ``App.run``) until it has closed."""
         try:
@@ -81,9 +91,11 @@ class ForageBaseApp(App[int]):
             self._run_returned.set()
 
     def on_unmount(self) -> None:
-        """The app is closing: from here it has :data:`SHUTDOWN_SECONDS` to be done, else
-        the process ends with the app's exit code (what is kept is written before this:
-        the save after every change, and on a stopping signal)."""
+        """The app is closing: its analyses are dropped and their workers ended; from here
+        it has :data:`SHUTDOWN_SECONDS` to be done, else the process ends with the app's
+        exit code (what is kept is written before this: the save after every change, and
+        on a stopping signal)."""
+        self.services.end_analyses()
         if not self.is_headless:
             threading.Thread(target=self._end_if_stuck, daemon=True).start()
 
@@ -108,9 +120,7 @@ class ForageBaseApp(App[int]):
     def on_puzzle_screen_tried(self, message: PuzzleScreen.Tried) -> None:
         """Keep a puzzle's first try in the history (on the history's thread), then say
         what it did to the player's puzzle figures."""
-        from forage.app.recorder import recorder_of
-
-        recorder = recorder_of(self)
+        recorder = self.recorder
         if recorder is None:
             return
         puzzle, day, solved = message.puzzle, message.day, message.solved

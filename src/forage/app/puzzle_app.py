@@ -11,6 +11,7 @@ from forage import startup
 from forage.app.base import ForageBaseApp
 from forage.app.recorder import Recorder
 from forage.app.screens.puzzle import PuzzleScreen
+from forage.app.services import Services
 from forage.puzzle import Puzzle
 
 
@@ -22,10 +23,9 @@ class PuzzleApp(ForageBaseApp):
     def __init__(self, puzzle: Puzzle, day: date, recorder: Recorder | None = None) -> None:
         """An app that opens the puzzle of ``day``; the first try is kept by ``recorder``
         (None: not kept)."""
-        super().__init__()
+        super().__init__(Services(history=recorder))
         self.puzzle = puzzle
         self.day = day
-        self.recorder = recorder
 
     def get_default_screen(self) -> Screen[Any]:
         """The puzzle's screen."""

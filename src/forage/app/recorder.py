@@ -370,9 +370,3 @@ def _fresh_game(deal: str) -> Game:
     from forage.engine import Deal, Game
 
     return Game(Deal.from_code(deal), standard_deck())
-
-
-def recorder_of(app: object) -> Recorder | None:
-    """The app's history recorder, or None when the app keeps no history."""
-    recorder = getattr(app, "recorder", None)
-    return recorder if isinstance(recorder, Recorder) else None

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from forage.ai.review import WORKERS, Settings
 from forage.app.base import ForageBaseApp
+from forage.app.recorder import Recorder
 from forage.app.screens.review import ReviewScreen
+from forage.app.services import Analysis, Services
 from forage.engine import Game
 
 
@@ -17,8 +19,9 @@ class ReviewApp(ForageBaseApp):
         self, game: Game, settings: Settings | None = None, workers: int = WORKERS
     ) -> None:
         """An app reviewing the moves this game has made (``settings`` and ``workers`` as
-        :func:`forage.ai.review.review` takes them)."""
-        super().__init__()
+        :func:`forage.ai.review.review` takes them); reviews seen before are read back from
+        the history's memory."""
+        super().__init__(Services(history=Recorder(), analysis=Analysis(workers)))
         self.game = game
         self.settings = settings
         self.processes = workers

@@ -2,7 +2,7 @@
 
 Imports aiohttp and textual-serve, so it is imported only when serving (by
 :mod:`forage.cli.serve`). textual-serve's private names are used only through
-:mod:`forage.cli.serve_adapter`.
+:mod:`forage.adapters.textual_serve`.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from aiohttp.web_runner import GracefulExit
 from textual_serve.app_service import AppService
 
+from forage.adapters.textual_serve import ServerBase, game_process
 from forage.cli.errors import shortened
-from forage.cli.serve_adapter import ServerBase, game_process
 from forage.cli.served_game import SERVER_PID_VARIABLE
 from forage.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED
 from forage.net.server import RoomServer

@@ -115,6 +115,7 @@ def run_game(
     from forage.app.recorder import Recorder
 
     recorder = Recorder(player, daily)
+    app = None
     try:
         app = ForageApp(
             seed,
@@ -123,6 +124,7 @@ def run_game(
             deck,
             record_path,
             show_par=True,
+            analyse_while_playing=True,
             recorder=recorder,
             session=session,
             offer_learn=offer_learn,
@@ -132,8 +134,10 @@ def run_game(
     except Exception as error:  # outside Textual's own handling: still logged, never shown
         code, crash = None, error
     finally:
-        end_workers()
+        if app is not None:
+            app.services.close()  # the analyses ended, the history's writes done
         recorder.close()
+        end_workers()
     slot = saves.slot()
     if crash is not None:
         return report_crash(crash)
@@ -176,6 +180,7 @@ def run_app(build: Callable[[], ForageBaseApp]) -> int:
     except Exception as error:  # outside Textual's own handling: still logged, never shown
         code, crash = None, error
     finally:
+        app.services.close()
         end_workers()
     if crash is not None:
         return report_crash(crash)

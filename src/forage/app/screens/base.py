@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from textual._context import active_app
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from forage.app.compositor import line_compositor
+from forage.adapters.textual import release_styles_caches, use_line_compositor
 from forage.screen_size import MIN_COLUMNS, MIN_ROWS
 
 WIDE_COLUMNS: Final = 110
@@ -33,14 +32,23 @@ def too_small_notice() -> Static:
 
 class ForageScreen(Screen[None]):
     """A full screen of the game; its contents hide when the terminal is too small. Its
-    partial repaints render only the lines that changed (``forage.app.compositor``)."""
+    partial repaints render only the lines that changed (``forage.adapters.textual``)."""
 
     def __init__(self) -> None:
         """A screen classed by the terminal's size from the start (so that the first
         resize, which tells Textual the size, restyles nothing)."""
-        app = active_app.get(None)
-        super().__init__(classes=" ".join(size_classes(*app.size)) if app is not None else None)
-        self._compositor = line_compositor()
+        super().__init__()
+        try:
+            size = self.app.size
+        except RuntimeError:  # made outside a running app (no size to go by)
+            pass
+        else:
+            self.set_classes(" ".join(size_classes(*size)))
+        use_line_compositor(self)
+
+    def on_unmount(self) -> None:
+        """Let Textual forget this screen's drawn lines (see ``release_styles_caches``)."""
+        release_styles_caches()
 
 
 def size_classes(width: int, height: int) -> tuple[str, str]:
@@ -55,3 +63,7 @@ class ForageModal(ModalScreen[str]):
     (``dialogs.tcss``) load with the first dialog opened, not at start-up."""
 
     CSS_PATH = "dialogs.tcss"
+
+    def on_unmount(self) -> None:
+        """Let Textual forget this dialog's drawn lines (see ``release_styles_caches``)."""
+        release_styles_caches()

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -11,21 +12,25 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import Worker, WorkerState
 
 from forage.app.describe import ELLIPSIS, score_sum
-from forage.app.par_job import ParJob
-from forage.app.recorder import Recorder, recorder_of
+from forage.app.recorder import Recorder
 from forage.app.screens.base import ForageModal, too_small_notice
+from forage.app.services import Priority, recorder_of, services_of
 from forage.app.session import Session
 from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.widgets.history import HistoryPanel, HistoryState
 from forage.app.widgets.keys import KeyBar
 from forage.app.widgets.score import recipes_text
 from forage.carddata import standard_deck
+from forage.engine import Game
 from forage.engine.scoring import WIN_LINE
 from forage.history.achievements import Achievement
 from forage.history.store import Recorded
+
+if TYPE_CHECKING:
+    from forage.ai.par import ParResult
 
 
 def summary_text(session: Session, marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
@@ -138,46 +143,32 @@ class EndScreen(ForageModal):
         self.query_one("#end-par", Static).update(
             Text(f"Par for this deal: working it out (a few seconds){ELLIPSIS}", "dim")
         )
-        recorder = recorder_of(self.app)
-        if recorder is None:
-            self._start_par_job()
-            return
+        self.run_worker(self._find_par(), exclusive=True, group="par")
+
+    async def _find_par(self) -> None:
+        """The deal's par: the one the history knows (kept from an earlier search, or
+        proven by a stored game), else the search's, done by the app's workers (perhaps
+        under way since the game's first placement)."""
+        from forage.ai.par import par_task
+        from forage.ai.workers import pool_problem
+
+        services = services_of(self.app)
         code = self.session.deal.code
-        self.run_worker(lambda: self._stored_par(recorder, code), thread=True, group="par")
-
-    def _stored_par(self, recorder: Recorder, code: str) -> None:
-        """Worker thread: a par the history knows for the deal (kept from an earlier search,
-        or proven by a stored game) is shown at once; else the par process starts."""
-        known = recorder.later(lambda: recorder.known_par(code)).result()
-        if get_current_worker().is_cancelled:
-            return
+        known = await services.ask(lambda history: history.known_par(code), None)
         if known is not None:
-            self.app.call_from_thread(self._show_par, *known)
-        else:
-            self.app.call_from_thread(self._start_par_job)
-
-    def _start_par_job(self) -> None:
-        """Start working out the deal's par in a child process."""
-        if not self.is_attached:
+            self._show_par(*known)
             return
-        self._par_job = ParJob(self.session.deal.code)
-        self.run_worker(self._wait_for_par, thread=True, exclusive=True, group="par")
-
-    def _wait_for_par(self) -> None:
-        """Worker thread: wait for the par process without holding up the screen."""
-        worker = get_current_worker()
-        found = self._par_job.wait(lambda: worker.is_cancelled)
-        if worker.is_cancelled:
+        deal_start = Game(self.session.deal, standard_deck())
+        searching = services.analysis.run(Priority.SOON, par_task(deal_start))
+        try:
+            found: ParResult = await asyncio.wrap_future(searching)
+        except Exception as error:  # the worker died, or none could start
+            self._par_missing(pool_problem(error))
             return
-        if found is None:
-            problem = self._par_job.problem or "it stopped"
-            self.app.call_from_thread(self._par_missing, problem)
-            return
-        recorder = recorder_of(self.app)
-        if recorder is not None:  # kept: known next time, and the review need not search it
-            code = self.session.deal.code
-            recorder.later(lambda: recorder.keep_par(code, found))
-        self.app.call_from_thread(self._show_par, found.score, found.proven)
+        if services.history is not None:  # kept: known next time, and by the review
+            history = services.history
+            history.later(lambda: history.keep_par(code, found))
+        self._show_par(found.score, found.proven)
 
     def _par_missing(self, problem: str) -> None:
         """Say that the deal's par could not be worked out, and why."""
@@ -263,12 +254,6 @@ class EndScreen(ForageModal):
         if self._share:
             self.app.copy_to_clipboard(self._share)
             self.notify("Share line copied.", timeout=2)
-
-    def on_unmount(self) -> None:
-        """Stop the par search when the end screen closes."""
-        job = getattr(self, "_par_job", None)
-        if job is not None:
-            job.stop()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The other-deck choice exists only for a standard game's nine cards."""

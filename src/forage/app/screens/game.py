@@ -13,6 +13,7 @@ from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Static
 
+from forage.ai.workers import POOL_ERRORS, pool_problem
 from forage.app import saves
 from forage.app.describe import (
     ARROW_KEYS,
@@ -25,8 +26,8 @@ from forage.app.describe import (
     tone_of,
 )
 from forage.app.keeper import Keeper, keeper_of
-from forage.app.recorder import recorder_of
 from forage.app.screens.base import ForageScreen, too_small_notice
+from forage.app.services import Priority, recorder_of, services_of
 from forage.app.session import Session
 from forage.app.themes import next_theme, palette_name
 from forage.app.view import (
@@ -51,6 +52,7 @@ from forage.engine import Game, Outcome, Placement
 if TYPE_CHECKING:
     from forage.ai.hint import Hint
     from forage.app.recorder import Recorder
+    from forage.history.stats import Statistics
 
 
 class GameWidgets(NamedTuple):
@@ -358,8 +360,17 @@ class GameScreen(ForageScreen):
             self.changed()
             return
         self.keeper().keep(self.session)
+        self.think_ahead()
         self._dropped("Placed", outcome.placement.card, before, outcome)
         self.check_end()
+
+    def think_ahead(self) -> None:
+        """While the player thinks: have the app's workers review the move just made (and
+        work out the deal's par), where the app asks for it, for this player's own game."""
+        if self.OWN_GAME and getattr(self.app, "analyse_while_playing", False):
+            from forage.app.screens.review import review_settings
+
+            services_of(self.app).think_ahead(self.session.game, review_settings(self.app))
 
     def _final(self) -> int:
         """The score that decides the game: final in a recipe challenge, else base."""
@@ -429,7 +440,13 @@ class GameScreen(ForageScreen):
         def so_far(found: Hint) -> None:
             self.app.call_from_thread(self._hint_ready, key, found)
 
-        found = hint(game, early=so_far)
+        # The look ahead here, the play-outs in the app's workers, before anything else.
+        executor = services_of(self.app).analysis.executor(Priority.NOW)
+        try:
+            found = hint(game, early=so_far, executor=executor)
+        except POOL_ERRORS as error:
+            self.app.call_from_thread(self.say, f"No hint: {pool_problem(error)}.")
+            return
         self.app.call_from_thread(self._hint_ready, key, found)
 
     def _hint_ready(self, key: tuple[int, tuple[Placement, ...]], found: Hint | None) -> None:
@@ -571,20 +588,23 @@ class GameScreen(ForageScreen):
             return f"daily deal {recorder.daily} {DOT} {kind}"
         return None
 
-    def action_stats(self) -> None:
-        """Open the statistics and achievements."""
-        recorder = recorder_of(self.app)
-        stats, unlocked = recorder.statistics() if recorder is not None else (None, {})
+    async def action_stats(self) -> None:
+        """Open the statistics and achievements (read on the history's thread)."""
         from forage.app.screens.stats import StatsScreen
 
+        nothing: tuple[Statistics | None, dict[str, str]] = (None, {})
+        stats, unlocked = await services_of(self.app).ask(
+            lambda history: history.statistics(), nothing
+        )
         self.app.push_screen(StatsScreen(stats, unlocked))
 
-    def action_history(self) -> None:
-        """Open the list of stored games, from which any can be reviewed."""
-        recorder = recorder_of(self.app)
+    async def action_history(self) -> None:
+        """Open the list of stored games, from which any can be reviewed (read on the
+        history's thread)."""
         from forage.app.screens.history import SHOWN, HistoryScreen
 
-        self.app.push_screen(HistoryScreen(recorder.games(SHOWN) if recorder else None))
+        games = await services_of(self.app).ask(lambda history: history.games(SHOWN), None)
+        self.app.push_screen(HistoryScreen(games))
 
     def check_end(self) -> None:
         """Show the end screen once the game is over (finished or stuck)."""

@@ -41,11 +41,11 @@ from forage.app.describe import (
     card_name,
 )
 from forage.app.screens.base import ForageScreen, too_small_notice
+from forage.app.services import Priority, services_of
 from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.view import card_cells, woodland_state
 from forage.app.widgets import KeyBar, WoodlandView
 from forage.engine import Deck, Game, Placement
-from forage.history.store import HistoryStore
 
 LABEL_STYLE: Final = {
     "best": "gain",
@@ -254,12 +254,17 @@ def _games(start: Game, placements: Sequence[Placement]) -> list[Game]:
     return found
 
 
+def review_settings(app: App[Any]) -> Settings:
+    """How hard the app's reviews look (``review_settings`` where the app has them)."""
+    settings: Settings | None = getattr(app, "review_settings", None)
+    return settings or Settings()
+
+
 def review_screen(app: App[Any], game: Game) -> ReviewScreen:
     """The review of a game's moves opened from another screen, with the app's review
     settings (``review_settings`` and ``review_workers``, where the app has them)."""
-    settings: Settings | None = getattr(app, "review_settings", None)
     workers: int | None = getattr(app, "review_workers", None)
-    return ReviewScreen.of_game(game, settings, workers or WORKERS)
+    return ReviewScreen.of_game(game, review_settings(app), workers or WORKERS)
 
 
 class ReviewScreen(ForageScreen):
@@ -341,17 +346,21 @@ class ReviewScreen(ForageScreen):
                 raise StopReview
             self.app.call_from_thread(self._progress, done, total)
 
+        services = services_of(self.app)
+        # The app's shared workers (where the moves played may be reviewed already), or with
+        # one worker this thread alone.
+        runner = services.analysis.runner(Priority.NOW) if self.processes > 1 else None
         try:
-            with HistoryStore.open() as memory:  # a review seen before is read back at once
-                found = review(
-                    self.start,
-                    self.placements,
-                    self.settings,
-                    self.processes,
-                    progress,
-                    memory,
-                    each=lambda entry: self.app.call_from_thread(self._reached, entry),
-                )
+            found = review(
+                self.start,
+                self.placements,
+                self.settings,
+                self.processes,
+                progress,
+                services.memory,  # a review seen before is read back at once
+                each=lambda entry: self.app.call_from_thread(self._reached, entry),
+                runner=runner,
+            )
         except StopReview:
             return
         except POOL_ERRORS as error:

@@ -2,7 +2,7 @@
 
 textual-serve (1.x) gives no public way to reach a tab's game process, nor to build its
 aiohttp application without serving it at once; ``forage serve`` needs both. Nothing else in
-forage touches a private name of textual-serve: ``tests/test_serve_adapter.py`` checks that
+forage touches a private name of textual-serve: ``tests/test_adapter_textual_serve.py`` checks that
 these still exist as used here, and says which one is gone after an upgrade.
 """
 

@@ -2,7 +2,7 @@
 still there; the parts of its public API the server calls, still as called.
 
 After an upgrade of textual-serve, a failure here names what changed, and
-``src/forage/cli/serve_adapter.py`` (or ``game_server.py``) is to follow it.
+``src/forage/adapters/textual_serve.py`` (or ``game_server.py``) is to follow it.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 from textual_serve.server import Server
 
+from forage.adapters.textual_serve import PRIVATE_NAMES, game_process
 from forage.cli.game_server import GameServer, OneLine, TokenBucket
-from forage.cli.serve_adapter import PRIVATE_NAMES, game_process
 
 SRC = Path(__file__).parent.parent / "src"
-ADAPTER = SRC / "forage" / "cli" / "serve_adapter.py"
+ADAPTER = SRC / "forage" / "adapters" / "textual_serve.py"
 CHANGED = f"textual-serve {version('textual-serve')} changed"
 
 
@@ -56,7 +56,7 @@ def test_only_the_adapter_uses_textual_serves_private_names() -> None:
         for _, name in PRIVATE_NAMES
         if re.search(rf"\.{name}\b", path.read_text(encoding="utf-8"))
     ]
-    assert users == [], "textual-serve's private names belong in serve_adapter.py"
+    assert users == [], "textual-serve's private names belong in forage/adapters/textual_serve.py"
 
 
 def test_every_private_name_in_the_adapter_is_listed_and_checked_here() -> None:

@@ -1,0 +1,382 @@
+"""The app's background work, in one place: the history on its own thread, the analyses
+(hints, par, reviews) in shared worker processes, and the analyses kept between runs.
+
+The app makes one :class:`Services` and every screen asks it (:func:`services_of`); a test
+hands the screens a fake by giving the app another. Nothing here draws or decides a rule:
+results come back as futures that a screen awaits, so no screen waits on the history file
+or a worker process, and what goes wrong (a worker that died, a history that is locked or
+damaged) is caught here and said in words (:attr:`Analysis.problem`, the history's notice).
+
+Analyses run by priority (:class:`Priority`): what the player waits for first, then what
+the end screen shows, then what is worked out while the player thinks (each move's review
+as it is played, the deal's par from the first placement), which never takes every worker.
+A task with a key is worked out once: asked again, at any priority, the same future comes
+back, moved up if it was waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import heapq
+import itertools
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+if TYPE_CHECKING:  # the workers' modules load with the first task, not at start-up
+    from forage.ai.memory import Memory
+    from forage.ai.review import Settings
+    from forage.ai.workers import Task
+    from forage.app.recorder import Recorder
+    from forage.engine import Game
+
+T = TypeVar("T")
+
+NICE: Final = 10
+"""How far below the screen's priority the app's worker processes run."""
+REMEMBERED: Final = 512
+"""How many finished analyses the app keeps at hand (a game's reviewed moves and pars)."""
+
+
+class Priority(IntEnum):
+    """How soon an analysis is wanted (lower first)."""
+
+    NOW = 0
+    """The player waits for it: a hint, the review screen open."""
+    SOON = 1
+    """A screen shows it when it comes: the end screen's par."""
+    LATER = 2
+    """Worked out while the player thinks, for a screen to come."""
+
+
+def _nice_pool(workers: int) -> Executor:
+    """A pool of worker processes a little below the screen's priority."""
+    from forage.ai.workers import worker_pool
+
+    return worker_pool(workers, nice=NICE)
+
+
+def default_workers() -> int:
+    """How many worker processes the app's analyses use: the cores, at most four."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+@dataclass
+class _Waiting:
+    """A task waiting for a worker, with the future its askers hold."""
+
+    priority: Priority
+    work: Callable[..., Any]
+    args: tuple[Any, ...]
+    future: Future[Any]
+    key: str | None = None
+    started: bool = field(default=False)
+    pool: Executor | None = field(default=None)
+    """The pool it was handed to."""
+
+
+class Analysis:
+    """The app's worker processes, shared by every screen, handed tasks by priority.
+
+    The pool starts with the first task; a pool whose worker died is replaced for the next
+    one (the tasks it held fail, saying why). Tasks :attr:`Priority.LATER` use at most all
+    workers but one, so a hint always finds one free as soon as a task ends.
+    """
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        make_pool: Callable[[int], Executor] | None = None,
+    ) -> None:
+        """Analyses on ``workers`` processes (:func:`default_workers` by default), in a pool
+        made by ``make_pool`` (a :func:`forage.ai.workers.worker_pool` a little below the
+        screen's priority by default; a test may give any executor)."""
+        self.workers = workers or default_workers()
+        self._make_pool = make_pool or _nice_pool
+        self._pool: Executor | None = None
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._handing: threading.Thread | None = None
+        self._waiting: list[tuple[int, int, _Waiting]] = []
+        self._order = itertools.count()
+        self._running: dict[Priority, int] = dict.fromkeys(Priority, 0)
+        self._known: OrderedDict[str, _Waiting] = OrderedDict()
+        self._closed = False
+        self.problem: str | None = None
+        """Why the last task that failed for the machine's sake failed, in a few words."""
+
+    # -- asking -------------------------------------------------------------------------------
+
+    def run(self, priority: Priority, task: Task) -> Future[Any]:
+        """Work a task out in a worker process, once for its key: asked again (at any
+        priority, from any thread) while waiting, running or done, the same future comes
+        back, and a waiting one is moved up to the higher priority."""
+        with self._lock:
+            known = self._known.get(task.key)
+            if known is not None and not known.future.cancelled():
+                self._known.move_to_end(task.key)
+                if not known.started and priority < known.priority:
+                    known.priority = priority
+                    self._queue(known)
+                return known.future
+            waiting = _Waiting(priority, task.work, task.args, Future(), task.key)
+            self._known[task.key] = waiting
+            while len(self._known) > REMEMBERED:
+                self._known.popitem(last=False)
+            self._queue(waiting)
+            return waiting.future
+
+    def submit(self, priority: Priority, work: Callable[..., T], *args: Any) -> Future[T]:
+        """Work ``work(*args)`` out in a worker process (no key: every call runs)."""
+        with self._lock:
+            waiting = _Waiting(priority, work, args, Future())
+            self._queue(waiting)
+            return waiting.future
+
+    def runner(self, priority: Priority) -> AnalysisRunner:
+        """Tasks at this priority, as :func:`forage.ai.review.review` runs them."""
+        return AnalysisRunner(self, priority)
+
+    def executor(self, priority: Priority) -> Executor:
+        """Calls at this priority, as :func:`forage.ai.hint.hint` hands them out."""
+        return AnalysisExecutor(self, priority)
+
+    def drop(self, futures: Iterable[Future[Any]]) -> None:
+        """No one waits for these any more: those not started are not run."""
+        for future in futures:
+            future.cancel()
+
+    def close(self) -> None:
+        """Drop the waiting tasks and end the workers, without waiting for them."""
+        with self._changed:
+            self._closed = True
+            for _, _, waiting in self._waiting:
+                waiting.future.cancel()
+            self._waiting.clear()
+            pool, self._pool = self._pool, None
+            self._changed.notify()
+        if pool is not None:
+            from forage.ai.workers import stop_pool
+
+            stop_pool(pool, finished=False)
+
+    # -- handing out ----------------------------------------------------------------------------
+
+    def _queue(self, waiting: _Waiting) -> None:
+        """Put a task in line (under the lock) and wake the thread that hands tasks out;
+        once closed, the task is dropped at once."""
+        if self._closed:
+            waiting.future.cancel()
+            return
+        heapq.heappush(self._waiting, (waiting.priority, next(self._order), waiting))
+        if self._handing is None:
+            self._handing = threading.Thread(target=self._hand_out, name="forage-analysis")
+            self._handing.daemon = True
+            self._handing.start()
+        self._changed.notify()
+
+    def _free(self, priority: Priority) -> bool:
+        """Whether a task of this priority may start now (under the lock)."""
+        busy = sum(self._running.values())
+        if busy >= self.workers:
+            return False
+        return priority < Priority.LATER or self._running[Priority.LATER] < max(1, self.workers - 1)
+
+    def _next(self) -> _Waiting | None:
+        """The most wanted waiting task that may start now, taken out of line (under the
+        lock); None if none may."""
+        while self._waiting:
+            priority, _, waiting = self._waiting[0]
+            if waiting.started or priority != waiting.priority or waiting.future.cancelled():
+                heapq.heappop(self._waiting)  # started, moved up, or no longer wanted
+                continue
+            if not self._free(waiting.priority):
+                return None
+            heapq.heappop(self._waiting)
+            if waiting.future.set_running_or_notify_cancel():
+                waiting.started = True
+                self._running[waiting.priority] += 1
+                return waiting
+        return None
+
+    def _hand_out(self) -> None:
+        """On its own thread: start tasks in workers as they may start (starting the pool,
+        and with it the worker processes, is never done on a screen's thread)."""
+        from forage.ai.workers import POOL_ERRORS
+
+        while True:
+            with self._changed:
+                waiting = self._next()
+                while waiting is None and not self._closed:
+                    self._changed.wait()
+                    waiting = self._next()
+                if self._closed:
+                    return
+                assert waiting is not None
+                try:
+                    if self._pool is None:
+                        self._pool = self._make_pool(self.workers)
+                    waiting.pool = self._pool
+                    inner = self._pool.submit(waiting.work, *waiting.args)
+                except POOL_ERRORS as error:
+                    self._running[waiting.priority] -= 1
+                    self._failed(waiting, error)
+                    continue
+            inner.add_done_callback(functools.partial(self._finished, waiting))
+
+    def _failed(self, waiting: _Waiting, error: BaseException) -> None:
+        """A task the machine could not run (no process could start, one died): the pool
+        is let go, and made again for the next task (under the lock)."""
+        from forage.ai.workers import pool_problem, stop_pool
+
+        self.problem = pool_problem(error)
+        if waiting.pool is not None and waiting.pool is self._pool:
+            self._pool = None
+            stop_pool(waiting.pool, finished=False)
+        if waiting.key is not None and self._known.get(waiting.key) is waiting:
+            del self._known[waiting.key]  # asked again, it is tried again
+        with contextlib.suppress(Exception):
+            waiting.future.set_exception(error)
+
+    def _finished(self, waiting: _Waiting, done: Future[Any]) -> None:
+        """A worker is done with a task (on the pool's own thread)."""
+        from forage.ai.workers import POOL_ERRORS
+
+        with self._changed:
+            self._running[waiting.priority] -= 1
+            error = done.exception()
+            if error is not None and isinstance(error, POOL_ERRORS):
+                self._failed(waiting, error)
+            elif error is not None:
+                waiting.future.set_exception(error)
+            else:
+                waiting.future.set_result(done.result())
+            self._changed.notify()
+
+
+class AnalysisRunner:
+    """The app's analyses at one priority, as a :class:`forage.ai.workers.Runner`."""
+
+    def __init__(self, analysis: Analysis, priority: Priority) -> None:
+        """Tasks handed to ``analysis`` at ``priority``."""
+        self.analysis = analysis
+        self.priority = priority
+
+    def start(self, task: Task) -> Future[Any]:
+        """Hand a task over (or meet the same task asked before)."""
+        return self.analysis.run(self.priority, task)
+
+    def drop(self, futures: Iterable[Future[Any]]) -> None:
+        """Those not started need not run."""
+        self.analysis.drop(futures)
+
+
+class AnalysisExecutor(Executor):
+    """The app's analyses at one priority, as a :class:`concurrent.futures.Executor`."""
+
+    def __init__(self, analysis: Analysis, priority: Priority) -> None:
+        """Calls handed to ``analysis`` at ``priority``."""
+        self.analysis = analysis
+        self.priority = priority
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        """Hand a call over (keyword arguments are not taken)."""
+        if kwargs:
+            raise TypeError("analysis calls take positional arguments only")
+        return self.analysis.submit(self.priority, fn, *args)
+
+
+class HistoryMemory:
+    """The analyses kept in the history file, read and written on the history's thread (a
+    :class:`forage.ai.memory.Memory`: call it from a worker thread, never the screen's)."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        """The memory of the history ``recorder`` keeps."""
+        self.recorder = recorder
+
+    def remembered(self, kind: str, key: str) -> str | None:
+        """The analysis kept under this key, or None."""
+        recorder = self.recorder
+        return recorder.later(lambda: recorder.history().remembered(kind, key)).result()
+
+    def remember(self, kind: str, key: str, value: str) -> None:
+        """Keep an analysis under this key (written in turn on the history's thread)."""
+        recorder = self.recorder
+        recorder.later(lambda: recorder.history().remember(kind, key, value))
+
+
+class Services:
+    """What the app does off the key-press path: its history and its analyses."""
+
+    def __init__(self, history: Recorder | None = None, analysis: Analysis | None = None) -> None:
+        """Services on this history (None: history off) and these workers (made when
+        first asked for)."""
+        self.history = history
+        self._analysis = analysis
+
+    @property
+    def analysis(self) -> Analysis:
+        """The shared worker processes (none started until the first task)."""
+        if self._analysis is None:
+            self._analysis = Analysis()
+        return self._analysis
+
+    @property
+    def memory(self) -> Memory | None:
+        """Where analyses are kept between runs (None with history off)."""
+        return None if self.history is None else HistoryMemory(self.history)
+
+    async def ask(self, work: Callable[[Recorder], T], default: T) -> T:
+        """Run ``work`` with the history on the history's thread and await what it gives
+        (``default`` when history is off)."""
+        history = self.history
+        if history is None:
+            return default
+        return await asyncio.wrap_future(history.later(lambda: work(history)))
+
+    def think_ahead(self, game: Game, settings: Settings) -> None:
+        """After a placement: work out, while the player thinks, the review of the move just
+        made (and the deal's par, from the first move), so that the review is ready when the
+        game ends."""
+        from forage.ai.par import par_task
+        from forage.ai.review import move_task, start_of
+
+        if not game.moves:
+            return
+        start = start_of(game)
+        if len(game.moves) == 1:
+            self.analysis.run(Priority.LATER, par_task(start, settings.par_effort))
+        index = len(game.moves) - 1
+        self.analysis.run(Priority.LATER, move_task(start, game.moves, index, settings))
+
+    def end_analyses(self) -> None:
+        """Drop the analyses waiting and end the workers (the app is closing)."""
+        if self._analysis is not None:
+            self._analysis.close()
+
+    def close(self) -> None:
+        """End the analyses at once, then wait for the history's writes and close it."""
+        self.end_analyses()
+        if self.history is not None:
+            self.history.close()
+
+
+def services_of(app: object) -> Services:
+    """The app's services (every forage app has them: ``ForageBaseApp.services``)."""
+    found = getattr(app, "services", None)
+    if not isinstance(found, Services):
+        raise TypeError(f"{type(app).__name__} has no forage services")
+    return found
+
+
+def recorder_of(app: object) -> Recorder | None:
+    """The app's history (its services'), or None when the app keeps none."""
+    services = getattr(app, "services", None)
+    return services.history if isinstance(services, Services) else None
