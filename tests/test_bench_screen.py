@@ -28,7 +28,7 @@ def test_a_quick_run_draws_the_game_and_both_yardsticks_in_a_pty() -> None:
     assert figures["latency_ratio"] == pytest.approx(latency, abs=0.01)
 
 
-STARTUP = {"game": 0.5, "minimal": 0.25, "before": 0.6, "floor": 0.3}
+STARTUP = {"game": 0.5, "minimal": 0.25, "before": 0.6, "floor": 0.3, "analysing": 0.55}
 """The start-up each program is given to take (s) by :func:`given_measurements`."""
 
 
@@ -45,10 +45,14 @@ def given_measurements(
         keys: Sequence[bytes],
         env: dict[str, str],
         size: tuple[int, int] = (80, 24),
+        first: Sequence[tuple[bytes, bytes]] = (),
     ) -> tuple[float, list[float]]:
         if sizes is not None:
             sizes.append(size)
-        if argv[-1] == module.FLOOR_APP:
+        if first:
+            assert first == module.ANALYSING
+            name = "analysing"
+        elif argv[-1] == module.FLOOR_APP:
             name = "floor"
         elif argv[-1] == module.MINIMAL_APP:
             name = "minimal"
@@ -110,3 +114,24 @@ def test_the_terminal_size_reaches_every_run_and_the_figures(
     assert all(env["COLUMNS"] == "100" for _, _, env in asked)
     assert figures["size"] == "100x32"
     assert module._size("100x32") == (100, 32)
+
+
+def test_analysing_presses_the_games_keys_while_its_workers_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    module = load_benchmark("screen.py")
+    asked = given_measurements(module, monkeypatch)
+    figures = module.run(quick=True, analysing=True)
+    # the untimed runs start nothing analysing: the keys first come with the timed run
+    assert [name for name, _, _ in asked] == [
+        "game",
+        "minimal",
+        "game",
+        "game",
+        "minimal",
+        "analysing",
+    ]
+    assert [keys for _, keys, _ in asked][-1] == 4
+    # presses at 0.1 to 0.4 of its start-up: median 0.25 of 0.55 s, against 0.25 of 0.25 s
+    assert figures["analysing_latency_median_ms"] == pytest.approx(STARTUP["analysing"] * 250)
+    assert figures["analysing_latency_ratio"] == pytest.approx(2.2)
