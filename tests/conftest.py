@@ -2,9 +2,11 @@
 
 import signal
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from postgres import Cluster, cluster, missing
 
 STOPPING = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
@@ -29,3 +31,37 @@ def _signal_handlers_kept() -> Iterator[None]:
     for number, handler in before.items():
         if handler is not None:
             signal.signal(number, handler)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL cluster for the session (skipped, saying why, where it cannot
+    run)."""
+    why = missing()
+    if why is not None:
+        pytest.skip(why)
+    with cluster() as made:
+        yield made
+
+
+@dataclass(frozen=True)
+class StoreAt:
+    """Where a test's store is: an SQLite file in ``folder``, or PostgreSQL at ``url``."""
+
+    folder: Path
+    url: str | None
+
+    @property
+    def kind(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return "sqlite" if self.url is None else "postgresql"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_at(request: pytest.FixtureRequest, tmp_path: Path) -> StoreAt:
+    """A fresh store for the test, in SQLite and again in PostgreSQL (a schema of its own,
+    owned by a role with no other rights)."""
+    if request.param == "sqlite":
+        return StoreAt(tmp_path, None)
+    made: Cluster = request.getfixturevalue("postgres")
+    return StoreAt(tmp_path, made.schema())
