@@ -15,12 +15,14 @@ import pytest
 from conftest import StoreAt
 from helpers import run_forage
 from postgres import Cluster
-from room_serving import Player, check_results, expect, run, until
+from room_serving import Player, check_results, expect, rooms_at, run, start_rooms, until
 from serving import Served, forage_server, free_port
 
 from forage.net.client import RoomClient
 from forage.net.daily import Board
 from forage.net.protocol import DealOut, EndOut, JoinedOut, LobbyOut, TurnOut
+from forage.net.rooms import RoomRules
+from forage.net.server import ServerRules
 
 
 def board_of(served: Served) -> Board:
@@ -161,3 +163,31 @@ def test_a_bad_or_unreachable_database_is_one_line() -> None:
         " cannot connect ("
     )
     assert "hunter2" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_players_of_a_server_that_stops_are_waited_for_by_the_others(
+    tmp_path: Path, postgres: Cluster
+) -> None:
+    url = postgres.schema()
+    rules = ServerRules(
+        sweep_seconds=0.2, dead_seconds=1.0, room=RoomRules(wait_seconds=1.5, idle_seconds=60)
+    )
+
+    async def scenario() -> None:
+        async with rooms_at(tmp_path / "one", rules, url) as one:
+            two = await start_rooms(tmp_path / "two", rules, url)
+            ann, bob = await one.player(), await two.player()
+            await ann.create("Ann")
+            await bob.join(ann.room, "Bob")
+            await ann.client.start()
+            await ann.read_until(DealOut)
+            await bob.read_until(DealOut)
+            await two.stop()  # Bob's server goes, and Bob with it
+            lobby = await until(ann.client, LobbyOut)
+            while all(p.connected for p in lobby.players):
+                lobby = await until(ann.client, LobbyOut)
+            assert [p.name for p in lobby.players if not p.connected] == ["Bob"]
+            end = await ann.play_to_end()  # Bob waited out, Ann plays on alone
+            assert {line.name for line in end.results} == {"Ann", "Bob"}
+
+    run(scenario(), 60)

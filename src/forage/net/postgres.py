@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from typing import Any, Final
 
 try:
@@ -38,6 +39,8 @@ from forage.net.store import (
 
 PG_SQL: Final = {name: pyformat(statement) for name, statement in SQL.items()}
 """The store's statements as psycopg takes them."""
+READS: Final = frozenset(name for name, text in SQL.items() if text.startswith("SELECT"))
+"""The statements whose rows are read."""
 MIGRATION_LOCK: Final = 0x666F72616765
 """The advisory lock held while the schema is migrated (``forage`` in ASCII)."""
 CONNECT_SECONDS: Final = 10
@@ -93,8 +96,20 @@ class PostgresDatabase(Database):
             self._reconnect()
         try:
             cursor = self.conn.execute(PG_SQL[statement], params)
-            rows = cursor.fetchall() if cursor.description is not None else []
-            return Ran(rows, cursor.rowcount)
+            if statement in READS:  # in a pipeline, this waits for the answer
+                return Ran(cursor.fetchall(), 0)
+            return Ran([], cursor.rowcount)
+        except errors.UniqueViolation as exc:
+            raise Conflict(f"{self.where}: {first_line(exc)}") from None
+        except psycopg.Error as exc:
+            raise StoreFault(f"{self.where}: {first_line(exc)}") from None
+
+    @contextmanager
+    def batched(self) -> Iterator[None]:
+        """psycopg's pipeline mode: statements go out without waiting for each answer."""
+        try:
+            with self.conn.pipeline():
+                yield
         except errors.UniqueViolation as exc:
             raise Conflict(f"{self.where}: {first_line(exc)}") from None
         except psycopg.Error as exc:
@@ -119,7 +134,12 @@ class PostgresDatabase(Database):
         self._execute("BEGIN")
 
     def _commit(self) -> None:
-        self._execute("COMMIT")
+        try:
+            self.conn.execute("COMMIT")
+        except errors.UniqueViolation as exc:  # a pipeline's error comes at its end
+            raise Conflict(f"{self.where}: {first_line(exc)}") from None
+        except psycopg.Error as exc:
+            raise StoreFault(f"{self.where}: {first_line(exc)}") from None
 
     def _rollback(self) -> None:
         if not self.conn.closed:

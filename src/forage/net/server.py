@@ -109,6 +109,8 @@ TOKEN_BYTES: Final = 16
 """A player's token: 128 random bits."""
 ADDRESSES_KEPT: Final = 10_000
 """The most client addresses whose failed joins are counted at once (the oldest go first)."""
+BOARDS_KEPT: Final = 8
+"""How many days' boards a server keeps built."""
 LONGEST_TIMER: Final = 600.0
 """The longest a room's timer is set for; one that goes off before the deadline is set again."""
 
@@ -245,6 +247,15 @@ class PerAddress:
         return bucket.take(now)
 
 
+@dataclass(frozen=True)
+class Shown:
+    """A day's board as built, its JSON, and how many of the day's tries had ended."""
+
+    board: Board
+    text: str
+    ended: int
+
+
 Action = Callable[[Room], Update]
 """Something done to a room: one of :class:`~forage.net.rooms.Room`'s actions."""
 
@@ -293,6 +304,8 @@ class RoomServer:
         self._registered = PerAddress(rules_.registrations, rules_.registration_seconds)
         self._guard: Callable[[web.Request], None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self._boards: dict[date, Shown] = {}
+        """The boards last built, by day."""
 
     # -- the application ----------------------------------------------------------------------
 
@@ -802,17 +815,18 @@ class RoomServer:
                 room.version = version + 1
                 store.write(code, update.events)
                 store.set_state(code, room.version, room.active, room.deadline())
-            holders = store.holders(code)
+            mine = {actor, *((update.player, 0) if taking else ())}
+            others = [send for send in update.sends if send.to not in mine]
+            holders = store.holders(code) if others else {}
             elsewhere = [
                 Told(send.to, message_text(send.message), other)
-                for send in update.sends
+                for send in others
                 if (other := holders.get(send.to)) is not None and other != store.server
             ]
-            joining = (update.player, 0) if taking else ()
             here = [
                 send
                 for send in update.sends
-                if holders.get(send.to) == store.server or send.to == actor or send.to in joining
+                if send.to in mine or holders.get(send.to) == store.server
             ]
             if elsewhere:
                 store.tell(code, room.version, elsewhere, self.clock())
@@ -962,11 +976,21 @@ class RoomServer:
         except ValueError:
             return None
 
-    def board(self, day: date) -> Board:
-        """A day's leaderboard; once the day is over, with its deal and the records."""
+    def board(self, day: date) -> Shown:
+        """A day's leaderboard (once the day is over, with its deal and the records), and its
+        JSON; built again only when a try of the day has ended since."""
         over = is_over(day, self.clock())
+        ended = self.store.ended_tries(day)
+        held = self._boards.get(day)
+        if held is not None and (held.ended, held.board.over) == (ended, over):
+            return held
         deal = self.store.past_deal(day) if over else None
-        return board(day, self.store.finished(day), over, deal)
+        made = board(day, self.store.finished(day), over, deal)
+        shown = Shown(made, made.model_dump_json(exclude_none=True), ended)
+        self._boards[day] = shown
+        while len(self._boards) > BOARDS_KEPT:
+            del self._boards[next(iter(self._boards))]
+        return shown
 
     async def handle_board(self, request: web.Request) -> web.Response:
         """``GET /daily/leaderboard[?date=YYYY-MM-DD]``: the board as JSON; a bad date is 400."""
@@ -978,8 +1002,7 @@ class RoomServer:
         except StoreFault as exc:
             log.error("forage serve: could not read the leaderboard (%s)", exc)
             return _json_error(503, "the leaderboard cannot be read now: try later")
-        text = shown.model_dump_json(exclude_none=True)
-        return web.Response(text=text, content_type="application/json")
+        return web.Response(text=shown.text, content_type="application/json")
 
     async def handle_page(self, request: web.Request) -> web.Response:
         """``GET /daily``: the board as a web page (no script; names escaped)."""
@@ -992,7 +1015,7 @@ class RoomServer:
         except StoreFault as exc:
             log.error("forage serve: could not read the leaderboard (%s)", exc)
             return web.Response(status=503, text="<!doctype html><p>Try later.</p>")
-        page = board_page(shown, day_of(self.clock()))
+        page = board_page(shown.board, day_of(self.clock()))
         return web.Response(text=page, content_type="text/html")
 
     async def handle_record(self, request: web.Request) -> web.Response:
