@@ -282,3 +282,16 @@ def test_a_try_left_unfinished_closes_when_its_day_is_over(tmp_path: Path) -> No
             assert entry.name == "Ann"
 
     run(scenario())
+
+
+def test_daily_tries_do_not_count_among_the_rooms_open(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with rooms_at(tmp_path, ServerRules(max_rooms=1), clock=Clock()) as rooms:
+            await daily(rooms, "Ann")
+            host = await rooms.player()
+            await host.create("Bob")  # the one room this server may have open
+            late = await rooms.client()
+            await late.create("Cy")
+            assert await refusal(late) == ("full", None)
+
+    run(scenario())

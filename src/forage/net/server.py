@@ -14,7 +14,8 @@ then sends what the room says to whom. Its limits:
   address registers for the daily (:attr:`ServerRules.registrations`);
 - each client has its own queue of messages to send; a client that does not read fills it
   and is cut off, without holding anyone else up;
-- at most :attr:`ServerRules.max_rooms` rooms are open; ``create`` beyond that is ``full``.
+- at most :attr:`ServerRules.max_rooms` rooms are open; ``create`` beyond that is ``full``
+  (daily tries are not counted: each player has one a day).
 
 With SQLite, changes are stored in one transaction for all the messages read in one turn
 of the event loop, before any message telling of them is sent. With PostgreSQL, shared by
@@ -584,7 +585,11 @@ class RoomServer:
         return code
 
     def _create(self, client: Client, message: CreateIn) -> None:
-        open_rooms = sum(1 for room in self.rooms.values() if room.phase is not Phase.ENDED)
+        open_rooms = sum(
+            1
+            for room in self.rooms.values()
+            if room.phase is not Phase.ENDED and room.kind is Kind.ROOM
+        )
         if open_rooms >= self.rules.max_rooms:
             self._tell(
                 client,
