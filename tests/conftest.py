@@ -2,11 +2,10 @@
 
 import signal
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from postgres import Cluster, cluster, missing
+from postgres import Cluster, StoreAt, cluster, missing
 
 STOPPING = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
@@ -42,19 +41,6 @@ def postgres() -> Iterator[Cluster]:
         pytest.skip(why)
     with cluster() as made:
         yield made
-
-
-@dataclass(frozen=True)
-class StoreAt:
-    """Where a test's store is: an SQLite file in ``folder``, or PostgreSQL at ``url``."""
-
-    folder: Path
-    url: str | None
-
-    @property
-    def kind(self) -> str:
-        """``sqlite`` or ``postgresql``."""
-        return "sqlite" if self.url is None else "postgresql"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

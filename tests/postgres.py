@@ -56,6 +56,19 @@ def missing() -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class StoreAt:
+    """Where a test's store is: an SQLite file in ``folder``, or PostgreSQL at ``url``."""
+
+    folder: Path
+    url: str | None
+
+    @property
+    def kind(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return "sqlite" if self.url is None else "postgresql"
+
+
 @dataclass
 class Cluster:
     """A running throwaway cluster."""

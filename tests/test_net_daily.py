@@ -11,7 +11,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from conftest import StoreAt
+from postgres import StoreAt
 from room_serving import Player, Rooms, expect, refusal, rooms_at, run
 
 from forage.net.daily import Board, day_end

@@ -12,9 +12,8 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import StoreAt
 from helpers import run_forage
-from postgres import Cluster
+from postgres import Cluster, StoreAt
 from room_serving import Player, check_results, expect, rooms_at, run, start_rooms, until
 from serving import Served, forage_server, free_port
 

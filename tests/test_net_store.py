@@ -11,22 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import StoreAt
-from postgres import Cluster
+from postgres import Cluster, StoreAt
 from room_helpers import place_first, play_out, room_of
 
 from forage.engine import Deal
 from forage.net.daily import daily_rules
+from forage.net.database import SCHEMA_VERSION, SQL, Conflict, StoreError, pyformat
 from forage.net.rooms import Kind, Phase, Room, RoomRules, Status, TryStarted, Update, token_hash
-from forage.net.store import (
-    SCHEMA_VERSION,
-    SQL,
-    Conflict,
-    RoomStore,
-    StoreError,
-    Told,
-    pyformat,
-)
+from forage.net.store import RoomStore, Told
 from forage.paths import SERVER_FILE
 from forage.record import load_game
 

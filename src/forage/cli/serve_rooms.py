@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Final
 
 from forage.cli.errors import BadInput
+from forage.net.database import StoreError
 from forage.net.server import RoomServer, ServerRules
-from forage.net.store import RoomStore, StoreError
+from forage.net.store import RoomStore
 
 MOST_ROOMS: Final = 100_000
 """The largest --max-rooms."""

@@ -25,7 +25,7 @@ try:
 except ImportError:  # pragma: no cover - the extra is not installed
     psycopg = None  # type: ignore[assignment]
 
-from forage.net.store import (
+from forage.net.database import (
     CHANNEL,
     MIGRATIONS,
     SQL,

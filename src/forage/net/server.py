@@ -65,6 +65,7 @@ from forage.net.daily import (
     is_over,
     name_key,
 )
+from forage.net.database import Conflict, StoreFault
 from forage.net.protocol import (
     CLOSING,
     MAX_MESSAGE_BYTES,
@@ -95,7 +96,7 @@ from forage.net.rooms import (
     Update,
     token_hash,
 )
-from forage.net.store import Conflict, DailyTry, RoomStore, StoreFault, Told
+from forage.net.store import DailyTry, RoomStore, Told
 
 log: Final = logging.getLogger("forage.rooms")
 
