@@ -14,7 +14,7 @@ import re
 import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -268,6 +268,24 @@ class Ran:
     count: int
 
 
+def first_line(error: BaseException) -> str:
+    """An error's message on one line (a driver's may run over several)."""
+    text = str(error).strip().splitlines()
+    return text[0].strip() if text else type(error).__name__
+
+
+@contextmanager
+def faults(where: str, taken: type[BaseException], failed: type[BaseException]) -> Iterator[None]:
+    """A driver's errors as the store's, naming the database: ``taken`` (a key written
+    meanwhile) as Conflict, any other ``failed`` as StoreFault."""
+    try:
+        yield
+    except taken as exc:
+        raise Conflict(f"{where}: {first_line(exc)}") from None
+    except failed as exc:
+        raise StoreFault(f"{where}: {first_line(exc)}") from None
+
+
 class Database(ABC):
     """A connection to the store's database that runs :data:`SQL`'s statements."""
 
@@ -356,27 +374,22 @@ class SqliteDatabase(Database):
             raise StoreError(f"{path}: cannot be used ({exc.strerror or exc})") from None
         return cls(conn, path)
 
+    def _faults(self) -> AbstractContextManager[None]:
+        return faults(self.where, sqlite3.IntegrityError, sqlite3.Error)
+
     def run(self, statement: str, /, **params: Any) -> Ran:
         """Run one of :data:`SQL`'s statements; raises Conflict or StoreFault."""
-        try:
+        with self._faults():
             cursor = self.conn.execute(SQL[statement], params)
             return Ran(cursor.fetchall(), cursor.rowcount)
-        except sqlite3.IntegrityError as exc:
-            raise Conflict(f"{self.where}: {exc}") from None
-        except sqlite3.Error as exc:
-            raise StoreFault(f"{self.where}: {exc}") from None
 
     def _begin(self) -> None:
-        try:
+        with self._faults():
             self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise StoreFault(f"{self.where}: {exc}") from None
 
     def _commit(self) -> None:
-        try:
+        with self._faults():
             self.conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise StoreFault(f"{self.where}: {exc}") from None
 
     def _rollback(self) -> None:
         if self.conn.in_transaction:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Final
 
 try:
@@ -29,11 +29,12 @@ from forage.net.database import (
     CHANNEL,
     MIGRATIONS,
     SQL,
-    Conflict,
     Database,
     Ran,
     StoreError,
     StoreFault,
+    faults,
+    first_line,
     pyformat,
 )
 
@@ -49,12 +50,6 @@ CONNECT_SECONDS: Final = 10
 def shown(url: str) -> str:
     """A database address as messages name it: its password hidden."""
     return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
-
-
-def first_line(error: BaseException) -> str:
-    """An error's message on one line (psycopg's run over several)."""
-    text = str(error).strip().splitlines()
-    return text[0].strip() if text else type(error).__name__
 
 
 class PostgresDatabase(Database):
@@ -90,56 +85,41 @@ class PostgresDatabase(Database):
             raise StoreError(f"{shown(url)}: {exc}") from None
         return cls(conn, url)
 
+    def _faults(self) -> AbstractContextManager[None]:
+        """psycopg's errors as the store's (in a pipeline, an error comes when its answers
+        are read, at the latest at its end)."""
+        return faults(self.where, errors.UniqueViolation, psycopg.Error)
+
     def run(self, statement: str, /, **params: Any) -> Ran:
         """Run one of the store's statements; raises Conflict or StoreFault."""
         if self.conn.closed and not self._depth:
             self._reconnect()
-        try:
+        with self._faults():
             cursor = self.conn.execute(PG_SQL[statement], params)
             if statement in READS:  # in a pipeline, this waits for the answer
                 return Ran(cursor.fetchall(), 0)
             return Ran([], cursor.rowcount)
-        except errors.UniqueViolation as exc:
-            raise Conflict(f"{self.where}: {first_line(exc)}") from None
-        except psycopg.Error as exc:
-            raise StoreFault(f"{self.where}: {first_line(exc)}") from None
 
     @contextmanager
     def batched(self) -> Iterator[None]:
         """psycopg's pipeline mode: statements go out without waiting for each answer."""
-        try:
-            with self.conn.pipeline():
-                yield
-        except errors.UniqueViolation as exc:
-            raise Conflict(f"{self.where}: {first_line(exc)}") from None
-        except psycopg.Error as exc:
-            raise StoreFault(f"{self.where}: {first_line(exc)}") from None
+        with self._faults(), self.conn.pipeline():
+            yield
 
     def _reconnect(self) -> None:
         """A new connection for one the database closed (it restarted, say)."""
-        try:
+        with self._faults():
             self.conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_SECONDS)
-        except psycopg.Error as exc:
-            raise StoreFault(f"{self.where}: {first_line(exc)}") from None
-
-    def _execute(self, text: str) -> None:
-        try:
-            self.conn.execute(text)
-        except psycopg.Error as exc:
-            raise StoreFault(f"{self.where}: {first_line(exc)}") from None
 
     def _begin(self) -> None:
         if self.conn.closed:
             self._reconnect()
-        self._execute("BEGIN")
+        with self._faults():
+            self.conn.execute("BEGIN")
 
     def _commit(self) -> None:
-        try:
+        with self._faults():
             self.conn.execute("COMMIT")
-        except errors.UniqueViolation as exc:  # a pipeline's error comes at its end
-            raise Conflict(f"{self.where}: {first_line(exc)}") from None
-        except psycopg.Error as exc:
-            raise StoreFault(f"{self.where}: {first_line(exc)}") from None
 
     def _rollback(self) -> None:
         if not self.conn.closed:
