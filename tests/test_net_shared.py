@@ -169,7 +169,10 @@ def test_the_players_of_a_server_that_stops_are_waited_for_by_the_others(
 ) -> None:
     url = postgres.schema()
     rules = ServerRules(
-        sweep_seconds=0.2, dead_seconds=1.0, room=RoomRules(wait_seconds=1.5, idle_seconds=60)
+        sweep_seconds=0.2,
+        dead_seconds=30.0,  # a stopping server says so: it is found at the next sweep
+        close_seconds=0.5,
+        room=RoomRules(wait_seconds=1.5, idle_seconds=60),
     )
 
     async def scenario() -> None:
@@ -189,4 +192,4 @@ def test_the_players_of_a_server_that_stops_are_waited_for_by_the_others(
             end = await ann.play_to_end()  # Bob waited out, Ann plays on alone
             assert {line.name for line in end.results} == {"Ann", "Bob"}
 
-    run(scenario(), 60)
+    run(scenario(), 120)

@@ -312,3 +312,24 @@ def test_servers_that_stop_saying_they_run_are_dead_and_their_players_known(
     assert store.dead_servers(60.0) == []
     store.set_state("ROOMCODE", 1, 0.0, 30.0)
     assert store.due_rooms(29.0) == [] and store.due_rooms(30.0) == ["ROOMCODE"]
+
+
+def test_a_file_of_the_first_schema_is_brought_up_to_date_with_its_rooms(tmp_path: Path) -> None:
+    from forage.history.store import connect
+    from forage.net.database import MIGRATIONS
+
+    conn = connect(tmp_path / SERVER_FILE, MIGRATIONS[:1])
+    conn.execute(
+        "INSERT INTO rooms (code, kind, deal, deck, status, created)"
+        f" VALUES ('OLDROOM2', 'room', '{room_of().deal.code}', 1, 'lobby', 'then')"
+    )
+    conn.execute(
+        "INSERT INTO players (room, player, name, token, status, joined)"
+        " VALUES ('OLDROOM2', 1, 'Ann', 'hash', 'in', 'then')"
+    )
+    conn.close()
+    store = RoomStore.open(tmp_path)
+    assert raw(store, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
+    [room] = store.live_rooms().rooms
+    assert (room.code, room.version, room.players[0].connected) == ("OLDROOM2", 0, False)
+    assert store.day_deal(DAY, lambda: 5).secret == 5  # the daily's tables are there
