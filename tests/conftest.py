@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from postgres import Cluster, StoreAt, cluster, missing
 
 STOPPING = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
@@ -29,3 +30,24 @@ def _signal_handlers_kept() -> Iterator[None]:
     for number, handler in before.items():
         if handler is not None:
             signal.signal(number, handler)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL cluster for the session (skipped, saying why, where it cannot
+    run)."""
+    why = missing()
+    if why is not None:
+        pytest.skip(why)
+    with cluster() as made:
+        yield made
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_at(request: pytest.FixtureRequest, tmp_path: Path) -> StoreAt:
+    """A fresh store for the test, in SQLite and again in PostgreSQL (a schema of its own,
+    owned by a role with no other rights)."""
+    if request.param == "sqlite":
+        return StoreAt(tmp_path, None)
+    made: Cluster = request.getfixturevalue("postgres")
+    return StoreAt(tmp_path, made.schema())

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Awaitable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,19 +70,31 @@ class Rooms:
 
 
 @asynccontextmanager
-async def rooms_at(folder: Path, rules: ServerRules | None = None) -> AsyncIterator[Rooms]:
-    """A rooms server storing in ``folder`` on a free 127.0.0.1 port, until the block ends."""
-    rooms = await start_rooms(folder, rules)
+async def rooms_at(
+    folder: Path,
+    rules: ServerRules | None = None,
+    url: str | None = None,
+    clock: Callable[[], float] = time.time,
+) -> AsyncIterator[Rooms]:
+    """A rooms server storing in ``folder`` (or PostgreSQL at ``url``) on a free 127.0.0.1
+    port, until the block ends."""
+    rooms = await start_rooms(folder, rules, url, clock)
     try:
         yield rooms
     finally:
         await rooms.stop()
 
 
-async def start_rooms(folder: Path, rules: ServerRules | None = None) -> Rooms:
-    """Start a rooms server storing in ``folder`` on a free 127.0.0.1 port."""
+async def start_rooms(
+    folder: Path,
+    rules: ServerRules | None = None,
+    url: str | None = None,
+    clock: Callable[[], float] = time.time,
+) -> Rooms:
+    """Start a rooms server storing in ``folder`` (or PostgreSQL at ``url``) on a free
+    127.0.0.1 port."""
     app = web.Application()
-    server = add_rooms(app, folder=folder, rules=rules)
+    server = add_rooms(app, folder=folder, url=url, rules=rules, clock=clock)
     runner = web.AppRunner(app, handle_signals=False)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)

@@ -327,7 +327,10 @@ def check_told(room: Room, update: Update, known: set[int]) -> None:
             assert all(s.placed >= message.turn - 1 for s in room.seats.values() if s.playing)
             if message.card is not None:
                 known.add(message.card)
-        if not isinstance(message, EndOut):
+        if isinstance(message, EndOut):
+            for line in message.results:
+                assert set(line.record["deal"]) <= known, line.record
+        else:
             assert cards_told(message) <= known, message
 
 

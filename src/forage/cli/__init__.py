@@ -41,6 +41,7 @@ COMMANDS = (
     "history",
     "daily",
     "serve",
+    "leaderboard",
     "review",
     "learn",
     "puzzle",
@@ -216,6 +217,21 @@ def _serve(sub: Subparsers) -> None:
         metavar="N",
         help="rooms open at once at ws://HOST:PORT/play; more are refused (1000)",
     )
+    serve.add_argument(
+        "--db",
+        metavar="URL",
+        help="keep rooms and the daily in PostgreSQL (postgresql://...), shared by servers;"
+        " default: an SQLite file in the data folder",
+    )
+
+
+def _leaderboard(sub: Subparsers) -> None:
+    board = sub.add_parser("leaderboard", help="a server's online daily leaderboard")
+    board.add_argument(
+        "--server", default="http://127.0.0.1:8000", help="the server (http://127.0.0.1:8000)"
+    )
+    board.add_argument("--date", metavar="YYYY-MM-DD", help="another day's board (UTC)")
+    board.add_argument("--json", action="store_true", help="print the server's JSON as it is")
 
 
 _PARSERS: Final[dict[str, Callable[[Subparsers], None]]] = {
@@ -236,6 +252,7 @@ _PARSERS: Final[dict[str, Callable[[Subparsers], None]]] = {
     "daily": _daily,
     "puzzle": _puzzle,
     "serve": _serve,
+    "leaderboard": _leaderboard,
 }
 """Each command's subparser, in the order ``forage --help`` lists them."""
 
@@ -369,6 +386,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from forage.cli.serve import serve_command
 
         return serve_command(args)
+    if command == "leaderboard":
+        from forage.cli.leaderboard import leaderboard_command
+
+        return leaderboard_command(args)
     if command in ("stats", "history", "daily"):
         from forage.cli import history
 

@@ -120,6 +120,16 @@ def local_names(host: str, port: int) -> frozenset[str] | None:
     )
 
 
+def database_option(text: str | None) -> str | None:
+    """The --db value: a PostgreSQL address (``postgresql://...``), or BadInput."""
+    if text is None:
+        return None
+    if not text.startswith(("postgresql://", "postgres://")):
+        shown = text.split("@")[-1] if "@" in text else text
+        raise BadInput(f"--db: a PostgreSQL address postgresql://..., not {shortened(shown)!r}")
+    return text
+
+
 def serve_command(args: argparse.Namespace) -> int:
     """Serve the game to web browsers until ctrl+c (exit 130) or SIGTERM (exit 143)."""
     host: str = args.host
@@ -131,7 +141,8 @@ def serve_command(args: argparse.Namespace) -> int:
 
     most = args.max_rooms
     rooms = room_server(
-        None if most is None else whole_in_range(most, "--max-rooms", 1, MOST_ROOMS)
+        None if most is None else whole_in_range(most, "--max-rooms", 1, MOST_ROOMS),
+        database_option(args.db),
     )
     server = _make_server(host, port, local_names(host, port), limit, rooms)
     print(f"forage: serving the game at {page_address(host, port)} — open it in a web browser")

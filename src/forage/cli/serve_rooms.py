@@ -8,19 +8,21 @@ from __future__ import annotations
 from typing import Final
 
 from forage.cli.errors import BadInput
+from forage.net.database import StoreError
 from forage.net.server import RoomServer, ServerRules
-from forage.net.store import RoomStore, StoreError
+from forage.net.store import RoomStore
 
 MOST_ROOMS: Final = 100_000
 """The largest --max-rooms."""
 
 
-def room_server(max_rooms: int | None) -> RoomServer:
+def room_server(max_rooms: int | None, url: str | None = None) -> RoomServer:
     """The rooms server, at most ``max_rooms`` open (default: :class:`ServerRules`'), its
-    store open in the data folder; BadInput names a store that cannot be used."""
+    store in PostgreSQL at ``url`` or else in the data folder; BadInput names a store that
+    cannot be used."""
     rules = ServerRules() if max_rooms is None else ServerRules(max_rooms=max_rooms)
     try:
-        store = RoomStore.open()
+        store = RoomStore.open(url=url)
     except StoreError as exc:
         raise BadInput(f"the rooms' store {exc}") from None
     return RoomServer(store, rules)

@@ -1,12 +1,18 @@
-"""Playing together: the rooms of CONTRACT.md ("Playing together") over a websocket.
+"""Playing together: the rooms and the online daily of CONTRACT.md ("Playing together") over
+a websocket.
 
 - :mod:`~forage.net.protocol`: the messages each way, the limits and error codes, and
   reading a client's message strictly.
 - :mod:`~forage.net.rooms`: a room as a pure state machine (no I/O, no clock of its own):
   each action returns the messages to send to whom and the changes to store.
-- :mod:`~forage.net.store`: rooms, players, moves and results in SQLite, and the live
-  rooms read back after a restart.
+- :mod:`~forage.net.daily`: the online daily's rules (names, days, a try's room of one,
+  the secret of a day's deal) and its leaderboard.
+- :mod:`~forage.net.database`: one schema and one set of statements for SQLite and
+  PostgreSQL (:mod:`~forage.net.postgres`).
+- :mod:`~forage.net.store`: rooms, players, moves, results and the daily's days, names
+  and tries; the live rooms read back after a restart.
 - :mod:`~forage.net.server`: the aiohttp websocket handler at ``/play``, its limits and
-  timers.
+  timers, the daily and its leaderboard's pages; with PostgreSQL, several servers on one
+  database.
 - :mod:`~forage.net.client`: an asyncio client of the protocol.
 """

@@ -90,6 +90,9 @@ class EndReason(StrEnum):
     """Nothing happened in the room for the server's idle time."""
     EMPTY = "empty"
     """Every player left the room before it started."""
+    CLOSED = "closed"
+    """The room's time ran out (an online daily's day is over): every game ends as it
+    stands."""
 
 
 def room_name(text: str) -> str:

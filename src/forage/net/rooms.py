@@ -15,8 +15,10 @@ clock) and returns an :class:`Update`: the messages to send to whom, and the
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import date
 from enum import StrEnum
 from typing import Final
 
@@ -99,6 +101,9 @@ class RoomRules:
     keep_seconds: float = KEEP_SECONDS
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
+    closes: float | None = None
+    """When the room ends whatever is happening, every game as it stands (``end``, reason
+    ``closed``); None: never. An online daily's try closes when its day is over."""
 
 
 # -- what a room tells the store ---------------------------------------------------------------
@@ -158,9 +163,38 @@ class Ended:
 
     reason: EndReason
     results: tuple[ResultLine, ...]
+    at: float
 
 
-Event = Created | PlayerAdded | PlayerStatus | HostChanged | Started | Moved | Ended
+@dataclass(frozen=True)
+class Connection:
+    """A player's connection came back (``since`` None) or went (``since`` when)."""
+
+    player: int
+    connected: bool
+    since: float | None
+
+
+@dataclass(frozen=True)
+class TryStarted:
+    """The room is a player's try at a day's online daily (the server adds this to the
+    room's creation; ``key`` is the player's name key)."""
+
+    day: date
+    key: str
+
+
+Event = (
+    Created
+    | PlayerAdded
+    | PlayerStatus
+    | HostChanged
+    | Started
+    | Moved
+    | Ended
+    | Connection
+    | TryStarted
+)
 """A change of a room's state that the store keeps."""
 
 
@@ -229,6 +263,8 @@ class StoredPlayer:
     name: str
     token: str
     status: Status
+    connected: bool = False
+    gone_since: float | None = None
 
 
 @dataclass(frozen=True)
@@ -244,6 +280,22 @@ class StoredRoom:
     phase: Phase
     players: tuple[StoredPlayer, ...]
     moves: tuple[Moved, ...]
+    version: int = 0
+    """How many changes have been stored (each action that changed the room adds one)."""
+    active: float | None = None
+    """When a player last did something, on the servers' clock (None: not stored)."""
+    day: date | None = None
+    """The day of an online daily's try."""
+    ended: StoredEnd | None = None
+
+
+@dataclass(frozen=True)
+class StoredEnd:
+    """How an ended room ended, as stored."""
+
+    reason: EndReason
+    at: float
+    results: tuple[ResultLine, ...]
 
 
 class Room:
@@ -280,6 +332,8 @@ class Room:
         self.ended_at: float | None = None
         self.results: tuple[ResultLine, ...] = ()
         self.end_reason = EndReason.FINISHED
+        self.version = 0
+        """The room's stored version this state is of (kept by the server, not the room)."""
 
     # -- making a room ---------------------------------------------------------------------
 
@@ -306,10 +360,18 @@ class Room:
         return room, update
 
     @classmethod
-    def restore(cls, stored: StoredRoom, now: float, rules: RoomRules | None = None) -> Room:
-        """A live room built again from the store, its games replayed; every player is
-        disconnected and waited for from ``now``. Raises ValueError for a stored move the
-        rules refuse."""
+    def restore(
+        cls,
+        stored: StoredRoom,
+        now: float,
+        rules: RoomRules | None = None,
+        *,
+        as_stored: bool = False,
+    ) -> Room:
+        """A room built again from the store, its games replayed. After a restart every
+        player is disconnected and waited for from ``now``; ``as_stored`` keeps the
+        connections, times and end as stored (a room another server changed). Raises
+        ValueError for a stored move the rules refuse."""
         room = cls(
             stored.code,
             stored.deal,
@@ -325,10 +387,13 @@ class Room:
                 player.name,
                 player.token,
                 player.status,
-                connected=False,
-                gone_since=now,
+                connected=player.connected and as_stored,
+                gone_since=player.gone_since if as_stored else now,
             )
         room.host = stored.host
+        room.version = stored.version
+        if as_stored and stored.active is not None:
+            room.active = stored.active
         if stored.phase is Phase.LOBBY:
             return room
         room._deal_games()
@@ -340,7 +405,13 @@ class Room:
                 raise ValueError(f"room {stored.code}: a stored move is illegal: {move.placement}")
             seat.scores.append(seat.game.score())
         playing = [s.placed for s in room.seats.values() if s.playing]
-        room.turn = min(playing) + 1 if playing else 1
+        placed = [s.placed for s in room.members()]
+        room.turn = min(playing) + 1 if playing else max(1, *placed)
+        if stored.ended is not None:
+            room.phase = Phase.ENDED
+            room.ended_at = stored.ended.at
+            room.end_reason = stored.ended.reason
+            room.results = stored.ended.results
         return room
 
     # -- who is who -------------------------------------------------------------------------
@@ -498,6 +569,7 @@ class Room:
         seat = self.seat_of(token)
         if seat is None or seat.status is Status.GONE:
             return _refusal(0, ErrorCode.NO_ROOM, f"no player of room {self.code} has that token")
+        events: list[Event] = [Connection(seat.player, True, None)]
         seat.connected = True
         seat.gone_since = None
         joined = JoinedOut(
@@ -505,7 +577,7 @@ class Room:
         )
         sends = [Send(seat.player, joined), *self._to_all(self.lobby())]
         sends.extend(Send(seat.player, m) for m in self._story(seat))
-        return Update(sends=sends, player=seat.player)
+        return Update(sends=sends, events=events, player=seat.player)
 
     def _story(self, seat: Seat) -> list[ServerMessage]:
         """What a player has been told since the deal, in order: enough to rebuild the game."""
@@ -530,6 +602,8 @@ class Room:
         seat = self.seats[player]
         update = Update(sends=[Send(player, LeftOut(room=self.code))])
         was_in = seat.status is Status.IN
+        if seat.connected or seat.gone_since is not None:
+            update.events.append(Connection(player, False, None))
         seat.connected = False
         seat.gone_since = None
         if not was_in or self.phase is Phase.ENDED:
@@ -553,7 +627,7 @@ class Room:
             return Update()
         seat.connected = False
         seat.gone_since = now
-        return Update(sends=self._to_all(self.lobby()))
+        return Update(sends=self._to_all(self.lobby()), events=[Connection(player, False, now)])
 
     def deadline(self) -> float | None:
         """When :meth:`tick` next has something to do (None: never, as things stand)."""
@@ -566,7 +640,10 @@ class Room:
             for s in self.seats.values()
             if s.status is Status.IN and s.gone_since is not None
         )
-        return min(times)
+        if self.rules.closes is not None:
+            times.append(self.rules.closes)
+        soonest = min(times)
+        return None if math.isinf(soonest) else soonest
 
     def tick(self, now: float) -> Update:
         """What the time does: players waited out, an idle room ended, an old room closed."""
@@ -588,7 +665,9 @@ class Room:
             update.events.extend(self._pass_host(seat.player))
         if waited:
             update.sends.extend(self._to_all(self.lobby()))
-        if now >= self.active + self.rules.idle_seconds:
+        if self.rules.closes is not None and now >= self.rules.closes:
+            self._end(update, EndReason.CLOSED, now)
+        elif now >= self.active + self.rules.idle_seconds:
             self._end(update, EndReason.IDLE, now)
         elif self.phase is Phase.LOBBY and not any(
             s.status is Status.IN for s in self.seats.values()
@@ -641,23 +720,26 @@ class Room:
         self.phase = Phase.ENDED
         self.ended_at = now
         self.end_reason = reason
-        update.events.append(Ended(reason, self.results))
+        update.events.append(Ended(reason, self.results, now))
         update.sends.extend(self._to_all(EndOut(results=list(self.results), reason=reason)))
         update.closed = reason is EndReason.EMPTY
 
     def _results(self) -> Iterable[ResultLine]:
         lines = []
+        told = list(self.deal.cards[: self.turn + 2])  # the deal, then one card a turn
         for seat in self.members():
             if seat.game is None:
                 continue
             result = seat.game.result()
+            record = record_from_game(seat.game).to_data()
+            record["deal"] = told  # never a card that was not called
             lines.append(
                 ResultLine(
                     player=seat.player,
                     name=seat.name,
                     final=result.score.final,
                     won=bool(result.won),
-                    record=record_from_game(seat.game).to_data(),
+                    record=record,
                 )
             )
         return sorted(lines, key=lambda line: (-line.final, line.player))

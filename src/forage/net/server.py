@@ -8,30 +8,42 @@ then sends what the room says to whom. Its limits:
   larger frame before reading it; the server checks again);
 - a client sending more than its share of messages (:attr:`ServerRules.burst`, then
   :attr:`ServerRules.per_second`) gets ``rate`` and is closed;
-- failed joins (an unknown room, a wrong token) are limited per client address: past
-  :attr:`ServerRules.failed_joins` in :attr:`ServerRules.failed_join_seconds`, ``rate``
-  and closed;
+- failed joins (an unknown room, a wrong token, a daily under a name registered with
+  another token) are limited per client address: past :attr:`ServerRules.failed_joins` in
+  :attr:`ServerRules.failed_join_seconds`, ``rate`` and closed; so are the names an
+  address registers for the daily (:attr:`ServerRules.registrations`);
 - each client has its own queue of messages to send; a client that does not read fills it
   and is cut off, without holding anyone else up;
-- at most :attr:`ServerRules.max_rooms` rooms are open; ``create`` beyond that is ``full``.
+- at most :attr:`ServerRules.max_rooms` rooms are open; ``create`` beyond that is ``full``
+  (daily tries are not counted: each player has one a day).
 
-Changes are stored in one transaction for all the messages read in one turn of the event
-loop, before any message telling of them is sent. The rooms' waits and idle times run as
-timers on the event loop, calling :meth:`~forage.net.rooms.Room.tick` when each room's
-deadline comes.
+With SQLite, changes are stored in one transaction for all the messages read in one turn
+of the event loop, before any message telling of them is sent. With PostgreSQL, shared by
+several servers, each action is its own transaction on the room's locked row, and the
+servers pass each other the messages for their players through the database (a table and
+NOTIFY; :meth:`RoomServer._act`). The rooms' waits and idle times run as timers on the
+event loop, calling :meth:`~forage.net.rooms.Room.tick` when each room's deadline comes;
+servers sharing a database also tick, every :attr:`ServerRules.sweep_seconds`, the rooms
+whose stored deadline has come, whichever server held them.
+
+The online daily (``daily``) is a room of one on the day's deal (:mod:`forage.net.daily`);
+``GET /daily/leaderboard``, ``/daily`` and ``/daily/record`` show its board.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import html
+import json
 import logging
 import secrets
-import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date
 from pathlib import Path
 from typing import Final
 
@@ -39,6 +51,21 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from forage.engine import Deal
 from forage.engine.deal import SEED_LIMIT
+from forage.history.daily import parse_day
+from forage.net.daily import (
+    BOARD_PATH,
+    PAGE_PATH,
+    RECORD_PATH,
+    Board,
+    BoardError,
+    board,
+    board_page,
+    daily_rules,
+    day_of,
+    is_over,
+    name_key,
+)
+from forage.net.database import Conflict, StoreFault
 from forage.net.protocol import (
     CLOSING,
     MAX_MESSAGE_BYTES,
@@ -58,8 +85,18 @@ from forage.net.protocol import (
     message_text,
     read_client_message,
 )
-from forage.net.rooms import Event, Phase, Room, RoomRules, Update
-from forage.net.store import RoomStore
+from forage.net.rooms import (
+    Event,
+    Kind,
+    Phase,
+    Room,
+    RoomRules,
+    StoredRoom,
+    TryStarted,
+    Update,
+    token_hash,
+)
+from forage.net.store import DailyTry, RoomStore, Told
 
 log: Final = logging.getLogger("forage.rooms")
 
@@ -74,6 +111,10 @@ TOKEN_BYTES: Final = 16
 """A player's token: 128 random bits."""
 ADDRESSES_KEPT: Final = 10_000
 """The most client addresses whose failed joins are counted at once (the oldest go first)."""
+BOARDS_KEPT: Final = 8
+"""How many days' boards a server keeps built."""
+LONGEST_TIMER: Final = 600.0
+"""The longest a room's timer is set for; one that goes off before the deadline is set again."""
 
 
 def new_code() -> str:
@@ -104,6 +145,15 @@ class ServerRules:
     failed_joins: int = 10
     failed_join_seconds: float = 60.0
     """An address may fail to join ``failed_joins`` times, one more each of these periods."""
+    registrations: int = 10
+    registration_seconds: float = 3600.0
+    """An address may register ``registrations`` names for the daily, one more each of these
+    periods."""
+    sweep_seconds: float = 2.0
+    """How often a server sharing its database looks for rooms whose deadline has come."""
+    dead_seconds: float = 10.0
+    """A server sharing the database that has not said it is running for this long has
+    stopped: the rooms wait for its players."""
     heartbeat: float = 20.0
     """Seconds between pings; a client that does not answer within half of it is gone."""
     close_seconds: float = 5.0
@@ -174,16 +224,70 @@ class Client:
     writer: asyncio.Task[None] | None = None
 
 
+class PerAddress:
+    """A token bucket for each client address (the most recent :data:`ADDRESSES_KEPT`)."""
+
+    def __init__(self, capacity: int, seconds: float) -> None:
+        """``capacity`` at once from one address, one more each ``seconds / capacity``."""
+        self.capacity = capacity
+        self.rate = capacity / seconds
+        self._buckets: OrderedDict[str, Bucket] = OrderedDict()
+
+    def spent(self, address: str, now: float) -> bool:
+        """Whether the address has nothing left (nothing taken)."""
+        bucket = self._buckets.get(address)
+        return bucket is not None and bucket.empty(now)
+
+    def take(self, address: str, now: float) -> bool:
+        """Take one for the address if it has one left; whether it had."""
+        bucket = self._buckets.pop(address, None)
+        if bucket is None:
+            bucket = Bucket.full(self.capacity, self.rate, now)
+        self._buckets[address] = bucket
+        while len(self._buckets) > ADDRESSES_KEPT:
+            self._buckets.popitem(last=False)
+        return bucket.take(now)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A day's board as built, its JSON, and how many of the day's tries had ended."""
+
+    board: Board
+    text: str
+    ended: int
+
+
+Action = Callable[[Room], Update]
+"""Something done to a room: one of :class:`~forage.net.rooms.Room`'s actions."""
+
+
+@dataclass(frozen=True)
+class Acted:
+    """A room and what an action on it did."""
+
+    room: Room
+    update: Update
+
+
 class RoomServer:
-    """The rooms of one server, the clients playing in them, and the store behind them."""
+    """The rooms of one server, the clients playing in them, and the store behind them.
+
+    With SQLite the rooms in memory are the truth and are stored at each flush. With a
+    shared database (PostgreSQL) they are copies: each action runs in a transaction that
+    holds the room's row, takes the room again from the database if another server changed
+    it, stores the change and tells the other servers (:meth:`_act`).
+    """
 
     def __init__(
         self,
         store: RoomStore,
         rules: ServerRules | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
     ) -> None:
-        """A server of rooms kept in ``store``; ``clock`` gives the time in seconds."""
+        """A server of rooms kept in ``store``; ``clock`` gives the time in seconds since the
+        epoch (the servers sharing a database share their times, and the daily's day is
+        the UTC date of it)."""
         self.store = store
         self.rules = rules or ServerRules()
         self.clock = clock
@@ -197,31 +301,56 @@ class RoomServer:
         self._flushing = False
         self._stopping = False
         """The server is stopping: connections that end leave their rooms as stored."""
-        self._failed: OrderedDict[str, Bucket] = OrderedDict()
+        rules_ = self.rules
+        self._failed = PerAddress(rules_.failed_joins, rules_.failed_join_seconds)
+        self._registered = PerAddress(rules_.registrations, rules_.registration_seconds)
         self._guard: Callable[[web.Request], None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._boards: dict[date, Shown] = {}
+        """The boards last built, by day."""
 
     # -- the application ----------------------------------------------------------------------
 
     def attach(
         self, app: web.Application, guard: Callable[[web.Request], None] | None = None
     ) -> None:
-        """Serve ``/play`` on an application; ``guard`` may refuse a request by raising an
-        HTTP error (as the page's Host and Origin checks do). Live rooms are read from the
-        store when the application starts."""
+        """Serve ``/play`` and the daily's leaderboard on an application; ``guard`` may refuse
+        a request by raising an HTTP error (as the page's Host and Origin checks do). Live
+        rooms are read from the store when the application starts."""
         self._guard = guard
         app.router.add_get(PATH, self.handle)
+        app.router.add_get(BOARD_PATH, self.handle_board)
+        app.router.add_get(PAGE_PATH, self.handle_page)
+        app.router.add_get(RECORD_PATH, self.handle_record)
         app.on_startup.append(self._on_startup)
         app.on_shutdown.append(self._on_shutdown)
         app.on_cleanup.append(self._on_cleanup)
 
     async def _on_startup(self, app: web.Application) -> None:
-        self.load()
+        self.start()
+
+    def start(self) -> None:
+        """Begin serving: one server reads back its live rooms; a server sharing its
+        database says it is running and starts listening to the others."""
+        if not self.store.shared:
+            self.load()
+            return
+        self.store.seen(self.clock())
+        self._tasks = [
+            asyncio.get_running_loop().create_task(self._listen()),
+            asyncio.get_running_loop().create_task(self._sweep()),
+        ]
 
     async def _on_shutdown(self, app: web.Application) -> None:
         self._stopping = True
+        for task in self._tasks:
+            task.cancel()
         for _, handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
+        if self.store.shared:  # the other servers wait for this one's players from now
+            with contextlib.suppress(StoreFault):
+                self.store.seen(0.0)
         await asyncio.gather(
             *(self._close(c, WSCloseCode.GOING_AWAY) for c in list(self.clients)),
             return_exceptions=True,
@@ -239,13 +368,19 @@ class RoomServer:
             log.warning("forage serve: %s", problem)
         for stored in found.rooms:
             try:
-                room = Room.restore(stored, now, self.rules.room)
+                room = Room.restore(stored, now, self._rules_of(stored))
             except ValueError as exc:
                 log.warning("forage serve: %s", exc)
                 continue
             self.rooms[room.code] = room
             self._commit(room, room.tick(now))
         return len(found.rooms)
+
+    def _rules_of(self, stored: StoredRoom) -> RoomRules:
+        """The rules a stored room lives by: a daily try's close with its day."""
+        if stored.kind is Kind.DAILY and stored.day is not None:
+            return daily_rules(self.rules.room, stored.day)
+        return self.rules.room
 
     # -- a connection -----------------------------------------------------------------------
 
@@ -352,8 +487,8 @@ class RoomServer:
         if changes:
             try:
                 self.store.apply_all(changes)
-            except sqlite3.Error:
-                log.exception("forage serve: could not store the rooms' changes")
+            except StoreFault as exc:
+                log.error("forage serve: could not store the rooms' changes (%s)", exc)
         for client, text in outbox:
             if client.writer is None or client.writer.done():
                 continue
@@ -379,12 +514,18 @@ class RoomServer:
 
     def _gone(self, client: Client) -> None:
         """A connection has ended: its room waits for the player."""
-        room = self.rooms.get(client.room) if client.room is not None else None
-        player = client.player
+        code, player = client.room, client.player
         self._unbind(client)
-        if self._stopping or room is None or player is None or (room.code, player) in self.seats:
+        if self._stopping or code is None or player is None or (code, player) in self.seats:
             return
-        self._commit(room, room.disconnect(player, self.clock()))
+        now = self.clock()
+        acted = self._act(
+            code,
+            functools.partial(Room.disconnect, player=player, now=now),
+            holder=(player, self.store.server),
+        )
+        if acted is not None:
+            self._deliver(acted)
 
     # -- messages ---------------------------------------------------------------------------
 
@@ -397,39 +538,59 @@ class RoomServer:
         except BadMessage as exc:
             self._tell(client, ErrorCode.BAD_MESSAGE, str(exc))
             return
-        self._dispatch(client, message)
+        try:
+            self._dispatch(client, message)
+        except StoreFault as exc:
+            log.error("forage serve: the store failed (%s)", exc)
+            self._fatal(client, ErrorCode.RATE, "the server cannot store anything now: try later")
 
     def _dispatch(self, client: Client, message: ClientMessage) -> None:
-        if isinstance(message, DailyIn):
-            self._tell(
-                client, ErrorCode.BAD_MESSAGE, "the online daily is not available on this server"
-            )
-        elif isinstance(message, CreateIn | JoinIn | RejoinIn):
+        if isinstance(message, CreateIn | JoinIn | RejoinIn | DailyIn):
             if client.room is not None:
                 self._tell(
                     client, ErrorCode.BAD_MESSAGE, f"you are in room {client.room}: leave it first"
                 )
             elif isinstance(message, CreateIn):
                 self._create(client, message)
+            elif isinstance(message, DailyIn):
+                self._daily(client, message)
             else:
                 self._join(client, message)
+            return
+        code, player = client.room, client.player
+        if code is None or player is None:
+            self._tell(client, ErrorCode.NO_ROOM, "you are not in a room: create or join one")
+            return
+        now = self.clock()
+        action: Action
+        if isinstance(message, StartIn):
+            action = functools.partial(Room.start, player=player, now=now)
+        elif isinstance(message, PlaceIn):
+            action = functools.partial(Room.place, player=player, message=message, now=now)
         else:
-            room = self.rooms.get(client.room) if client.room is not None else None
-            if room is None or client.player is None:
-                self._tell(client, ErrorCode.NO_ROOM, "you are not in a room: create or join one")
-                return
-            now = self.clock()
-            if isinstance(message, StartIn):
-                self._commit(room, room.start(client.player, now))
-            elif isinstance(message, PlaceIn):
-                self._commit(room, room.place(client.player, message, now))
-            elif isinstance(message, LeaveIn):
-                update = room.leave(client.player, now)
-                self._commit(room, update)
-                self._unbind(client)
+            action = functools.partial(Room.leave, player=player, now=now)
+        acted = self._act(code, action, actor=player)
+        if acted is None:
+            self._unbind(client)
+            self._tell(client, ErrorCode.NO_ROOM, "your room is no longer on this server")
+            return
+        self._deliver(acted)
+        if isinstance(message, LeaveIn):
+            self._unbind(client)
+
+    def _fresh_code(self) -> str:
+        """A room code no room has had."""
+        code = new_code()
+        while code in self.rooms or self.store.knows(code):
+            code = new_code()
+        return code
 
     def _create(self, client: Client, message: CreateIn) -> None:
-        open_rooms = sum(1 for room in self.rooms.values() if room.phase is not Phase.ENDED)
+        open_rooms = sum(
+            1
+            for room in self.rooms.values()
+            if room.phase is not Phase.ENDED and room.kind is Kind.ROOM
+        )
         if open_rooms >= self.rules.max_rooms:
             self._tell(
                 client,
@@ -437,13 +598,10 @@ class RoomServer:
                 f"this server has {self.rules.max_rooms} rooms open, its most: try again later",
             )
             return
-        code = new_code()
-        while code in self.rooms or self.store.knows(code):
-            code = new_code()
         seed = secrets.randbelow(SEED_LIMIT)
         deal = Deal.from_seed(seed, recipes=message.recipes, deck=message.deck)
         room, update = Room.create(
-            code,
+            self._fresh_code(),
             deal,
             message.name,
             secrets.token_urlsafe(TOKEN_BYTES),
@@ -452,25 +610,44 @@ class RoomServer:
             seed=seed,
             rules=self.rules.room,
         )
-        self.rooms[code] = room
-        self._bind(client, code, 1)
-        self._commit(room, update)
+        self._open(client, room, update)
+
+    def _open(self, client: Client, room: Room, update: Update) -> None:
+        """A room just made, with the client its first player: stored before anyone is
+        told (at once), then served. Raises Conflict if another server stored a room of
+        the same key meanwhile."""
+        if self.store.shared:
+            with self.store.db.transaction():
+                self.store.write(room.code, update.events)
+                room.version = 1
+                self.store.set_state(room.code, room.version, room.active, room.deadline())
+        else:
+            self._changes.append((room.code, update.events))
+            self._flush()
+        self.rooms[room.code] = room
+        self._bind(client, room.code, 1)
+        self._deliver(Acted(room, replace(update, events=[])))
 
     def _join(self, client: Client, message: JoinIn | RejoinIn) -> None:
         now = self.clock()
-        failed = self._failed.get(client.address)
-        if failed is not None and failed.empty(now):
+        if self._failed.spent(client.address, now):
             self._fatal(client, ErrorCode.RATE, "too many failed joins: wait a minute")
             return
         code = room_code(message.room)
-        room = self.rooms.get(code) if code is not None else None
-        if room is None:
+        if isinstance(message, JoinIn):
+            token = secrets.token_urlsafe(TOKEN_BYTES)
+            action: Action = functools.partial(Room.join, name=message.name, token=token, now=now)
+        else:
+            action = functools.partial(Room.rejoin, token=message.token, now=now)
+        acted = None if code is None else self._act(code, action, taking=True)
+        if acted is None:
             self._failed_join(client, ErrorCode.NO_ROOM, "no room has that code")
             return
-        if isinstance(message, JoinIn):
-            update = room.join(message.name, secrets.token_urlsafe(TOKEN_BYTES), now)
-        else:
-            update = room.rejoin(message.token, now)
+        self._seat(client, acted)
+
+    def _seat(self, client: Client, acted: Acted) -> None:
+        """Give the client the place a join or rejoin took (or tell it the refusal)."""
+        room, update = acted.room, acted.update
         if update.player is None:  # refused: the one message is for this client
             refusal = update.sends[0].message
             if isinstance(refusal, ErrorOut) and refusal.code == ErrorCode.NO_ROOM:
@@ -486,21 +663,11 @@ class RoomServer:
                 self._close(earlier, WSCloseCode.POLICY_VIOLATION)
             )
         self._bind(client, room.code, update.player)
-        self._commit(room, update)
+        self._deliver(acted)
 
     def _failed_join(self, client: Client, code: ErrorCode, message: str) -> None:
         """Answer a failed join, counting it against the client's address."""
-        now = self.clock()
-        bucket = self._failed.pop(client.address, None)
-        if bucket is None:
-            rules = self.rules
-            bucket = Bucket.full(
-                rules.failed_joins, rules.failed_joins / rules.failed_join_seconds, now
-            )
-        self._failed[client.address] = bucket
-        while len(self._failed) > ADDRESSES_KEPT:
-            self._failed.popitem(last=False)
-        if bucket.take(now):
+        if self._failed.take(client.address, self.clock()):
             self._tell(client, code, message)
         else:
             self._fatal(client, ErrorCode.RATE, "too many failed joins: wait a minute")
@@ -515,14 +682,187 @@ class RoomServer:
             del self.seats[(room, player)]
         client.room = client.player = None
 
+    # -- the online daily ---------------------------------------------------------------------
+
+    def _daily(self, client: Client, message: DailyIn) -> None:
+        """The day's try of a name: registered by its first daily, resumed while it lasts,
+        ``played`` once it has ended."""
+        now = self.clock()
+        if self._failed.spent(client.address, now):
+            self._fatal(client, ErrorCode.RATE, "too many failed joins: wait a minute")
+            return
+        key = name_key(message.name)
+        known = self.store.registered(key)
+        if known is None:
+            if not self._registered.take(client.address, now):
+                self._fatal(client, ErrorCode.RATE, "too many names registered from here: wait")
+                return
+            token = secrets.token_urlsafe(TOKEN_BYTES)
+            if not self.store.register(key, message.name, token_hash(token)):
+                known = self.store.registered(key)  # registered meanwhile, elsewhere
+        if known is not None:
+            if message.token is None or token_hash(message.token) != known.token:
+                self._failed_join(
+                    client,
+                    ErrorCode.NAME_TAKEN,
+                    f"the name {message.name!r} is registered: give its token, or choose another",
+                )
+                return
+            token, name = message.token, known.name
+        else:
+            name = message.name
+        day = day_of(now)
+        for _ in range(2):  # a second time if another server began the try meanwhile
+            found = self.store.daily_try(day, key)
+            if found is not None:
+                self._resume(client, found, token, now)
+                return
+            with contextlib.suppress(Conflict):
+                self._begin_try(client, day, key, name, token, now)
+                return
+        self._tell(client, ErrorCode.PLAYED, "today's try could not be found: try again")
+
+    def _resume(self, client: Client, found: DailyTry, token: str, now: float) -> None:
+        """Take a player back to their try, or tell them they have played."""
+        if found.ended:
+            self._tell(
+                client,
+                ErrorCode.PLAYED,
+                f"you have played today's daily: see the board at {PAGE_PATH}",
+            )
+            return
+        rejoin = functools.partial(Room.rejoin, token=token, now=now)
+        acted = self._act(found.room, rejoin, taking=True)
+        if acted is None:
+            self._tell(client, ErrorCode.NO_ROOM, "today's try cannot be read: try later")
+            return
+        self._seat(client, acted)
+
+    def _begin_try(
+        self, client: Client, day: date, key: str, name: str, token: str, now: float
+    ) -> None:
+        """A player's try at the day's deal, dealt at once; raises Conflict if another
+        server began it meanwhile."""
+        dealt = self.store.day_deal(day)
+        room, update = Room.create(
+            self._fresh_code(),
+            dealt.deal,
+            name,
+            token,
+            now,
+            kind=Kind.DAILY,
+            rules=daily_rules(self.rules.room, day),
+        )
+        started = room.start(1, now)
+        update.events.extend([*started.events, TryStarted(day, key)])
+        update.sends.extend(started.sends)
+        self._open(client, room, update)
+
     # -- a room's changes -------------------------------------------------------------------
 
+    def _act(
+        self,
+        code: str,
+        action: Action,
+        *,
+        actor: int | None = None,
+        taking: bool = False,
+        holder: tuple[int, str] | None = None,
+    ) -> Acted | None:
+        """Do an action on a room and keep what it changed; None if there is no such room.
+
+        One server: the room in memory, its changes stored at the next flush. A shared
+        database: in one transaction holding the room's row, the room taken again if its
+        stored version moved; its changes, its new version and the messages for players
+        connected to other servers stored, and the servers told. The messages for
+        ``actor`` (the player acting from here) are sent here; ``taking``: the client acting
+        takes the place the action gives (a join). ``holder``: do it only while that player's
+        connection is held by that server.
+        """
+        if not self.store.shared:
+            room = self.rooms.get(code)
+            if room is None:
+                return None
+            update = action(room)
+            if update.events:
+                self._changes.append((code, update.events))
+                self._flush_soon()
+            return Acted(room, update)
+        try:
+            return self._act_shared(code, action, actor, taking, holder)
+        except StoreFault as exc:
+            self.rooms.pop(code, None)  # the copy may have gone further than the database
+            log.error("forage serve: room %s: could not store a change (%s)", code, exc)
+            return None
+
+    def _act_shared(
+        self,
+        code: str,
+        action: Action,
+        actor: int | None,
+        taking: bool,
+        holder: tuple[int, str] | None,
+    ) -> Acted | None:
+        store = self.store
+        with store.locked(code) as version:
+            if version is None:
+                return None
+            if holder is not None and store.holders(code).get(holder[0]) != holder[1]:
+                return None  # the player's connection is held elsewhere now
+            room = self.rooms.get(code)
+            if room is None or room.version != version:
+                room = self._reload(code)
+                if room is None:
+                    return None
+            update = action(room)
+            if not update.events and not update.sends:
+                return Acted(room, update)
+            if update.events:
+                room.version = version + 1
+                store.write(code, update.events)
+                store.set_state(code, room.version, room.active, room.deadline())
+            mine = {actor, *((update.player, 0) if taking else ())}
+            others = [send for send in update.sends if send.to not in mine]
+            holders = store.holders(code) if others else {}
+            elsewhere = [
+                Told(send.to, message_text(send.message), other)
+                for send in others
+                if (other := holders.get(send.to)) is not None and other != store.server
+            ]
+            here = [
+                send
+                for send in update.sends
+                if send.to in mine or holders.get(send.to) == store.server
+            ]
+            if elsewhere:
+                store.tell(code, room.version, elsewhere, self.clock())
+        return Acted(room, replace(update, sends=here))
+
+    def _reload(self, code: str) -> Room | None:
+        """A room as the database has it (another server changed it)."""
+        try:
+            stored = self.store.room(code)
+            if stored is None:
+                return None
+            room = Room.restore(stored, self.clock(), self._rules_of(stored), as_stored=True)
+        except ValueError as exc:
+            log.warning("forage serve: %s", exc)
+            return None
+        self.rooms[code] = room
+        return room
+
     def _commit(self, room: Room, update: Update) -> None:
-        """Take a room's update: its changes to store and its messages to send (both at the
-        next flush, the changes first), and the room's next timer."""
+        """Take an update of a room in memory (one server): its changes to store at the
+        next flush, then its messages and the room's timer."""
         if update.events:
             self._changes.append((room.code, update.events))
             self._flush_soon()
+        self._deliver(Acted(room, update))
+
+    def _deliver(self, acted: Acted) -> None:
+        """Send an update's messages to the players connected here (after the changes are
+        stored), and set the room's next timer or forget an ended room."""
+        room, update = acted.room, acted.update
         texts: dict[int, str] = {}
         for send in update.sends:
             client = self.seats.get((room.code, send.to))
@@ -552,15 +892,20 @@ class RoomServer:
             del self._timers[room.code]
         if deadline is None:
             return
-        delay = max(0.0, deadline - self.clock())
+        delay = min(max(0.0, deadline - self.clock()), LONGEST_TIMER)
         handle = asyncio.get_running_loop().call_later(delay, self._tick, room.code)
         self._timers[room.code] = (deadline, handle)
 
     def _tick(self, code: str) -> None:
         self._timers.pop(code, None)
-        room = self.rooms.get(code)
-        if room is not None:
-            self._commit(room, room.tick(self.clock()))
+        self._tick_room(code)
+
+    def _tick_room(self, code: str) -> None:
+        """What the time does to a room (any server may do it: it is the same once done)."""
+        now = self.clock()
+        acted = self._act(code, functools.partial(Room.tick, now=now))
+        if acted is not None:
+            self._deliver(acted)
 
     def _forget(self, room: Room) -> None:
         """An ended room leaves memory (its results stay stored); its clients stay connected."""
@@ -571,16 +916,156 @@ class RoomServer:
         for key in [key for key in self.seats if key[0] == room.code]:
             self._unbind(self.seats[key])
 
+    # -- servers sharing a database -------------------------------------------------------------
+
+    async def _listen(self) -> None:
+        """Pass on to the players connected here what other servers' actions told them;
+        listen again a moment after the connection fails."""
+        while not self._stopping:
+            try:
+                async for payload in self.store.notifications():
+                    self._on_notice(payload)
+            except StoreFault as exc:
+                log.error("forage serve: lost the database's notifications (%s)", exc)
+            await asyncio.sleep(1.0)
+
+    def _on_notice(self, payload: str) -> None:
+        code, _, version = payload.partition(" ")
+        if not any(key[0] == code for key in self.seats) or not version.isdigit():
+            return
+        try:
+            told = self.store.told(code, int(version))
+        except StoreFault as exc:
+            log.error("forage serve: room %s: could not read its messages (%s)", code, exc)
+            return
+        for message in told:
+            client = self.seats.get((code, message.player))
+            if client is not None:
+                self._send(client, message.text)
+
+    async def _sweep(self) -> None:
+        """Now and then: say this server is running, do what the time does to rooms whose
+        deadline has come (whichever server last held them), wait for the players of
+        servers that have stopped, and drop old messages."""
+        while not self._stopping:
+            try:
+                self._sweep_once()
+            except StoreFault as exc:
+                log.error("forage serve: could not look after the rooms (%s)", exc)
+            await asyncio.sleep(self.rules.sweep_seconds)
+
+    def _sweep_once(self) -> None:
+        now = self.clock()
+        self.store.seen(now)
+        for code in self.store.due_rooms(now):
+            self._tick_room(code)
+        for server in self.store.dead_servers(now - self.rules.dead_seconds):
+            for code, player in self.store.held_by(server):
+                drop = functools.partial(Room.disconnect, player=player, now=now)
+                acted = self._act(code, drop, holder=(player, server))
+                if acted is not None:
+                    self._deliver(acted)
+            self.store.drop_server(server)
+        self.store.forget_told(now - self.rules.dead_seconds)
+
+    # -- the daily's leaderboard over HTTP ------------------------------------------------------
+
+    def _asked_day(self, request: web.Request) -> date | None:
+        """The day a request asks for (today by default); None if it is not a date."""
+        if self._guard is not None:
+            self._guard(request)
+        text = request.query.get("date")
+        if text is None:
+            return day_of(self.clock())
+        try:
+            return parse_day(text)
+        except ValueError:
+            return None
+
+    def board(self, day: date) -> Shown:
+        """A day's leaderboard (once the day is over, with its deal and the records), and its
+        JSON; built again only when a try of the day has ended since."""
+        over = is_over(day, self.clock())
+        ended = self.store.ended_tries(day)
+        held = self._boards.get(day)
+        if held is not None and (held.ended, held.board.over) == (ended, over):
+            return held
+        deal = self.store.past_deal(day) if over else None
+        made = board(day, self.store.finished(day), over, deal)
+        shown = Shown(made, made.model_dump_json(exclude_none=True), ended)
+        self._boards[day] = shown
+        while len(self._boards) > BOARDS_KEPT:
+            del self._boards[next(iter(self._boards))]
+        return shown
+
+    async def handle_board(self, request: web.Request) -> web.Response:
+        """``GET /daily/leaderboard[?date=YYYY-MM-DD]``: the board as JSON; a bad date is 400."""
+        day = self._asked_day(request)
+        if day is None:
+            return _json_error(400, f"not a date: {_shown_date(request)} (expected YYYY-MM-DD)")
+        try:
+            shown = self.board(day)
+        except StoreFault as exc:
+            log.error("forage serve: could not read the leaderboard (%s)", exc)
+            return _json_error(503, "the leaderboard cannot be read now: try later")
+        return web.Response(text=shown.text, content_type="application/json")
+
+    async def handle_page(self, request: web.Request) -> web.Response:
+        """``GET /daily``: the board as a web page (no script; names escaped)."""
+        day = self._asked_day(request)
+        if day is None:
+            text = f"<!doctype html><p>Not a date: {html.escape(_shown_date(request))}</p>"
+            return web.Response(status=400, text=text, content_type="text/html")
+        try:
+            shown = self.board(day)
+        except StoreFault as exc:
+            log.error("forage serve: could not read the leaderboard (%s)", exc)
+            return web.Response(status=503, text="<!doctype html><p>Try later.</p>")
+        page = board_page(shown.board, day_of(self.clock()))
+        return web.Response(text=page, content_type="text/html")
+
+    async def handle_record(self, request: web.Request) -> web.Response:
+        """``GET /daily/record?date=D&name=N``: a try's game record, once its day is over."""
+        day = self._asked_day(request)
+        name = request.query.get("name", "")
+        if day is None:
+            return _json_error(400, f"not a date: {_shown_date(request)} (expected YYYY-MM-DD)")
+        if not is_over(day, self.clock()):
+            return _json_error(404, f"the records of {day} are published once the day is over")
+        try:
+            record = self.store.daily_record(day, name_key(name))
+        except StoreFault as exc:
+            log.error("forage serve: could not read a record (%s)", exc)
+            return _json_error(503, "the record cannot be read now: try later")
+        if record is None:
+            return _json_error(404, f"no try of {day} ended under that name")
+        return web.json_response(record)
+
+
+def _shown_date(request: web.Request) -> str:
+    """The date a request gave, as an error echoes it (quoted, at most 30 characters)."""
+    text = json.dumps(request.query.get("date", ""), ensure_ascii=True)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+def _json_error(status: int, message: str) -> web.Response:
+    """An HTTP error whose body is one line of JSON, ``{"error": ...}``."""
+    text = BoardError(error=message).model_dump_json()
+    return web.Response(status=status, text=text, content_type="application/json")
+
 
 def add_rooms(
     app: web.Application,
     *,
     folder: Path | None = None,
+    url: str | None = None,
     rules: ServerRules | None = None,
     guard: Callable[[web.Request], None] | None = None,
+    clock: Callable[[], float] = time.time,
 ) -> RoomServer:
-    """Serve rooms at ``/play`` on an application, stored in ``folder`` (the data folder by
-    default); raises :class:`~forage.net.store.StoreError` if the store cannot be opened."""
-    server = RoomServer(RoomStore.open(folder), rules)
+    """Serve rooms at ``/play`` on an application, stored in PostgreSQL at ``url`` or else
+    in ``folder`` (the data folder by default); raises
+    :class:`~forage.net.store.StoreError` if the store cannot be opened."""
+    server = RoomServer(RoomStore.open(folder, url), rules, clock)
     server.attach(app, guard)
     return server

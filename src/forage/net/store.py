@@ -1,31 +1,48 @@
-"""The rooms server's store: rooms, players, moves and results in one SQLite file.
+"""The rooms server's store: rooms, players, moves, results and the online daily, in SQLite
+(one server) or PostgreSQL (any number of servers sharing it).
 
-The file is ``server.sqlite3`` in the server's data folder (:func:`forage.paths.data_dir`).
-Its schema carries a version (``PRAGMA user_version``) and :data:`MIGRATIONS` bring an
-older file up to date when it is opened, as the history's do. WAL mode; each room
-change (the :data:`~forage.net.rooms.Event`\\ s of one action) is one transaction, written
-before any player is told of it. Tokens are kept only as their SHA-256.
+One layer for both databases: the schema and every statement are the same
+(:mod:`forage.net.database`: ``MIGRATIONS``, ``SQL``), and a ``Database`` runs them on one
+or the other.
 
-Every statement is in :data:`SQL`, written with named parameters (``:name``); a database
-whose driver takes ``%(name)s`` gets them through :func:`pyformat`. On start, the server
-reads the rooms not yet ended (:meth:`RoomStore.live_rooms`) and rebuilds each by replaying
-its moves.
+- **SQLite** (the default): ``server.sqlite3`` in the server's data folder
+  (:func:`forage.paths.data_dir`), its schema version in ``PRAGMA user_version``, WAL mode.
+  The one server keeps its rooms in memory and stores each batch of changes in one
+  transaction before any player is told of them; on start it reads back the rooms not yet
+  ended (:meth:`RoomStore.live_rooms`).
+- **PostgreSQL** (:mod:`forage.net.postgres`, ``forage serve --db postgresql://...``): the
+  database is the truth. Each action on a room is one transaction that locks the room's
+  row (:meth:`RoomStore.locked`), stores what changed with the room's new version, and
+  tells the other servers (the messages for players connected elsewhere, then a
+  notification) when it commits.
+
+Tokens are kept only as their SHA-256; a day's secret only on the server.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 from forage.engine import Deal
-from forage.history.store import TooNew, connect, transaction
+from forage.net.daily import DayDeal, Finished, new_secret, secret_deal
+from forage.net.database import (
+    CHANNEL,
+    STAMP,
+    Database,
+    Ran,
+    SqliteDatabase,
+    StoreFault,
+)
+from forage.net.protocol import EndReason, ResultLine
 from forage.net.rooms import (
+    Connection,
     Created,
     Ended,
     Event,
@@ -37,107 +54,21 @@ from forage.net.rooms import (
     PlayerStatus,
     Started,
     Status,
+    StoredEnd,
     StoredPlayer,
     StoredRoom,
+    TryStarted,
 )
 from forage.paths import SERVER_FILE, data_dir
 from forage.record import MoveIn, placement_json, placement_of
 
-MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
-    # version 1: rooms, their players, moves and results
-    (
-        """CREATE TABLE rooms (
-            code TEXT PRIMARY KEY,
-            kind TEXT NOT NULL CHECK (kind IN ('room', 'daily')),
-            deal TEXT NOT NULL,
-            deck INTEGER NOT NULL,
-            seed TEXT,
-            host INTEGER,
-            status TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'ended')),
-            created TEXT NOT NULL,
-            started TEXT,
-            ended TEXT,
-            end_reason TEXT
-        )""",
-        "CREATE INDEX rooms_by_status ON rooms (status)",
-        """CREATE TABLE players (
-            room TEXT NOT NULL REFERENCES rooms (code),
-            player INTEGER NOT NULL,
-            name TEXT NOT NULL,
-            token TEXT NOT NULL,
-            status TEXT NOT NULL CHECK (status IN ('in', 'gone', 'left', 'stuck', 'dropped')),
-            joined TEXT NOT NULL,
-            PRIMARY KEY (room, player)
-        )""",
-        """CREATE TABLE moves (
-            room TEXT NOT NULL REFERENCES rooms (code),
-            player INTEGER NOT NULL,
-            turn INTEGER NOT NULL,
-            move TEXT NOT NULL,
-            placed TEXT NOT NULL,
-            PRIMARY KEY (room, player, turn)
-        )""",
-        """CREATE TABLE results (
-            room TEXT NOT NULL REFERENCES rooms (code),
-            player INTEGER NOT NULL,
-            rank INTEGER NOT NULL,
-            name TEXT NOT NULL,
-            final INTEGER NOT NULL,
-            won INTEGER NOT NULL,
-            record TEXT NOT NULL,
-            PRIMARY KEY (room, player)
-        )""",
-    ),
-)
-SCHEMA_VERSION: Final = len(MIGRATIONS)
 
-SQL: Final[Mapping[str, str]] = {
-    "add_room": (
-        "INSERT INTO rooms (code, kind, deal, deck, seed, status, created)"
-        " VALUES (:code, :kind, :deal, :deck, :seed, 'lobby', :now)"
-    ),
-    "add_player": (
-        "INSERT INTO players (room, player, name, token, status, joined)"
-        " VALUES (:code, :player, :name, :token, 'in', :now)"
-    ),
-    "set_status": "UPDATE players SET status = :status WHERE room = :code AND player = :player",
-    "set_host": "UPDATE rooms SET host = :host WHERE code = :code",
-    "start": "UPDATE rooms SET status = 'playing', started = :now WHERE code = :code",
-    "add_move": (
-        "INSERT INTO moves (room, player, turn, move, placed)"
-        " VALUES (:code, :player, :turn, :move, :now)"
-    ),
-    "end": (
-        "UPDATE rooms SET status = 'ended', ended = :now, end_reason = :reason WHERE code = :code"
-    ),
-    "add_result": (
-        "INSERT INTO results (room, player, rank, name, final, won, record)"
-        " VALUES (:code, :player, :rank, :name, :final, :won, :record)"
-    ),
-    "live_rooms": (
-        "SELECT code, kind, deal, deck, seed, host, status FROM rooms"
-        " WHERE status != 'ended' ORDER BY created, code"
-    ),
-    "players_of": (
-        "SELECT player, name, token, status FROM players WHERE room = :code ORDER BY player"
-    ),
-    "moves_of": ("SELECT player, turn, move FROM moves WHERE room = :code ORDER BY turn, player"),
-    "room_known": "SELECT 1 FROM rooms WHERE code = :code",
-    "results_of": (
-        "SELECT player, rank, name, final, won, record FROM results"
-        " WHERE room = :code ORDER BY rank"
-    ),
-}
-"""Every statement of the store, with named parameters."""
+@dataclass(frozen=True)
+class LiveRooms:
+    """The rooms read back on start, and one line for each stored room that could not be."""
 
-
-def pyformat(sql: str) -> str:
-    """A statement's ``:name`` parameters written ``%(name)s``, for drivers that take those."""
-    return re.sub(r"(?<![:\w]):([A-Za-z_]\w*)", r"%(\1)s", sql.replace("%", "%%"))
-
-
-class StoreError(Exception):
-    """The store cannot be used; the message is one line naming the file and the problem."""
+    rooms: list[StoredRoom]
+    problems: list[str]
 
 
 @dataclass(frozen=True)
@@ -153,34 +84,59 @@ class StoredResult:
 
 
 @dataclass(frozen=True)
-class LiveRooms:
-    """The rooms read back on start, and one line for each stored room that could not be."""
+class Registered:
+    """A name the online daily knows: as its player wrote it, and its token's hash."""
 
-    rooms: list[StoredRoom]
-    problems: list[str]
+    name: str
+    token: str
+
+
+@dataclass(frozen=True)
+class DailyTry:
+    """A player's try at a day's daily: its room, and whether it has ended."""
+
+    room: str
+    ended: bool
+
+
+@dataclass(frozen=True)
+class Told:
+    """A message stored for a player connected to another server (``server``)."""
+
+    player: int
+    text: str
+    server: str = ""
 
 
 def _now() -> str:
     """The time now as stored: ISO 8601 in UTC, to the microsecond."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime(STAMP)
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    """The store's file, checked and migrated (as the history's is); raises sqlite3.Error,
-    OSError or TooNew. A commit is durable once the WAL holds it (synchronous NORMAL): a
-    crash of the server loses nothing, a power cut may lose the last moments."""
-    conn = connect(path, MIGRATIONS)
-    conn.execute("PRAGMA synchronous = NORMAL")
-    return conn
+def stamp(moment: float) -> str:
+    """A moment (seconds since the epoch) as stored times are written."""
+    return datetime.fromtimestamp(moment, UTC).strftime(STAMP)
+
+
+def open_database(url: str | None = None, folder: Path | None = None) -> Database:
+    """The store's database: PostgreSQL at ``url`` (``postgresql://...``), else the SQLite
+    file in ``folder`` (the data folder by default); raises StoreError in one line."""
+    if url is None:
+        return SqliteDatabase.open((folder if folder is not None else data_dir()) / SERVER_FILE)
+    from forage.net.postgres import PostgresDatabase
+
+    return PostgresDatabase.open(url)
 
 
 class RoomStore:
-    """The server's file, open. Methods raise sqlite3.Error if the file fails meanwhile."""
+    """The store, open. Methods raise StoreFault (Conflict for a key written meanwhile) if
+    the database fails meanwhile."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
-        """A store on an open, migrated connection."""
-        self._conn = conn
-        self.path = path
+    def __init__(self, db: Database) -> None:
+        """A store on an open, migrated database."""
+        self.db = db
+        self.server = uuid.uuid4().hex
+        """This server's name among those sharing the database."""
         self._writers: dict[type, Callable[[str, Any, str], None]] = {
             Created: self._created,
             PlayerAdded: self._player_added,
@@ -189,29 +145,32 @@ class RoomStore:
             Started: self._started,
             Moved: self._moved,
             Ended: self._ended,
+            Connection: self._connection,
+            TryStarted: self._try_started,
         }
 
     @classmethod
-    def open(cls, folder: Path | None = None) -> RoomStore:
-        """Open (or create) ``server.sqlite3`` in ``folder`` (the data folder by default);
-        raises StoreError naming the file and what is wrong."""
-        path = (folder if folder is not None else data_dir()) / SERVER_FILE
-        try:
-            return cls(_connect(path), path)
-        except TooNew as exc:
-            raise StoreError(f"{path}: {exc}") from None
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{path}: cannot be used ({exc})") from None
-        except OSError as exc:
-            raise StoreError(f"{path}: cannot be used ({exc.strerror or exc})") from None
+    def open(cls, folder: Path | None = None, url: str | None = None) -> RoomStore:
+        """Open (or create) the store: PostgreSQL at ``url``, else ``server.sqlite3`` in
+        ``folder`` (the data folder by default); raises StoreError naming what is wrong."""
+        return cls(open_database(url, folder))
+
+    @property
+    def shared(self) -> bool:
+        """Whether other servers may share the database."""
+        return self.db.shared
+
+    @property
+    def where(self) -> str:
+        """The database as messages name it."""
+        return self.db.where
 
     def close(self) -> None:
-        """Close the file."""
-        self._conn.close()
+        """Close the database."""
+        self.db.close()
 
-    def _run(self, statement: str, /, **params: Any) -> sqlite3.Cursor:
-        """Run one of :data:`SQL`'s statements with its parameters."""
-        return self._conn.execute(SQL[statement], params)
+    def _run(self, statement: str, /, **params: Any) -> Ran:
+        return self.db.run(statement, **params)
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -224,11 +183,15 @@ class RoomStore:
         all in one transaction."""
         if not any(events for _, events in changes):
             return
-        now = _now()
-        with transaction(self._conn):
+        with self.db.transaction():
             for code, events in changes:
-                for event in events:
-                    self._writers[type(event)](code, event, now)
+                self.write(code, events)
+
+    def write(self, code: str, events: Sequence[Event]) -> None:
+        """Store a room's events (in the caller's transaction)."""
+        now = _now()
+        for event in events:
+            self._writers[type(event)](code, event, now)
 
     def _created(self, code: str, event: Created, now: str) -> None:
         seed = None if event.seed is None else str(event.seed)
@@ -250,10 +213,17 @@ class RoomStore:
             name=event.name,
             token=event.token,
             now=now,
+            server=self.server,
         )
 
     def _status(self, code: str, event: PlayerStatus, now: str) -> None:
         self._run("set_status", code=code, player=event.player, status=event.status.value)
+
+    def _connection(self, code: str, event: Connection, now: str) -> None:
+        server = self.server if event.connected else None
+        self._run(
+            "set_connection", code=code, player=event.player, server=server, since=event.since
+        )
 
     def _host(self, code: str, event: HostChanged, now: str) -> None:
         self._run("set_host", code=code, host=event.host)
@@ -266,7 +236,8 @@ class RoomStore:
         self._run("add_move", code=code, player=event.player, turn=event.turn, move=move, now=now)
 
     def _ended(self, code: str, event: Ended, now: str) -> None:
-        self._run("end", code=code, now=now, reason=str(event.reason))
+        self._run("end", code=code, now=now, at=event.at, reason=str(event.reason))
+        self._run("try_ended", code=code)
         for rank, line in enumerate(event.results, 1):
             self._run(
                 "add_result",
@@ -279,33 +250,130 @@ class RoomStore:
                 record=json.dumps(line.record, separators=(",", ":")),
             )
 
+    def _try_started(self, code: str, event: TryStarted, now: str) -> None:
+        self._run("add_try", day=event.day.isoformat(), key=event.key, code=code, now=now)
+
+    # -- several servers on one database -------------------------------------------------------
+
+    @contextmanager
+    def locked(self, code: str) -> Iterator[int | None]:
+        """A transaction holding a room's row: the room's stored version (None: no such
+        room). What is written within is committed together at the end."""
+        with self.db.batched(), self.db.transaction():
+            found = self._run("lock_room", code=code).rows
+            yield int(found[0][0]) if found else None
+
+    def set_state(self, code: str, version: int, active: float, deadline: float | None) -> None:
+        """Store a room's version, when a player last acted and its next deadline."""
+        self._run("set_state", code=code, version=version, active=active, deadline=deadline)
+
+    def tell(self, code: str, version: int, told: Sequence[Told], sent: float) -> None:
+        """Keep the messages of a room's version for players connected to other servers,
+        and tell the servers of the version (when the transaction commits)."""
+        for seq, message in enumerate(told):
+            self._run(
+                "add_message",
+                code=code,
+                version=version,
+                seq=seq,
+                server=message.server,
+                player=message.player,
+                body=message.text,
+                sent=sent,
+            )
+        self._run("notify", channel=CHANNEL, payload=f"{code} {version}")
+
+    def notifications(self) -> AsyncIterator[str]:
+        """The other servers' notifications of room changes (``CODE VERSION``), as they come;
+        raises StoreFault when the connection fails."""
+        return self.db.notifications()
+
+    def told(self, code: str, version: int) -> list[Told]:
+        """The messages of a room's version for players connected to this server that
+        another server stored."""
+        rows = self._run("messages_of", code=code, version=version, server=self.server).rows
+        return [Told(int(player), str(body), self.server) for player, body in rows]
+
+    def holders(self, code: str) -> dict[int, str | None]:
+        """The server holding each player's connection in a room (None: disconnected)."""
+        rows = self._run("holders", code=code).rows
+        return {int(p): None if s is None else str(s) for p, s in rows}
+
+    def forget_told(self, before: float) -> None:
+        """Drop the messages kept for other servers before a time."""
+        self._run("drop_messages", before=before)
+
+    def due_rooms(self, now: float, most: int = 100) -> list[str]:
+        """Rooms not ended whose deadline has come (as stored), soonest first."""
+        return [str(code) for (code,) in self._run("due_rooms", now=now, most=most).rows]
+
+    def seen(self, at: float) -> None:
+        """Say that this server is running, at ``at``."""
+        self._run("seen", id=self.server, seen=at)
+
+    def dead_servers(self, before: float) -> list[str]:
+        """The servers last seen before a time."""
+        return [str(found) for (found,) in self._run("dead_servers", before=before).rows]
+
+    def held_by(self, server: str) -> list[tuple[str, int]]:
+        """The (room, player) connections a server holds, as stored."""
+        return [(str(r), int(p)) for r, p in self._run("held_by", id=server).rows]
+
+    def drop_server(self, server: str) -> None:
+        """Forget a server."""
+        self._run("drop_server", id=server)
+
     # -- reading ------------------------------------------------------------------------------
 
     def knows(self, code: str) -> bool:
         """Whether a room of this code was ever stored."""
-        return self._run("room_known", code=code).fetchone() is not None
+        return bool(self._run("room_known", code=code).rows)
 
     def live_rooms(self) -> LiveRooms:
         """Every room not yet ended, as stored; a room that cannot be read is named instead."""
         rooms, problems = [], []
-        for code, kind, deal, deck, seed, host, status in self._run("live_rooms").fetchall():
+        for row in self._run("live_rooms").rows:
             try:
-                rooms.append(self._room(code, kind, deal, deck, seed, host, status))
+                rooms.append(self._room(row))
             except (ValueError, TypeError, KeyError) as exc:
-                problems.append(f"room {code}: cannot be read ({exc})")
+                problems.append(f"room {row[0]}: cannot be read ({exc})")
         return LiveRooms(rooms, problems)
 
-    def _room(
-        self, code: str, kind: str, deal: str, deck: int, seed: str | None, host: Any, status: str
-    ) -> StoredRoom:
+    def room(self, code: str) -> StoredRoom | None:
+        """A room as stored, ended or not (None: no such room); raises ValueError for one
+        that cannot be read."""
+        rows = self._run("room", code=code).rows
+        if not rows:
+            return None
+        try:
+            return self._room(rows[0])
+        except (TypeError, KeyError) as exc:
+            raise ValueError(f"room {code}: cannot be read ({exc})") from None
+
+    def _room(self, row: tuple[Any, ...]) -> StoredRoom:
+        code, kind, deal, deck, seed, host, status, version, active, ended_at, reason, day = row
         players = tuple(
-            StoredPlayer(int(player), str(name), str(token), Status(state))
-            for player, name, token, state in self._run("players_of", code=code)
+            StoredPlayer(
+                int(player),
+                str(name),
+                str(token),
+                Status(state),
+                connected=server is not None,
+                gone_since=None if gone is None else float(gone),
+            )
+            for player, name, token, state, server, gone in self._run("players_of", code=code).rows
         )
         moves = tuple(
             Moved(int(player), int(turn), placement_of(MoveIn.model_validate_json(move)))
-            for player, turn, move in self._run("moves_of", code=code)
+            for player, turn, move in self._run("moves_of", code=code).rows
         )
+        ended = None
+        if status == Phase.ENDED.value:
+            lines = tuple(
+                ResultLine(player=r.player, name=r.name, final=r.final, won=r.won, record=r.record)
+                for r in self.results(code)
+            )
+            ended = StoredEnd(EndReason(reason), float(ended_at or 0.0), lines)
         return StoredRoom(
             code=code,
             kind=Kind(kind),
@@ -316,11 +384,75 @@ class RoomStore:
             phase=Phase(status),
             players=players,
             moves=moves,
+            version=int(version),
+            active=None if active is None else float(active),
+            day=None if day is None else date.fromisoformat(day),
+            ended=ended,
         )
 
     def results(self, code: str) -> list[StoredResult]:
         """An ended room's results, highest final first (none for another room)."""
         return [
             StoredResult(int(p), int(rank), str(name), int(final), bool(won), json.loads(record))
-            for p, rank, name, final, won, record in self._run("results_of", code=code)
+            for p, rank, name, final, won, record in self._run("results_of", code=code).rows
         ]
+
+    # -- the online daily -----------------------------------------------------------------------
+
+    def day_deal(self, day: date, draw: Callable[[], int] = new_secret) -> DayDeal:
+        """A day's deal, dealt from a fresh secret (``draw``) if the day has none yet. No two
+        days have the same secret: the store refuses one already used, and another is
+        drawn."""
+        for _ in range(100):
+            rows = self._run("day", day=day.isoformat()).rows
+            if rows:
+                secret, deal = rows[0]
+                return DayDeal(day, int(secret), Deal.from_code(deal))
+            secret = draw()
+            self._run(
+                "add_day",
+                day=day.isoformat(),
+                seed=str(secret),
+                deal=secret_deal(secret).code,
+                now=_now(),
+            )
+        raise StoreFault(f"{self.where}: no new secret for {day} after 100 draws")
+
+    def past_deal(self, day: date) -> Deal | None:
+        """A day's deal if one was dealt (for a day that is over)."""
+        rows = self._run("day", day=day.isoformat()).rows
+        return Deal.from_code(rows[0][1]) if rows else None
+
+    def registered(self, key: str) -> Registered | None:
+        """A name the daily knows, by its key."""
+        rows = self._run("name", key=key).rows
+        return Registered(str(rows[0][0]), str(rows[0][1])) if rows else None
+
+    def register(self, key: str, name: str, token: str) -> bool:
+        """Register a name with its token's hash; False if it was registered meanwhile."""
+        return self._run("add_name", key=key, name=name, token=token, now=_now()).count == 1
+
+    def daily_try(self, day: date, key: str) -> DailyTry | None:
+        """A player's try at a day's daily, if they have one."""
+        rows = self._run("try", day=day.isoformat(), key=key).rows
+        return DailyTry(str(rows[0][0]), rows[0][1] == Phase.ENDED.value) if rows else None
+
+    def ended_tries(self, day: date) -> int:
+        """How many of a day's tries have ended (the board changes when this does)."""
+        rows = self._run("ended_tries", day=day.isoformat()).rows
+        return int(rows[0][0]) if rows else 0
+
+    def finished(self, day: date) -> list[Finished]:
+        """A day's tries that have ended: highest final first, ties by who finished first."""
+        return [
+            Finished(str(name), int(final), stamp(float(ended)))
+            for name, final, ended in self._run("finished", day=day.isoformat()).rows
+        ]
+
+    def daily_record(self, day: date, key: str) -> dict[str, Any] | None:
+        """The game record of a player's ended try at a day's daily."""
+        rows = self._run("daily_record", day=day.isoformat(), key=key).rows
+        if not rows:
+            return None
+        record: dict[str, Any] = json.loads(rows[0][0])
+        return record
