@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import game_screen, greedy, session_of, sync
+from app_helpers import greedy, place_by_action, session_of, sync
 from textual.pilot import Pilot
 
 from forage.app import saves
@@ -46,11 +46,9 @@ def listen(app: ForageApp) -> list[str]:
 
 async def place_cards(pilot: Pilot[int], app: ForageApp, count: int) -> None:
     """Place ``count`` cards greedily through the game screen."""
-    screen = game_screen(app)
     session = session_of(app)
     for _ in range(count):
-        session.go_to(greedy(session).placement)
-        screen.action_place()
+        place_by_action(app, greedy(session).placement)
         await pilot.pause()
 
 

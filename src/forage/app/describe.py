@@ -220,6 +220,32 @@ def outcome_lines(outcome: Outcome, base: int, final: tuple[int, int] | None = N
     return Preview(headline, details, tone, brief_details(outcome))
 
 
+ASK_KEY: Final = "w"
+"""The key that turns on or off the question before a costly drop."""
+
+
+def costly_question(before: int, after: int, final: bool) -> str:
+    """The headline that asks for a second enter before a costly drop, saying its cost."""
+    what = "final" if final else "score"
+    return (
+        f"{LOSS} This drop costs {points(before - after)} ({what} {before} {TO} {after}): "
+        f"enter again places it."
+    )
+
+
+COSTLY_NOTE: Final = (
+    f"Not placed yet: move or turn the card to try elsewhere; {ASK_KEY} stops asking."
+)
+"""The note under the question before a costly drop."""
+
+
+def asking_words(on: bool) -> str:
+    """What the key that turns the question before costly drops on or off answers."""
+    if on:
+        return f"Costly drops ask for a second enter again ({ASK_KEY} turns that off)."
+    return f"Costly drops no longer ask for a second enter ({ASK_KEY} asks again)."
+
+
 BRIEF_KINDS: Final = (
     (Effect.PLACED, "new die", "new dice"),
     (Effect.RAISED, "raised", "raised"),

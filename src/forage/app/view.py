@@ -7,9 +7,16 @@ placed costs one engine outcome and the states that depend on it.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-from forage.app.describe import ARROW_KEYS, DOT, card_name, cell_previews, outcome_lines
+from forage.app.describe import (
+    ARROW_KEYS,
+    DOT,
+    card_name,
+    cell_previews,
+    costly_question,
+    outcome_lines,
+)
 from forage.app.widgets import HandState, ScoreState, StatusState, WoodlandState
 from forage.engine import Area, Game, GameResult, Outcome, Placement, Square
 from forage.engine.woodland import Pos
@@ -44,6 +51,34 @@ def card_cells(game: Game, placement: Placement | None) -> CardCells:
         (placement.x + dx, placement.y + dy, area)
         for dx, dy, area in card.footprint(placement.rotation)
     )
+
+
+COSTLY_LOSS: Final = 5
+"""A drop that loses this many points or more asks for a second enter (as does one that
+takes the score below zero), unless the player has turned the question off."""
+
+
+class DropChange(NamedTuple):
+    """What a drop does to the score that decides the game."""
+
+    before: int
+    after: int
+    final: bool
+    """Whether that score is the final score (a recipe challenge), else the base score."""
+
+
+def drop_change(game: Game, outcome: Outcome, after: GameResult | None = None) -> DropChange:
+    """The score that decides the game before and after a legal drop: the base score, or in
+    a recipe challenge (``after``, the engine's standing after the drop) the final score."""
+    if after is not None:
+        return DropChange(game.result().score.final, after.score.final, True)
+    return DropChange(game.base, game.base + outcome.score_change, False)
+
+
+def is_costly(change: DropChange) -> bool:
+    """Whether a drop loses enough to ask for a second enter: ``COSTLY_LOSS`` points or
+    more, or the score taken below zero."""
+    return change.before - change.after >= COSTLY_LOSS or change.after < 0 <= change.before
 
 
 def woodland_state(
@@ -113,10 +148,12 @@ def status_state(
     note_tone: str = "note",
     after: GameResult | None = None,
     hints: bool = True,
+    asking: DropChange | None = None,
 ) -> StatusState:
     """The status bar: what the drop shown would do (or why not, or what to do first) and
     a note on the last line, in the palette's mark ``note_tone``; ``hints``: whether the
-    hint key works here, to be named."""
+    hint key works here, to be named; ``asking``: the drop shown is a costly one that
+    enter has been pressed for once, and asks for a second enter."""
     if outcome is None:
         return StatusState(
             "The game is over.",
@@ -138,6 +175,8 @@ def status_state(
     final = None if after is None else (standing.result.score.final, after.score.final)
     preview = outcome_lines(outcome, game.position.base, final)
     headline = preview.headline
+    if asking is not None:
+        headline = costly_question(asking.before, asking.after, asking.final)
     if peek:
         headline = "Peeking under the card: p shows the card again."
     return StatusState(headline, preview.details, preview.tone, note, note_tone, preview.brief)

@@ -16,10 +16,13 @@ from textual.widgets import Static
 from forage.app import saves
 from forage.app.describe import (
     ARROW_KEYS,
+    ASK_KEY,
+    COSTLY_NOTE,
     DOT,
     ELLIPSIS,
     ENTER_KEY,
     MOUSE_COLOUR,
+    asking_words,
     card_name,
     drop_aftermath,
     tone_of,
@@ -28,10 +31,15 @@ from forage.app.keeper import Keeper, keeper_of
 from forage.app.recorder import recorder_of
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.session import Session
+from forage.app.settings import Settings, load_settings, save_settings
 from forage.app.themes import next_theme, palette_name
 from forage.app.view import (
+    DropChange,
+    PositionKey,
     Standing,
+    drop_change,
     hand_state,
+    is_costly,
     score_state,
     standing_of,
     status_state,
@@ -90,10 +98,15 @@ class GameScreen(ForageScreen):
         Binding("v", "colours", "Colours", show=False),
         Binding("L", "learn", "Learn", show=False),
         Binding("P", "puzzle", "Puzzle", show=False),
+        Binding(ASK_KEY, "ask_costly", "Ask before costly drops", show=False),
     ]
 
     OWN_GAME: ClassVar[bool] = True
     """Whether the screen plays the player's own game (the one saved and resumed)."""
+
+    ASKS_BEFORE_COSTLY: ClassVar[bool] = True
+    """Whether a costly drop asks for a second enter here (``view.is_costly``), as the
+    player's settings say."""
 
     version: var[int] = var(0, init=False)
     """Goes up whenever the game or the cursor changes; the widgets are then updated."""
@@ -125,6 +138,11 @@ class GameScreen(ForageScreen):
         self._follow = False
         """The player has tried to move the card since the last drop: the view shows it
         even where it waits (until then the view keeps its place)."""
+        self._asked: tuple[PositionKey, Placement | None] | None = None
+        """The costly drop enter was pressed for once (the position and the placement): a
+        second enter there places it."""
+        self._settings: Settings | None = None
+        """The player's settings, read when first needed (not at start-up)."""
 
     def compose(self) -> ComposeResult:
         """Title; woodland and side panel; status bar; footer."""
@@ -215,7 +233,7 @@ class GameScreen(ForageScreen):
         position once per position, what depends on the card being placed each time."""
         session = self.session
         game = session.game
-        key = (self._serial, tuple(game.moves))
+        key = self._position_key()
         moved_on = self._standing is None or self._standing.key != key
         widgets = self._widgets
         if moved_on:
@@ -246,7 +264,12 @@ class GameScreen(ForageScreen):
         if title != self._title:
             self._title = title
             self.query_one("#title", Static).update(title)
-        note = self._message or self._hint_text() or self._last
+        asking: DropChange | None = None
+        if self._asked is not None and self._asked != (key, session.cursor):
+            self._asked = None  # the card has moved: the question is dropped
+        if self._asked is not None and outcome is not None and outcome.legal:
+            asking = drop_change(game, outcome, after)
+        note = self._message or (COSTLY_NOTE if asking else "") or self._hint_text() or self._last
         note_tone = self._last_tone if note == self._last else "note"
         self._message = ""
         widgets.status.state = status_state(
@@ -259,7 +282,12 @@ class GameScreen(ForageScreen):
             note_tone=note_tone,
             after=after,
             hints=self.check_action("hint", ()) is not False,
+            asking=asking,
         )
+
+    def _position_key(self) -> PositionKey:
+        """Which game of this screen and which position of it is shown."""
+        return (self._serial, tuple(self.session.game.moves))
 
     def say(self, text: str) -> None:
         """Answer a key on the status bar's last line (instead of a notification)."""
@@ -350,6 +378,9 @@ class GameScreen(ForageScreen):
         if self.session.waiting:
             self.say("Move the card onto the woodland first: enter then places it.")
             return
+        if self._ask_first():
+            return
+        self._asked = None
         before = self._final()
         outcome = self.session.place()
         if outcome is None:
@@ -360,6 +391,50 @@ class GameScreen(ForageScreen):
         self.keeper().keep(self.session)
         self._dropped("Placed", outcome.placement.card, before, outcome)
         self.check_end()
+
+    @property
+    def asks_again(self) -> bool:
+        """Whether enter was pressed once for a costly drop, and a second enter places it."""
+        return self._asked is not None and self._asked == (
+            self._position_key(),
+            self.session.cursor,
+        )
+
+    def _ask_first(self) -> bool:
+        """Whether enter asks again rather than places: the drop shown is costly, the
+        player has not turned the question off, and enter was not just pressed for it."""
+        session = self.session
+        here = (self._position_key(), session.cursor)
+        if not self.ASKS_BEFORE_COSTLY or self._asked == here or not self._asks_costly():
+            return False
+        outcome = session.preview()
+        if outcome is None or not outcome.legal:
+            return False
+        game = session.game
+        after = game.result_after(outcome) if session.is_challenge else None
+        if not is_costly(drop_change(game, outcome, after)):
+            return False
+        self._asked = here
+        self.changed()
+        return True
+
+    def _asks_costly(self) -> bool:
+        """Whether the player wants a second enter before a costly drop (read once from
+        the data folder; in a browser tab, whose data folder is the server's, asked until
+        turned off there)."""
+        if self._settings is None:
+            self._settings = Settings() if self.app.is_web else load_settings()
+        return self._settings.ask_costly
+
+    def action_ask_costly(self) -> None:
+        """Turn the question before a costly drop off, or on again (kept for next time)."""
+        self._settings = Settings(ask_costly=not self._asks_costly())
+        self._asked = None
+        kept = self.app.is_web or save_settings(self._settings)
+        answer = asking_words(self._settings.ask_costly)
+        if not kept:
+            answer += " (For this game only: the data folder cannot be written.)"
+        self.say(answer)
 
     def _final(self) -> int:
         """The score that decides the game: final in a recipe challenge, else base."""
@@ -485,7 +560,8 @@ class GameScreen(ForageScreen):
         """Open the keys and rules."""
         from forage.app.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen(self.session.game.recipes))
+        asks = self._asks_costly() if self.ASKS_BEFORE_COSTLY else None
+        self.app.push_screen(HelpScreen(self.session.game.recipes, ask_costly=asks))
 
     def action_new_game(self) -> None:
         """Start a new game (asking first if this one is under way)."""
