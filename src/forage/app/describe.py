@@ -297,6 +297,10 @@ def brief_within(brief: str, width: int) -> str:
     return brief[: max(0, width - 1)].rstrip() + ELLIPSIS
 
 
+SHORT: Final = 5
+"""The most characters a short label has (the width of an area at 80x24)."""
+
+
 class CellPreview(NamedTuple):
     """What one area of the card being placed covers and what the drop does there."""
 
@@ -308,7 +312,7 @@ class CellPreview(NamedTuple):
     below: str
     """What lies below: ``on soil``, ``on M3``; empty on empty table."""
     short_below: str
-    """The same in at most five characters."""
+    """The same in at most five characters (empty where it does not fit: ``on C10``)."""
     word: str
     """One more word where there is room: mouse, basket, Edwood."""
     cause: bool
@@ -346,7 +350,7 @@ def _below(square: Square | None) -> tuple[str, str]:
         return "on Edwood", "on E"
     if square.die is not None:
         text = "on " + die_text(square.die)
-        return text, text
+        return text, text if len(text) <= SHORT else ""
     return "on " + area_name(square.area), "on " + "".join(
         c.value.lower() for c in square.area.colours
     )
@@ -372,7 +376,8 @@ def _change(effect: AreaEffect) -> tuple[str, str, str]:
         return "+" + mouse, "+" + mouse, "mouse"
     if kind is Effect.EDWOOD:
         if back is not None:
-            return f"{die_text(back)}{ARROW}E", "+E", "Edwood"
+            chased = f"{die_text(back)}{ARROW}E"
+            return chased, chased if len(chased) <= SHORT else "+E", "Edwood"
         return "+Edwood", "+E", "Edwood"
     return "", "", ""
 
