@@ -115,7 +115,7 @@ async def test_a_par_the_history_has_proven_is_shown_without_working_it_out(
             text = str(app.screen.query_one("#end-par", Static).content)
     finally:
         end_module.ParJob = real  # type: ignore[misc]
-    assert started == [] and "Par for this deal: 99 (the best possible" in text
+    assert started == [] and "Par for this deal: 99 (the best score knowing the draw order)" in text
 
 
 def test_the_hint_tells_the_answer_so_far_first() -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple
 
 from forage.engine import (
@@ -60,6 +61,9 @@ take six more columns: the game's keys fit 80)."""
 MOUSE_HINT: Final = "c: mouse colour"
 """What a preview adds where a mouse die may take either colour (R8c)."""
 ELLIPSIS: Final = "..." if ASCII else "…"
+PAR_IS: Final = "the best score knowing the draw order"
+"""What par is, in every place that names it: a search that knows the order of the
+cards to come (proven the best, or the best it found: ``par_words``)."""
 DEGREE: Final = " degrees" if ASCII else "°"
 STAR: Final = "*" if ASCII else "★"
 """The mark of an achievement just unlocked."""
@@ -93,6 +97,22 @@ on soil     what the area covers (on M3: a die; none: empty table)
 {CROSS} mouse     this area is why the card cannot go here
             (the other reasons: {CROSS} Edwood, {CROSS} no die, {CROSS} colour)"""
 """What the words drawn in the card being placed mean."""
+
+
+def par_words(proven: bool) -> str:
+    """What a par is: :data:`PAR_IS`, and whether the search proved it the best."""
+    return PAR_IS if proven else f"{PAR_IS}, as far as the search looked"
+
+
+def path_lines(path: str, width: int) -> list[str]:
+    """A file's path in lines of at most ``width`` characters, broken only after a ``/``
+    (never inside a name; a name longer than the line has a line to itself)."""
+    lines = [""]
+    for part in re.split(r"(?<=/)", path):
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append("")
+        lines[-1] += part
+    return lines
 
 
 def card_name(card: Card) -> str:
@@ -153,6 +173,43 @@ def drop_aftermath(outcome: Outcome) -> str:
     if back:
         parts.append(f"{back} {'die' if back == 1 else 'dice'} to the supply")
     return "; " + ", ".join(parts) if parts else ""
+
+
+def _gathered(effect: AreaEffect) -> int:
+    """The points a die placed or raised by one area adds (the most a drop gathers)."""
+    after, below = effect.die, effect.below
+    if after is None:
+        return 0
+    if effect.effect is Effect.RAISED and below is not None and below.die is not None:
+        return after.value - below.die.value
+    return after.value if effect.effect is Effect.PLACED else 0
+
+
+def line_words(outcomes: Sequence[Outcome]) -> str:
+    """What a line of drops gathers, each by its biggest die placed or raised: ``raises
+    C3 to 6, then the last card takes it to 10``."""
+    parts = []
+    held: tuple[int, int] | None = None  # where the last drop's die went
+    for index, outcome in enumerate(outcomes):
+        gathering = [e for e in outcome.effects if _gathered(e) > 0]
+        best = max(gathering, key=_gathered, default=None)
+        who = "the last card " if index and index == len(outcomes) - 1 else ""
+        if best is None or best.die is None:
+            change = outcome.score_change
+            parts.append(f"{who}scores {change:+d}" if change else f"{who}gathers nothing")
+            held = None
+            continue
+        die = best.die
+        before = best.below.die if best.below is not None else None
+        if best.effect is Effect.PLACED or before is None:
+            what = f"places a new {die.colour.value}{die.value}"
+        elif (best.x, best.y) == held:
+            what = f"takes it to {die.value}"
+        else:
+            what = f"raises {before.colour.value}{before.value} to {die.value}"
+        parts.append(who + what)
+        held = (best.x, best.y)
+    return ", then ".join(parts)
 
 
 def score_sum(score: Score) -> str:

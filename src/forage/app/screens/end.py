@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.style import Style
@@ -13,7 +14,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from forage.app.describe import ELLIPSIS, score_sum
+from forage.app.describe import ELLIPSIS, par_words, score_sum
 from forage.app.par_job import ParJob
 from forage.app.recorder import Recorder, recorder_of
 from forage.app.screens.base import ForageModal, too_small_notice
@@ -190,10 +191,9 @@ class EndScreen(ForageModal):
         par_found(self.app)[self.session.deal.code] = (par, proven)
         result = self.session.game.result()
         mine = result.score.final
-        how = "the best possible" if proven else "the best the search found"
         text = Text()
         text.append(f"Par for this deal: {par}", "bold")
-        text.append(f" ({how}, knowing the draw order); you scored {mine}.")
+        text.append(f" ({par_words(proven)}); you scored {mine}.")
         self.query_one("#end-par", Static).update(text)
         self.history_par(par, proven)
 
@@ -256,13 +256,15 @@ class EndScreen(ForageModal):
             scoreboard=board.lines,
             par=par,
             share=recorder.share(self.session, par),
+            first_only=recorder.is_daily(self.session),
         )
 
     def action_copy_share(self) -> None:
         """Put the daily share line on the clipboard (OSC 52)."""
         if self._share:
             self.app.copy_to_clipboard(self._share)
-            self.notify("Share line copied.", timeout=2)
+            panel = self.query_one(HistoryPanel)
+            panel.state = replace(panel.state, copied=True)  # said in the panel, over nothing
 
     def on_unmount(self) -> None:
         """Stop the par search when the end screen closes."""
