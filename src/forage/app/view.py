@@ -81,6 +81,42 @@ def is_costly(change: DropChange) -> bool:
     return change.before - change.after >= COSTLY_LOSS or change.after < 0 <= change.before
 
 
+class Spot(NamedTuple):
+    """A legal placement of the card being placed and what it gives at once."""
+
+    placement: Placement
+    gain: int
+    """The change of the score that decides the game: base, or final in a challenge."""
+
+
+def spot_order(game: Game, card: int) -> tuple[Spot, ...]:
+    """Every legal placement of a hand card (each rotation and spot once, with the default
+    mouse colours or the first legal choice), what gives most at once first; placements
+    that give the same keep the engine's order (rotation, then top to bottom, left to
+    right)."""
+    now = game.result().score.final if game.recipes else game.base
+
+    def gain(outcome: Outcome) -> int:
+        if game.recipes:
+            return game.result_after(outcome).score.final - now
+        return outcome.score_change
+
+    spots = [Spot(o.placement, gain(o)) for o in game.outcomes(card)]
+    return tuple(sorted(spots, key=lambda spot: -spot.gain))
+
+
+def spot_index(spots: tuple[Spot, ...], here: Placement | None, step: int) -> int:
+    """Where ``step`` (1 on, -1 back) goes in ``spots`` from the placement ``here``: the
+    next or previous one, going round; from a placement not among them, the first (on)
+    or the last (back)."""
+    where = (here.card, here.rotation, here.x, here.y) if here is not None else None
+    for index, spot in enumerate(spots):
+        p = spot.placement
+        if (p.card, p.rotation, p.x, p.y) == where:
+            return (index + step) % len(spots)
+    return 0 if step > 0 else len(spots) - 1
+
+
 def woodland_state(
     game: Game,
     squares: dict[Pos, Square],

@@ -36,11 +36,14 @@ from forage.app.themes import next_theme, palette_name
 from forage.app.view import (
     DropChange,
     PositionKey,
+    Spot,
     Standing,
     drop_change,
     hand_state,
     is_costly,
     score_state,
+    spot_index,
+    spot_order,
     standing_of,
     status_state,
     title_text,
@@ -99,6 +102,8 @@ class GameScreen(ForageScreen):
         Binding("L", "learn", "Learn", show=False),
         Binding("P", "puzzle", "Puzzle", show=False),
         Binding(ASK_KEY, "ask_costly", "Ask before costly drops", show=False),
+        Binding("f", "spot(1)", "Next spot", show=False),
+        Binding("F", "spot(-1)", "Spot back", show=False),
     ]
 
     OWN_GAME: ClassVar[bool] = True
@@ -143,6 +148,8 @@ class GameScreen(ForageScreen):
         second enter there places it."""
         self._settings: Settings | None = None
         """The player's settings, read when first needed (not at start-up)."""
+        self._spots: tuple[PositionKey, int, tuple[Spot, ...]] | None = None
+        """The legal spots of a card, best first, for the position they were found in."""
 
     def compose(self) -> ComposeResult:
         """Title; woodland and side panel; status bar; footer."""
@@ -190,7 +197,7 @@ class GameScreen(ForageScreen):
             self.refresh_bindings()
 
     PLACING_ACTIONS: ClassVar[frozenset[str]] = frozenset(
-        {"move", "rotate", "next_card", "choose", "mouse_colour", "hint", "peek"}
+        {"move", "rotate", "next_card", "choose", "mouse_colour", "hint", "peek", "spot"}
     )
     """The keys that work on the card being placed: none once the game is over."""
 
@@ -342,6 +349,31 @@ class GameScreen(ForageScreen):
         self._peek = False
         self.session.rotate(clockwise)
         self.changed()
+
+    def action_spot(self, step: int) -> None:
+        """Move the card to the next legal spot (``step`` 1) or the one before (-1), in
+        the order of what each gives at once (``view.spot_order``)."""
+        session = self.session
+        card = session.card_number
+        if card is None:
+            return
+        key = self._position_key()
+        if self._spots is None or self._spots[:2] != (key, card):
+            self._spots = (key, card, spot_order(session.game, card))
+        spots = self._spots[2]
+        if not spots:
+            name = card_name(session.game.card(card))
+            name = name[:1].upper() + name[1:]
+            self.say(f"{name} has no legal spot: tab takes the other card.")
+            return
+        index = spot_index(spots, session.cursor, step)
+        session.go_to(spots[index].placement)
+        self._peek = False
+        self._follow = True
+        self.say(
+            f"Spot {index + 1} of {len(spots)} for this card, by what it gives at once "
+            f"({spots[index].gain:+d}): f next, F back."
+        )
 
     def action_peek(self) -> None:
         """Show what lies under the card being placed (again: show the card)."""

@@ -34,6 +34,7 @@ class GuidedScreen(GameScreen):
             "learn",
             "puzzle",
             "ask_costly",
+            "spot",
         }
     )
     """The game's keys a set position does without."""

@@ -39,6 +39,8 @@ KEYS: Final = f"""\
   p                 peek under the card (again: show the card)
   u / ctrl+r        undo the last placement / redo it
   t                 hint: a suggested placement (on the last line)
+  f / F             the card's next / previous legal spot, the spots in
+                    order of what they give at once (not in a puzzle)
   {ASK_KEY}                 ask for a second enter before a drop that loses
                     {COSTLY_LOSS} points or more or takes the score below zero:
                     on or off (kept for next time){{asking}}
