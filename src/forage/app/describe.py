@@ -16,6 +16,7 @@ from forage.engine import (
     Effect,
     Outcome,
     Reason,
+    RecipeProgress,
     Score,
     Square,
 )
@@ -210,6 +211,11 @@ def line_words(outcomes: Sequence[Outcome]) -> str:
         parts.append(who + what)
         held = (best.x, best.y)
     return ", then ".join(parts)
+
+
+def progress_words(progress: RecipeProgress) -> str:
+    """How far a recipe's counted condition has got: ``now 4 of 5``."""
+    return f"now {progress.have} of {progress.need}"
 
 
 def score_sum(score: Score) -> str:

@@ -18,7 +18,7 @@ from forage.app.describe import (
     outcome_lines,
 )
 from forage.app.widgets import HandState, ScoreState, StatusState, WoodlandState
-from forage.engine import Area, Game, GameResult, Outcome, Placement, Square
+from forage.engine import Area, Game, GameResult, Outcome, Placement, RecipeProgress, Square
 from forage.engine.woodland import Pos
 
 CardCells = tuple[tuple[int, int, Area], ...]
@@ -163,9 +163,16 @@ def hand_state(game: Game, cursor: Placement | None, challenge: bool) -> HandSta
     )
 
 
-def score_state(game: Game, standing: Standing, after: GameResult | None) -> ScoreState:
-    """The score panel: the standing, the recipes, and the standing after the drop shown."""
-    return ScoreState(result=standing.result, recipes=game.recipes, after=after)
+def score_state(
+    game: Game, standing: Standing, after: GameResult | None, outcome: Outcome | None = None
+) -> ScoreState:
+    """The score panel: the standing, the recipes, the standing after the drop shown
+    (``outcome``, with ``after`` the engine's standing after it) and how far each recipe
+    that is a count has got, as that drop would leave it."""
+    progress: tuple[RecipeProgress | None, ...] = ()
+    if game.recipes:
+        progress = tuple(game.recipe_progress(outcome if after is not None else None))
+    return ScoreState(result=standing.result, recipes=game.recipes, after=after, progress=progress)
 
 
 def title_text(label: str) -> str:

@@ -40,7 +40,10 @@ def summary_text(session: Session, marks: Mapping[str, Style] = DEFAULT_MARKS) -
     else:
         text.append("All cards are placed.\n", "bold")
     if session.is_challenge:
-        text.append_text(recipes_text(result, game.recipes, conditions=True, marks=marks))
+        progress = game.recipe_progress()
+        text.append_text(
+            recipes_text(result, game.recipes, conditions=True, marks=marks, progress=progress)
+        )
         text.append("\n")
     text.append(f"Base score {score.base}", "bold")
     text.append(f"  ({score_sum(score)})\n")

@@ -266,7 +266,7 @@ class GameScreen(ForageScreen):
         if session.is_challenge and outcome is not None and outcome.legal:
             after = game.result_after(outcome)
         if moved_on or session.is_challenge:
-            widgets.score.state = score_state(game, standing, after)
+            widgets.score.state = score_state(game, standing, after, outcome)
         title = title_text(self.daily_label() or session.label())
         if title != self._title:
             self._title = title

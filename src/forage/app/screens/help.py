@@ -106,7 +106,8 @@ RULES: Final = f"""\
   on a split area, {EDWOOD_POINTS} if Edwood is in the woodland.
   {WIN_LINE} or more wins a standard game. In a recipe challenge the two
   recipes add bonuses (or double a colour); reach the target, the
-  sum of the two recipe numbers, to win.
+  sum of the two recipes' numbers (listed below, and beside the
+  target where the score panel has room), to win.
   If no card in your hand fits anywhere, the game ends at once.
 """
 
@@ -145,9 +146,12 @@ class HelpScreen(ForageModal):
         text = self.text if self.text is not None else game_help(self.ask_costly)
         if self.recipes:
             target = sum(r.target for r in self.recipes)
-            text += f"\n[b]This game's recipes[/b] (target {target})\n"
+            sums = " + ".join(str(r.target) for r in self.recipes)
+            text += f"\n[b]This game's recipes[/b] (target {sums} = {target})\n"
             for recipe in self.recipes:
-                text += f"  {recipe.name} ({recipe.bonus_text}): {recipe.condition}\n"
+                text += (
+                    f"  {recipe.target} {recipe.name} ({recipe.bonus_text}): {recipe.condition}\n"
+                )
         with Vertical(classes="body dialog help"), VerticalScroll():
             yield Static(text, id="help-text")
         yield KeyBar()
