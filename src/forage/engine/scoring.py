@@ -172,6 +172,17 @@ AWARD_WINNING_EACH: Final = 4
 """Award Winning: this many food dice of each colour (R18)."""
 
 
+COUNTED_KINDS: Final = frozenset(
+    {
+        RecipeKind.ALL_FIVE,
+        RecipeKind.ALL_DICE,
+        RecipeKind.AWARD_WINNING,
+        RecipeKind.EXTRA_SPECIAL,
+    }
+)
+"""The conditions that are counts (:func:`counted`)."""
+
+
 class RecipeProgress(NamedTuple):
     """How far a woodland is towards a recipe's condition that is a count (R18): the
     condition holds once ``have`` reaches ``need``."""
@@ -205,10 +216,11 @@ def condition_met(recipe: Recipe, facts: Survey, first: int) -> bool:
     """Whether a recipe's condition holds (R18); ``first`` is the first-turn colour mask.
     A condition that is a count holds once its count is reached (:func:`counted`)."""
     kind = recipe.kind
-    colour = COLOUR_INDEX[recipe.colour] if recipe.colour is not None else -1
-    progress = counted(recipe, facts)
-    if progress is not None:
+    if kind in COUNTED_KINDS:
+        progress = counted(recipe, facts)
+        assert progress is not None
         return progress.have >= progress.need
+    colour = COLOUR_INDEX[recipe.colour] if recipe.colour is not None else -1
     if kind is RecipeKind.EXACT_TEN:
         return (colour, 10) in facts.faces
     if kind in (RecipeKind.DOUBLE, RecipeKind.HOMEMADE):
