@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from app_helpers import play_out_quickly, session_of, sync
 from textual.widgets import Static
 
@@ -167,3 +168,34 @@ async def test_the_answer_so_far_is_shown_then_the_final_hint() -> None:
         screen._hint_ready(key, Hint(second.placement, 0, 31.0, second.score_change))
         await pilot.pause()
         assert session.placement() == moved
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@sync
+async def test_the_hint_speaks_of_the_next_turn_only_while_there_is_one(
+    size: tuple[int, int],
+) -> None:
+    from app_helpers import game_screen, greedy, place_quickly
+
+    from forage.app.widgets import StatusBar
+
+    app = ForageApp(seed=3, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        while True:
+            game = session.game
+            best = greedy(session)
+            expected = float(game.base + best.score_change)  # nothing more to come, last turn
+            game_screen(app).show_hint(best.placement, best.score_change, expected + 3)
+            await pilot.pause()
+            note = app.screen.query_one(StatusBar).state.note
+            assert note.startswith("Hint: ")
+            if game.turn == game.turns:
+                game_screen(app).show_hint(best.placement, best.score_change, expected)
+                await pilot.pause()
+                note = app.screen.query_one(StatusBar).state.note
+                assert "next turn" not in note and "more" not in note
+                break
+            assert "about 3 more next turn" in note
+            await place_quickly(pilot, app)

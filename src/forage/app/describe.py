@@ -56,9 +56,9 @@ LEFT_KEY: Final = "left" if ASCII else "←"
 RIGHT_KEY: Final = "right" if ASCII else "→"
 ENTER_KEY: Final = "enter" if ASCII else "⏎"
 """Keys as the footer names them."""
-MOUSE_COLOUR: Final = "Mouse" if ASCII else "Mouse colour"
-"""What the footer calls the c key (short in ASCII, where the arrow and enter keys' names
-take six more columns: the game's keys fit 80)."""
+MOUSE_COLOUR: Final = "Mouse colour"
+"""What the footer calls the c key, shown last and only where the card has a choice of
+mouse colour (in ASCII, at 80 columns, it is then cut: the status line names it too)."""
 MOUSE_HINT: Final = "c: mouse colour"
 """What a preview adds where a mouse die may take either colour (R8c)."""
 ELLIPSIS: Final = "..." if ASCII else "…"

@@ -90,10 +90,10 @@ class GameScreen(ForageScreen):
         Binding("enter,space", "place", "Place", key_display=ENTER_KEY),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit_game", "Quit"),
-        Binding("c", "mouse_colour", MOUSE_COLOUR),
         Binding("u", "undo", "Undo"),
         Binding("ctrl+r", "redo", "Redo", show=False),
         Binding("t", "hint", "Hint"),
+        Binding("c", "mouse_colour", MOUSE_COLOUR),  # shown where there is a choice
         Binding("p", "peek", "Peek under", show=False),
         Binding("n", "new_game", "New", show=False),
         Binding("s", "stats", "Statistics", show=False),
@@ -148,6 +148,8 @@ class GameScreen(ForageScreen):
         second enter there places it."""
         self._settings: Settings | None = None
         """The player's settings, read when first needed (not at start-up)."""
+        self._choice = False
+        """The card shown has a choice of mouse colour (the key bar names c)."""
         self._spots: tuple[PositionKey, int, tuple[Spot, ...]] | None = None
         """The legal spots of a card, best first, for the position they were found in."""
 
@@ -212,11 +214,14 @@ class GameScreen(ForageScreen):
             return False
         return not (action in self.PLACING_ACTIONS and game.is_over())
 
-    def key_label(self, action: str, description: str) -> str:
+    def key_label(self, action: str, description: str) -> str | None:
         """What the key bar calls a key's action: once the game is over, enter shows the
-        summary again."""
+        summary again; the mouse colour key is named only where the card has a choice
+        (None: not named; the key still answers)."""
         if action == "place" and self.session.game.is_over():
             return "Summary"
+        if action == "mouse_colour" and not self._choice:
+            return None
         return description
 
     def tell_save_news(self) -> None:
@@ -250,6 +255,10 @@ class GameScreen(ForageScreen):
         assert standing is not None
         outcome = None if game.is_over() else session.preview()
         waiting = session.waiting  # dealt beside the woodland: not refused, not yet placed
+        choice = outcome is not None and outcome.legal and bool(outcome.mouse_choice_possible)
+        if choice != self._choice:  # the key bar names c only where it chooses something
+            self._choice = choice
+            self.refresh_bindings()
         widgets.woodland.state = woodland_state(
             game,
             standing.squares,
@@ -562,10 +571,12 @@ class GameScreen(ForageScreen):
         (``final`` False: the answer so far, the search still checking it)."""
         if self.session.go_to(placement):
             self._peek = False
-            more = expected - (self.session.game.base + gain)
-            name = card_name(self.session.game.card(placement.card))
+            game = self.session.game
+            more = expected - (game.base + gain)
+            name = card_name(game.card(placement.card))
+            later = f", about {more:.0f} more next turn" if game.turn < game.turns else ""
             text = (
-                f"Hint: {name} here, {gain:+d} now, about {more:.0f} more next turn."
+                f"Hint: {name} here, {gain:+d} now{later}."
                 if final  # the headline above says that enter places it
                 else f"Hint so far: {name} here, {gain:+d} now; still checking{ELLIPSIS}"
             )
