@@ -161,15 +161,21 @@ async def test_the_scoreboard_says_whose_best_of_how_many_games(
 
 
 @pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("dialog", ["end", "help"])
 @sync
-async def test_the_end_dialog_has_no_column_of_the_woodland_beside_it(
-    size: tuple[int, int],
+async def test_the_end_and_help_dialogs_have_no_column_of_the_woodland_beside_them(
+    size: tuple[int, int], dialog: str
 ) -> None:
     app = ForageApp(seed=5, recipes=True, offer_resume=False)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
-        await play_out_quickly(pilot, app)
-        assert isinstance(app.screen, EndScreen)
+        if dialog == "end":
+            await play_out_quickly(pilot, app)
+            assert isinstance(app.screen, EndScreen)
+        else:
+            await pilot.press("f", "question_mark")  # a card over the woodland, then help
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
         lines = screen_lines(app)
     inside = [line for line in lines if line.count("│") >= 2]
     assert inside
