@@ -18,9 +18,8 @@ SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40"
 
 
 def panel_text(app: ForageApp) -> str:
-    """The score panel's words, on one line (its wrapping and no-break spaces undone)."""
-    shown = str(app.screen.query_one(ScorePanel).render()).replace("\u00a0", " ")
-    return " ".join(shown.split())
+    """The score panel's words, on one line (its wrapping undone)."""
+    return " ".join(str(app.screen.query_one(ScorePanel).render()).split())
 
 
 def challenge(recipes: tuple[int, int] = (9, 12)) -> ForageApp:

@@ -20,8 +20,6 @@ TALL_CLASS: Final = "-tall-height"
 """The class of a screen tall enough for a challenge's whole base score (``TALL_ROWS``)."""
 FLIP_STYLE: Final = Style(bold=True, reverse=True)
 """A tick the drop shown would change."""
-NO_BREAK: Final = "\u00a0"
-"""A space the panel's lines are never broken at."""
 
 
 class ScoreState(NamedTuple):
@@ -134,10 +132,13 @@ def recipes_text(
         if conditions:
             indent = margin + "  "
             room = width - len(indent)
-            said = recipe.condition
-            if count is not None:  # "Now 4 of 5." kept on one line: no-break spaces
-                said += " " + progress_words(count).capitalize().replace(" ", NO_BREAK) + "."
-            lines = textwrap.wrap(said, room) if room > 0 else [said]
+            lines = textwrap.wrap(recipe.condition, room) if room > 0 else [recipe.condition]
+            if count is not None:  # "Now 4 of 5." on the last line if it fits, else its own
+                said = f"{progress_words(count).capitalize()}."
+                if room <= 0 or len(lines[-1]) + 1 + len(said) <= room:
+                    lines[-1] += f" {said}"
+                else:
+                    lines.append(said)
             for line in lines:
                 text.append(f"\n{indent}{line}", "italic")
     return text
