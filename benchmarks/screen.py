@@ -224,8 +224,9 @@ def run(
     """
     presses = 0 if startup_only else 4 if quick else 40
     repeats = runs if runs is not None else 1 if quick else 7
-    # Moving the card right and left keeps it in the woodland for any number of presses.
-    game_keys = [b"l", b"h"] * (presses // 2)
+    # Moving the card left and right takes it from beside the woodland, where it is dealt,
+    # onto it and back, for any number of presses.
+    game_keys = [b"h", b"l"] * (presses // 2)
     plain_keys = [b"x"] * presses
     game_argv = [sys.executable, "-m", "forage", "play", "--seed", "1"]
     with tempfile.TemporaryDirectory() as home:

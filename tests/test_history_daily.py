@@ -50,12 +50,12 @@ def test_the_share_line_gives_the_result_but_not_the_deal() -> None:
     day = date(2026, 12, 1)
     line = share_line(day, 42, "A berry good harvest", par=45, recipes_met=1)
     assert "2026-12-01" in line and "42 points" in line and "A berry good harvest" in line
-    assert "par 45, 3 under par" in line and "recipes met 1/2" in line
+    assert "par 45, 3 below par" in line and "recipes met 1/2" in line
     for card in daily_deal(day, recipes=True).code.split(":")[1].split("."):
         assert f".{card}." not in line
     assert daily_deal(day).code not in line and "\n" not in line
     assert "on par" in share_line(day, 45, "x", par=45)
-    assert "2 over par" in share_line(day, 47, "x", par=45)
+    assert "2 above par" in share_line(day, 47, "x", par=45)
     assert "par" not in share_line(day, 47, "x") and "recipes" not in share_line(day, 47, "x")
 
 

@@ -17,7 +17,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict, Field
 
 from forage.carddata import data_text
-from forage.engine import Game, Placement
+from forage.engine import Game, Outcome, Placement
 from forage.engine.deal import shuffled
 from forage.record import GameRecord, MoveIn, build_game
 
@@ -48,7 +48,8 @@ class Puzzle(BaseModel):
     second: int
     """The highest final score of a line whose first placement is another."""
     rating: int = Field(ge=0)
-    """How hard the puzzle is, on the scale of the player's puzzle rating."""
+    """How hard the puzzle is (its difficulty, as the screen calls it), on the scale of
+    the player's puzzle rating."""
 
     def game(self) -> Game:
         """The game at the puzzle's position."""
@@ -61,6 +62,11 @@ class Puzzle(BaseModel):
         """The best line, as placements (its first is the answer)."""
         whole = self.record.model_copy(update={"moves": [*self.record.moves, *self.solution]})
         return build_game(whole)[1][len(self.record.moves) :]
+
+    def line_outcomes(self) -> list[Outcome]:
+        """What each placement of the best line does, made in turn from the position."""
+        game = self.game()
+        return [game.push(placement) for placement in self.line()]
 
     def to_data(self) -> dict[str, Any]:
         """The puzzle as JSON data, its moves written as a record writes them."""

@@ -98,12 +98,21 @@ def greedy(session: Session) -> Outcome:
     return max(outcomes, key=lambda o: (o.score_change, -o.placement.y, -o.placement.x))
 
 
+async def press_place(pilot: Pilot[int], app: ForageApp) -> None:
+    """Press enter to place the card where it is shown, and enter again where the drop is
+    a costly one that asks for a second enter."""
+    await pilot.press("enter")
+    await pilot.pause()
+    if game_screen(app).asks_again:
+        await pilot.press("enter")
+        await pilot.pause()
+
+
 async def place_greedy(pilot: Pilot[int], app: ForageApp) -> Outcome:
     """Drive the card to the greedy placement and place it by keys; returns its outcome."""
     outcome = greedy(session_of(app))
     await drive_to(pilot, app, outcome.placement)
-    await pilot.press("enter")
-    await pilot.pause()
+    await press_place(pilot, app)
     return outcome
 
 
@@ -113,8 +122,7 @@ async def play_out(pilot: Pilot[int], app: ForageApp) -> None:
     while not session.game.is_over():
         target = greedy(session).placement
         await drive_to(pilot, app, target)
-        await pilot.press("enter")
-        await pilot.pause()
+        await press_place(pilot, app)
 
 
 def game_screen(app: ForageApp) -> GameScreen:
@@ -139,11 +147,19 @@ def choice_spot(seeds: range = range(1, 60)) -> tuple[int, Placement]:
     raise AssertionError("no deal with a mouse colour choice")
 
 
+def place_by_action(app: ForageApp, placement: Placement) -> None:
+    """Make a placement through the screen's action (no key presses), twice where the drop
+    is a costly one that asks for a second enter."""
+    session_of(app).go_to(placement)
+    screen = game_screen(app)
+    screen.action_place()
+    if screen.asks_again:
+        screen.action_place()
+
+
 async def place_quickly(pilot: Pilot[int], app: ForageApp) -> None:
     """Make the greedy placement through the screen's actions (no key presses)."""
-    session = session_of(app)
-    session.go_to(greedy(session).placement)
-    game_screen(app).action_place()
+    place_by_action(app, greedy(session_of(app)).placement)
     await pilot.pause()
 
 

@@ -23,7 +23,7 @@ from forage.engine import Game
 KEYS = (
     "left", "right", "up", "down", "h", "j", "k", "l", "r", "R", "tab", "enter", "space",
     "enter", "t", "u", "ctrl+r", "c", "p", "m", "v", "b", "home", "end", "1", "2", "a", "n",
-    "o", "y", "x", "g", "s", "question_mark", "escape", "L", "P",
+    "o", "y", "x", "g", "s", "question_mark", "escape", "L", "P", "f", "F", "w",
 )  # fmt: skip
 """Every key a screen of the game binds, but q (which leaves the app at once), with enter
 twice as likely (it places cards and answers dialogs, so games get to their end)."""

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import greedy, place_quickly, play_out_quickly, session_of, sync
+from app_helpers import greedy, place_by_action, place_quickly, play_out_quickly, session_of, sync
 from terminal import Terminal
 
 from forage.app import saves
@@ -194,8 +194,7 @@ async def test_quitting_saves_without_counting_the_game_abandoned(forage_home: P
                 await pilot.press("y")
                 await pilot.pause()
             session = session_of(app)
-            session.go_to(greedy(session).placement)
-            app.screen.action_place()  # type: ignore[attr-defined]
+            place_by_action(app, greedy(session).placement)
             await pilot.pause()
             await pilot.press("q")
             await pilot.pause()

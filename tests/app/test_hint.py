@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from app_helpers import InlinePool, inline_analysis, play_out_quickly, session_of, sync
 from textual.widgets import Static
 
@@ -114,7 +115,9 @@ async def test_a_par_the_history_has_proven_is_shown_without_working_it_out(
         await app.workers.wait_for_complete()
         await pilot.pause()
         text = str(app.screen.query_one("#end-par", Static).content)
-    assert pool.calls == [] and "Par for this deal: 99 (the best possible" in text
+    assert (
+        pool.calls == [] and "Par for this deal: 99 (the best score knowing the draw order)" in text
+    )
 
 
 def test_the_hint_tells_the_answer_so_far_first() -> None:
@@ -166,3 +169,34 @@ async def test_the_answer_so_far_is_shown_then_the_final_hint() -> None:
         screen._hint_ready(key, Hint(second.placement, 0, 31.0, second.score_change))
         await pilot.pause()
         assert session.placement() == moved
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@sync
+async def test_the_hint_speaks_of_the_next_turn_only_while_there_is_one(
+    size: tuple[int, int],
+) -> None:
+    from app_helpers import game_screen, greedy, place_quickly
+
+    from forage.app.widgets import StatusBar
+
+    app = ForageApp(seed=3, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        while True:
+            game = session.game
+            best = greedy(session)
+            expected = float(game.base + best.score_change)  # nothing more to come, last turn
+            game_screen(app).show_hint(best.placement, best.score_change, expected + 3)
+            await pilot.pause()
+            note = app.screen.query_one(StatusBar).state.note
+            assert note.startswith("Hint: ")
+            if game.turn == game.turns:
+                game_screen(app).show_hint(best.placement, best.score_change, expected)
+                await pilot.pause()
+                note = app.screen.query_one(StatusBar).state.note
+                assert "next turn" not in note and "more" not in note
+                break
+            assert "about 3 more next turn" in note
+            await place_quickly(pilot, app)

@@ -3,7 +3,7 @@ session's preview agreeing with ``Game.outcomes`` everywhere."""
 
 from __future__ import annotations
 
-from app_helpers import drive_to, sync
+from app_helpers import drive_to, press_place, sync
 from helpers import place
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,8 +27,7 @@ async def test_r8c_legal_only_with_a_chosen_colour_placed_by_keys() -> None:
         await drive_to(pilot, app, place(2, 0, 0))
         preview = screen.session.preview()
         assert preview is not None and preview.legal
-        await pilot.press("enter")
-        await pilot.pause()
+        await press_place(pilot, app)
         assert [p.notation() for p in game.moves] == ["2@0,0[1,0=C]"]
 
 

@@ -26,6 +26,7 @@ async def test_keys_bar_shows_every_shown_game_key_once_in_80_columns() -> None:
         await pilot.pause()
         text = bar_text(app)
         shown = [b for b in GameScreen.BINDINGS if isinstance(b, Binding) and b.show]
+        shown = [b for b in shown if b.action != "mouse_colour"]  # only where it chooses
         for binding in shown:
             assert text.count(f" {binding.description}") == 1, binding.description
         assert text.count("Move") == 1  # four arrow bindings, one entry
@@ -117,3 +118,26 @@ async def test_help_lines_fit_the_help_box_at_80x24() -> None:
     lines = [re.sub(r"\[/?b\]", "", line) for line in (KEYS + READING + RULES).splitlines()]
     too_long = [line for line in lines if len(line) > box]
     assert box >= 60 and too_long == []
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@sync
+async def test_the_mouse_colour_key_is_named_where_the_card_has_a_choice(
+    size: tuple[int, int],
+) -> None:
+    from app_helpers import choice_spot, drive_to
+
+    seed, spot = choice_spot()
+    app = ForageApp(seed=seed, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert "Mouse" not in bar_text(app)  # no choice where the card is dealt
+        await pilot.press("c")  # the key still answers
+        await pilot.pause()
+        assert "No mouse colour" in app.screen.query_one(StatusBar).state.note
+        await drive_to(pilot, app, spot)
+        await pilot.pause()
+        assert " c Mouse colour" in bar_text(app) and "…" not in bar_text(app)
+        await pilot.press("h", "h", "h")
+        await pilot.pause()
+        assert "Mouse" not in bar_text(app)

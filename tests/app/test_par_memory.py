@@ -56,7 +56,7 @@ async def test_a_par_found_is_kept_and_shown_at_once_next_time(forage_home: Path
     assert kept is not None and kept.score == 123
     again = await par_text_after_a_game(3, pool)
     assert pool.calls == ["par"]  # not searched again
-    assert "Par for this deal: 123 (the best the search found" in again
+    assert "Par for this deal: 123 (the best score knowing the draw order, as far" in again
 
 
 @sync

@@ -12,6 +12,7 @@ from app_helpers import (
     drive_to,
     game_screen,
     greedy,
+    place_by_action,
     play_out,
     play_out_quickly,
     session_of,
@@ -329,8 +330,7 @@ async def test_view_follows_the_card_across_a_wide_woodland() -> None:
         while len(session.game.moves) < 6 and not session.game.is_over():
             # stretch the woodland to the right as far as possible
             widest = max(session.game.outcomes(), key=lambda o: (o.placement.x, o.score_change))
-            session.go_to(widest.placement)
-            screen.action_place()
+            place_by_action(app, widest.placement)
         await pilot.pause()
         view = screen.query_one(WoodlandView)
         x0, _, x1, _ = session.game.woodland.bounds()

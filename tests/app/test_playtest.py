@@ -10,7 +10,17 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from app_helpers import ascii_output, drive_to, game_screen, greedy, place_quickly, session_of, sync
+from app_helpers import (
+    ascii_output,
+    drive_to,
+    game_screen,
+    greedy,
+    place_by_action,
+    place_quickly,
+    press_place,
+    session_of,
+    sync,
+)
 from textual.pilot import Pilot
 
 from forage.app.app import ForageApp
@@ -43,7 +53,7 @@ async def test_a_key_that_does_not_move_the_waiting_card_does_not_move_the_view(
             session.go_to(greedy(session).placement)
             screen.changed()
             await pilot.pause()
-            screen.action_place()
+            place_by_action(app, greedy(session).placement)
             await pilot.pause()
             if session.game.is_over():
                 break
@@ -169,7 +179,7 @@ def test_forage_ascii_footer_is_plain_and_whole(size: tuple[int, int], tmp_path:
     (screen,) = ascii_screens(size, tmp_path, [])
     assert screen.isascii(), sorted({c for c in screen if not c.isascii()})
     last = screen.rstrip("\n").splitlines()[-1]
-    assert "t Hint" in last and "c Mouse" in last and "enter Place" in last
+    assert "t Hint" in last and "enter Place" in last
 
 
 @sync
@@ -248,7 +258,7 @@ async def test_the_note_after_a_losing_drop_reads_as_a_loss_and_says_what_went_b
 
     async with before_the_garlic_mushrooms(size) as (app, pilot, session, bar):
         await drive_to(pilot, app, Placement.from_notation("3r90@1,1"))
-        await pilot.press("enter")
+        await pilot.press("enter", "enter")  # a costly drop: enter twice
         await pilot.pause()
         assert len(session.game.moves) == 3
         note = bar.state.note
@@ -265,13 +275,11 @@ async def test_the_note_after_a_losing_drop_reads_as_a_loss_and_says_what_went_b
             ]
             if edwood:
                 break
-            session.go_to(greedy(session).placement)
-            game_screen(app).action_place()
+            place_by_action(app, greedy(session).placement)
             await pilot.pause()
         assert edwood
         await drive_to(pilot, app, edwood[0].placement)
-        await pilot.press("enter")
-        await pilot.pause()
+        await press_place(pilot, app)
         assert "Edwood used up" in bar.state.note
 
 

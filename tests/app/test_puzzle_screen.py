@@ -174,3 +174,91 @@ async def test_p_opens_the_day_s_puzzle_over_a_game_and_escape_comes_back() -> N
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is game_screen
+
+
+def listen(app: PuzzleApp) -> list[str]:
+    """The notifications the app is asked to pop up (none should cover the puzzle)."""
+    told: list[str] = []
+    app.notify = lambda message, **_: told.append(message)  # type: ignore[method-assign,assignment]
+    return told
+
+
+@SIZES
+@sync
+async def test_the_title_names_the_puzzle_s_difficulty_and_then_the_player_s_rating(
+    size: tuple[int, int],
+) -> None:
+    puzzle = daily_puzzle(DAY)
+    recorder = Recorder()
+    app = PuzzleApp(puzzle, DAY, recorder)
+    told = listen(app)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = puzzle_screen(app)
+        title = str(screen.query_one("#title", Static).render())
+        assert f"difficulty {puzzle.rating}" in title and "rating" not in title
+        answer, _ = puzzle.line()
+        await drive(pilot, screen, answer)
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.pause()
+        with HistoryStore.open() as store:
+            mine = store.puzzle_tries(store.default_player())[-1].rating
+        title = str(screen.query_one("#title", Static).render())
+        assert f"difficulty {puzzle.rating}" in title and f"your rating {mine}" in title
+        assert "1 solved of 1" in screen.query_one(StatusBar).state.note
+        await pilot.press("escape")
+    recorder.close()
+    assert told == []
+
+
+@SIZES
+@sync
+async def test_after_the_best_line_a_line_says_what_it_gathers(size: tuple[int, int]) -> None:
+    puzzle = daily_puzzle(DAY)
+    app = PuzzleApp(puzzle, DAY)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = puzzle_screen(app)
+        for placement in puzzle.line():
+            await drive(pilot, screen, placement)
+            await pilot.press("enter")
+            await pilot.pause()
+        first, why = lines(screen).split("\n")
+    assert f"scores {puzzle.best}, against {puzzle.second} at best otherwise" in first
+    assert why.startswith("The best line ") and ", then the last card " in why
+    said = why
+    for outcome in puzzle.line_outcomes():  # each drop's biggest gain, in the engine's dice
+        gains = [
+            (e.die.value - (e.below.die.value if e.below and e.below.die else 0), e.die.value)
+            for e in outcome.effects
+            if e.die is not None and e.effect.value in ("placed", "raised")
+        ]
+        if gains:
+            value = str(max(gains)[1])
+            assert value in said, (value, why)
+            said = said[said.index(value) + len(value) :]
+
+
+@SIZES
+@sync
+async def test_a_second_try_says_it_does_not_count(size: tuple[int, int]) -> None:
+    puzzle = daily_puzzle(DAY)
+    wrong, _ = wrong_first(puzzle)
+    app = PuzzleApp(puzzle, DAY)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = puzzle_screen(app)
+        assert "does not count" not in lines(screen)
+        await drive(pilot, screen, wrong)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "does not count" not in lines(screen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert "a try after the first does not count" in lines(screen)
+        await drive(pilot, screen, puzzle.line()[0])
+        await pilot.press("enter")
+        await pilot.pause()
+        assert f"{TICK} Solved" in lines(screen) and "does not count" in lines(screen)

@@ -105,7 +105,8 @@ async def test_x_on_the_games_list_refuses_a_fifo_in_the_exports_folder(
         assert isinstance(app.screen, HistoryScreen)
         await pilot.press("x")
         await pilot.pause()
-    assert told == ["Not exported: is a pipe (FIFO), not a file."]
+        note = str(app.screen.query_one("#history-note", Static).render())
+    assert told == [] and note == "Not exported: is a pipe (FIFO), not a file."
     assert is_kind(fifo, "fifo")
 
 
@@ -142,8 +143,16 @@ async def test_x_on_the_games_list_writes_the_record(
         await pilot.press("x")
         await pilot.pause()
         (written,) = (forage_home / "exports").glob("forage-game-*.json")
-        told = [n.message for n in app._notifications]
-        assert any(str(written) in message for message in told)
+        assert list(app._notifications) == []  # nothing pops up over the list
+        strips = app.screen._compositor.render_strips()
+        shown = ["".join(segment.text for segment in strip) for strip in strips]
+        said = str(app.screen.query_one("#history-note", Static).render()).split("\n")
+        # each line of the note whole on screen: the file's name whole, its folder broken
+        # (where it must be) only after a /
+        assert all(any(line in row for row in shown) for line in said)
+        assert said[0].endswith(f" {written.name}, in the folder:")
+        assert "".join(said[1:]) == str(written.parent)
+        assert all(line.endswith("/") for line in said[1:-1])
     game, refusal = load_game(written.read_text())
     assert refusal is None and [p.notation() for p in game.moves] == played
 
@@ -175,5 +184,6 @@ async def test_reviewing_a_stored_record_nested_deep_says_it_cannot_be_read(
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, HistoryScreen)
-    assert app.crash is None
-    assert told == [f"Game {bad}'s record cannot be read: not a record (JSON nested too deeply)"]
+        note = str(app.screen.query_one("#history-note", Static).render())
+    assert app.crash is None and told == []
+    assert note == f"Game {bad}'s record cannot be read: not a record (JSON nested too deeply)"

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import game_screen, greedy, session_of, sync
+from app_helpers import greedy, place_by_action, session_of, sync
 from textual.pilot import Pilot
 
 from forage.app import saves
@@ -46,11 +46,9 @@ def listen(app: ForageApp) -> list[str]:
 
 async def place_cards(pilot: Pilot[int], app: ForageApp, count: int) -> None:
     """Place ``count`` cards greedily through the game screen."""
-    screen = game_screen(app)
     session = session_of(app)
     for _ in range(count):
-        session.go_to(greedy(session).placement)
-        screen.action_place()
+        place_by_action(app, greedy(session).placement)
         await pilot.pause()
 
 
@@ -362,3 +360,28 @@ async def test_a_record_file_that_stops_being_writable_is_told_once(
         assert len(session_of(app).game.moves) == 2
     assert told == [f"The record {record} cannot be written: the disk is full."]
     assert len(json.loads(save_path().read_text())["moves"]) == 2
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("history", [True, False], ids=["history", "no-history"])
+@sync
+async def test_the_resume_question_says_what_n_does_to_the_saved_game(
+    forage_home: Path, size: tuple[int, int], history: bool
+) -> None:
+    from forage.app.recorder import Recorder
+
+    forage_home.mkdir(parents=True, exist_ok=True)
+    (forage_home / SAVE_NAME).write_text(json.dumps(a_save()))
+    recorder = Recorder() if history else None
+    app = ForageApp(seed=3, recorder=recorder)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        shown = " ".join(str(app.screen.query_one("#question").render()).split())
+        answers = str(app.screen.query_one("#answers").render())
+    if recorder is not None:
+        recorder.close()
+    assert "Resume it? n starts a new game instead" in shown
+    lost = "counts as abandoned in your history" if history else "is lost"
+    assert f"this one {lost}." in shown
+    assert "resume it" in answers and "new game" in answers

@@ -17,6 +17,7 @@ from app_helpers import (
     game_screen,
     greedy,
     output_with_theme,
+    place_by_action,
     place_greedy,
     play_out_quickly,
     session_of,
@@ -171,8 +172,7 @@ async def test_redo_makes_the_undone_placement_again_and_a_new_one_clears_it() -
         assert status(app).state.note.startswith("Redid: placed the ")
         await pilot.press("u")
         other = next(o for o in session.game.outcomes() if o.placement != made[0])
-        session.go_to(other.placement)
-        game_screen(app).action_place()
+        place_by_action(app, other.placement)
         await pilot.press("ctrl+r")
         await pilot.pause()
         assert session.game.moves == [other.placement]
@@ -301,8 +301,7 @@ async def test_the_view_keeps_every_placed_card_in_sight_at_120x40() -> None:
         screen = game_screen(app)
         view = screen.query_one(WoodlandView)
         while not session.game.is_over():
-            session.go_to(greedy(session).placement)
-            screen.action_place()
+            place_by_action(app, greedy(session).placement)
             await pilot.pause()
             for key in ("up", "up", "left", "left", "down", "right"):
                 await pilot.press(key)
@@ -532,7 +531,7 @@ async def test_the_view_is_steady_and_never_cuts_the_woodland(
             screen.changed()
             await pilot.pause()
             before = view.drawn_layout
-            screen.action_place()
+            place_by_action(app, greedy(session).placement)
             await pilot.pause()
             now = view.drawn_layout
             assert before is not None and now is not None

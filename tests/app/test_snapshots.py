@@ -47,8 +47,8 @@ def test_legal_preview(snap_compare: Snap, size: tuple[int, int]) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_illegal_preview(snap_compare: Snap, size: tuple[int, int]) -> None:
-    # three areas left of the start the card lies beside the woodland, covering nothing
-    assert snap_compare(ForageApp(seed=1), terminal_size=size, press=["left"] * 3)
+    # four areas left of where it is dealt the card lies left of the woodland, covering nothing
+    assert snap_compare(ForageApp(seed=1), terminal_size=size, press=["left"] * 4)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -213,9 +213,18 @@ def test_colour_blind_palette(snap_compare: Snap, size: tuple[int, int]) -> None
 @pytest.mark.parametrize("size", SIZES)
 def test_learn_a_wrong_drop_explained(snap_compare: Snap, size: tuple[int, int]) -> None:
     from forage.app.learn_app import LearnApp
+    from forage.app.screens.learn import LearnScreen
 
-    # step 3, match to raise: the card as dealt raises a die but brings a mouse too
-    assert snap_compare(LearnApp(step=2), terminal_size=size, press=["enter"])
+    app = LearnApp(step=2)  # match to raise
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LearnScreen)
+        # a spot that raises a die but brings a mouse too
+        await pilot.press(*keys_onto(screen.session, Placement.from_notation("2@1,1")), "enter")
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
 @pytest.mark.parametrize("size", SIZES)

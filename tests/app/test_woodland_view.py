@@ -98,7 +98,7 @@ async def test_a_move_repaints_only_the_lines_that_changed() -> None:
             return refresh(*regions, **kwargs)
 
         view.refresh = spy  # type: ignore[method-assign]
-        await pilot.press("l")
+        await pilot.press("h")  # from beside the woodland onto it
         after = view.grid_lines()
         changed = [y for y, line in enumerate(after) if line != before[y]]
         assert 0 < len(changed) < len(after) // 2

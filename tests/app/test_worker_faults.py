@@ -138,9 +138,9 @@ async def test_a_review_whose_workers_die_says_so_and_keeps_what_it_did(
             "The moves it did keep their marks."
         )
         await pilot.press("p")
-        said = [n.message for n in app._notifications]
-        assert said[-1] == (
+        assert text_of(screen, "#review-note") == (
             "Par's line comes with the analysis, which stopped: "
             "its worker process ended unexpectedly."
         )
+        assert list(app._notifications) == []  # on its own line, not over the chart
     assert app.crash is None

@@ -134,9 +134,11 @@ class ForageApp(ForageBaseApp):
         from forage.app.screens.confirm import ConfirmScreen
 
         game = saved.game
+        lost = "counts as abandoned in your history" if self.recorder else "is lost"
         question = (
             f"A game in progress was saved: {saved.label()}, turn {game.turn} of "
-            f"{game.turns}, score {game.position.base}.\n\nResume it?"
+            f"{game.turns}, score {game.position.base}.\n\nResume it? n starts a new "
+            f"game instead, and this one {lost}."
         )
 
         def answered(answer: str | None) -> None:
@@ -148,7 +150,7 @@ class ForageApp(ForageBaseApp):
                 self.keeper.forget()
                 self.start(self.fresh_session())
 
-        self.push_screen(ConfirmScreen(question), answered)
+        self.push_screen(ConfirmScreen(question, ("resume it", "new game")), answered)
 
     def on_game_screen_learn_asked(self, message: GameScreen.LearnAsked) -> None:
         """Open the guided first game over the game (escape comes back to it)."""

@@ -128,18 +128,21 @@ class ForageBaseApp(App[int]):
         done.add_done_callback(lambda future: self._tell_puzzle(future.result()))
 
     def _tell_puzzle(self, recorded: PuzzleRecorded | None) -> None:
-        """From the history's thread: the player's puzzle figures after a try."""
+        """From the history's thread: the player's puzzle figures after a try, for the
+        puzzle's screen to show."""
         if recorded is None:
             return
-        figures = recorded.figures
-        text = (
-            f"Puzzle rating {figures.rating}; {figures.solved} solved of {figures.tried}; "
-            f"streak {figures.streak_current}."
-        )
-        for achievement in recorded.achievements:
-            text += f"\nAchievement: {achievement.name} ({achievement.description})"
         with contextlib.suppress(RuntimeError):  # the app stopped meanwhile
-            self.call_from_thread(self.notify, text, title="Puzzles", timeout=8)
+            self.call_from_thread(self._puzzle_told, recorded)
+
+    def _puzzle_told(self, recorded: PuzzleRecorded) -> None:
+        """Show the figures on the puzzle's screen (on its own lines, over nothing)."""
+        from forage.app.screens.puzzle import PuzzleScreen
+
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, PuzzleScreen):
+                screen.told(recorded)
+                return
 
     def listen_for_signals(self) -> None:
         """End cleanly on SIGTERM, SIGINT and SIGHUP (not in headless tests).

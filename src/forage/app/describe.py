@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple
 
 from forage.engine import (
@@ -15,6 +16,7 @@ from forage.engine import (
     Effect,
     Outcome,
     Reason,
+    RecipeProgress,
     Score,
     Square,
 )
@@ -54,12 +56,15 @@ LEFT_KEY: Final = "left" if ASCII else "←"
 RIGHT_KEY: Final = "right" if ASCII else "→"
 ENTER_KEY: Final = "enter" if ASCII else "⏎"
 """Keys as the footer names them."""
-MOUSE_COLOUR: Final = "Mouse" if ASCII else "Mouse colour"
-"""What the footer calls the c key (short in ASCII, where the arrow and enter keys' names
-take six more columns: the game's keys fit 80)."""
+MOUSE_COLOUR: Final = "Mouse colour"
+"""What the footer calls the c key, shown last and only where the card has a choice of
+mouse colour (in ASCII, at 80 columns, it is then cut: the status line names it too)."""
 MOUSE_HINT: Final = "c: mouse colour"
 """What a preview adds where a mouse die may take either colour (R8c)."""
 ELLIPSIS: Final = "..." if ASCII else "…"
+PAR_IS: Final = "the best score knowing the draw order"
+"""What par is, in every place that names it: a search that knows the order of the
+cards to come (proven the best, or the best it found: ``par_words``)."""
 DEGREE: Final = " degrees" if ASCII else "°"
 STAR: Final = "*" if ASCII else "★"
 """The mark of an achievement just unlocked."""
@@ -93,6 +98,22 @@ on soil     what the area covers (on M3: a die; none: empty table)
 {CROSS} mouse     this area is why the card cannot go here
             (the other reasons: {CROSS} Edwood, {CROSS} no die, {CROSS} colour)"""
 """What the words drawn in the card being placed mean."""
+
+
+def par_words(proven: bool) -> str:
+    """What a par is: :data:`PAR_IS`, and whether the search proved it the best."""
+    return PAR_IS if proven else f"{PAR_IS}, as far as the search looked"
+
+
+def path_lines(path: str, width: int) -> list[str]:
+    """A file's path in lines of at most ``width`` characters, broken only after a ``/``
+    (never inside a name; a name longer than the line has a line to itself)."""
+    lines = [""]
+    for part in re.split(r"(?<=/)", path):
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append("")
+        lines[-1] += part
+    return lines
 
 
 def card_name(card: Card) -> str:
@@ -153,6 +174,48 @@ def drop_aftermath(outcome: Outcome) -> str:
     if back:
         parts.append(f"{back} {'die' if back == 1 else 'dice'} to the supply")
     return "; " + ", ".join(parts) if parts else ""
+
+
+def _gathered(effect: AreaEffect) -> int:
+    """The points a die placed or raised by one area adds (the most a drop gathers)."""
+    after, below = effect.die, effect.below
+    if after is None:
+        return 0
+    if effect.effect is Effect.RAISED and below is not None and below.die is not None:
+        return after.value - below.die.value
+    return after.value if effect.effect is Effect.PLACED else 0
+
+
+def line_words(outcomes: Sequence[Outcome]) -> str:
+    """What a line of drops gathers, each by its biggest die placed or raised: ``raises
+    C3 to 6, then the last card takes it to 10``."""
+    parts = []
+    held: tuple[int, int] | None = None  # where the last drop's die went
+    for index, outcome in enumerate(outcomes):
+        gathering = [e for e in outcome.effects if _gathered(e) > 0]
+        best = max(gathering, key=_gathered, default=None)
+        who = "the last card " if index and index == len(outcomes) - 1 else ""
+        if best is None or best.die is None:
+            change = outcome.score_change
+            parts.append(f"{who}scores {change:+d}" if change else f"{who}gathers nothing")
+            held = None
+            continue
+        die = best.die
+        before = best.below.die if best.below is not None else None
+        if best.effect is Effect.PLACED or before is None:
+            what = f"places a new {die.colour.value}{die.value}"
+        elif (best.x, best.y) == held:
+            what = f"takes it to {die.value}"
+        else:
+            what = f"raises {before.colour.value}{before.value} to {die.value}"
+        parts.append(who + what)
+        held = (best.x, best.y)
+    return ", then ".join(parts)
+
+
+def progress_words(progress: RecipeProgress) -> str:
+    """How far a recipe's counted condition has got: ``now 4 of 5``."""
+    return f"now {progress.have} of {progress.need}"
 
 
 def score_sum(score: Score) -> str:
@@ -220,6 +283,32 @@ def outcome_lines(outcome: Outcome, base: int, final: tuple[int, int] | None = N
     return Preview(headline, details, tone, brief_details(outcome))
 
 
+ASK_KEY: Final = "w"
+"""The key that turns on or off the question before a costly drop."""
+
+
+def costly_question(before: int, after: int, final: bool) -> str:
+    """The headline that asks for a second enter before a costly drop, saying its cost."""
+    what = "final" if final else "score"
+    return (
+        f"{LOSS} This drop costs {points(before - after)} ({what} {before} {TO} {after}): "
+        f"enter again places it."
+    )
+
+
+COSTLY_NOTE: Final = (
+    f"Not placed yet: move or turn the card to try elsewhere; {ASK_KEY} stops asking."
+)
+"""The note under the question before a costly drop."""
+
+
+def asking_words(on: bool) -> str:
+    """What the key that turns the question before costly drops on or off answers."""
+    if on:
+        return f"Costly drops ask for a second enter again ({ASK_KEY} turns that off)."
+    return f"Costly drops no longer ask for a second enter ({ASK_KEY} asks again)."
+
+
 BRIEF_KINDS: Final = (
     (Effect.PLACED, "new die", "new dice"),
     (Effect.RAISED, "raised", "raised"),
@@ -271,6 +360,10 @@ def brief_within(brief: str, width: int) -> str:
     return brief[: max(0, width - 1)].rstrip() + ELLIPSIS
 
 
+SHORT: Final = 5
+"""The most characters a short label has (the width of an area at 80x24)."""
+
+
 class CellPreview(NamedTuple):
     """What one area of the card being placed covers and what the drop does there."""
 
@@ -282,7 +375,7 @@ class CellPreview(NamedTuple):
     below: str
     """What lies below: ``on soil``, ``on M3``; empty on empty table."""
     short_below: str
-    """The same in at most five characters."""
+    """The same in at most five characters (empty where it does not fit: ``on C10``)."""
     word: str
     """One more word where there is room: mouse, basket, Edwood."""
     cause: bool
@@ -320,7 +413,7 @@ def _below(square: Square | None) -> tuple[str, str]:
         return "on Edwood", "on E"
     if square.die is not None:
         text = "on " + die_text(square.die)
-        return text, text
+        return text, text if len(text) <= SHORT else ""
     return "on " + area_name(square.area), "on " + "".join(
         c.value.lower() for c in square.area.colours
     )
@@ -346,7 +439,8 @@ def _change(effect: AreaEffect) -> tuple[str, str, str]:
         return "+" + mouse, "+" + mouse, "mouse"
     if kind is Effect.EDWOOD:
         if back is not None:
-            return f"{die_text(back)}{ARROW}E", "+E", "Edwood"
+            chased = f"{die_text(back)}{ARROW}E"
+            return chased, chased if len(chased) <= SHORT else "+E", "Edwood"
         return "+Edwood", "+E", "Edwood"
     return "", "", ""
 

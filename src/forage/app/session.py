@@ -18,7 +18,7 @@ from forage.app.describe import DOT
 from forage.app.saves import SAVE_FORMAT
 from forage.app.saves import save_path as save_path
 from forage.carddata import standard_deck
-from forage.engine import Deal, Game, Outcome, Placement, Rotation
+from forage.engine import Deal, Game, Outcome, Placement, Reason, Rotation
 
 MAX_SEED: Final = 999_999
 
@@ -43,8 +43,8 @@ class Session:
         record_path: Path | None = None,
         cursor: Placement | None = None,
     ) -> None:
-        """A session of this game; without a cursor, the card to place starts centred on
-        the woodland."""
+        """A session of this game; without a cursor, the card to place starts beside the
+        woodland, as at the start of every turn."""
         self.game = game
         self.seed = seed
         self.deck_number = deck_number
@@ -70,7 +70,7 @@ class Session:
         self.finished_in_save = False
         """The finished game could not be kept in a file of its own, but the save holds it."""
         if cursor is None:
-            self.reset_cursor(centre=True)
+            self.reset_cursor()
 
     # -- starting ----------------------------------------------------------------------------
 
@@ -84,7 +84,7 @@ class Session:
         moves: Sequence[Placement] = (),
     ) -> Session:
         """A game on a deal with these moves made (raises ValueError on an illegal one),
-        the card to place centred on the woodland: every way a session starts."""
+        the card to place beside the woodland: every way a session starts."""
         game = Game(deal, standard_deck())
         replayed = game.replay(moves)
         if replayed.refusal is not None:
@@ -188,23 +188,21 @@ class Session:
             self.cursor = Placement(card=card, rotation=rotation, x=inside[0], y=inside[1])
         return self.cursor
 
-    def reset_cursor(self, centre: bool = False) -> None:
-        """Start a turn with the first hand card: centred on the woodland, or else beside
-        it, to the right, level with where the last card went (so the woodland just built
-        stays in sight and enter there is refused until the card is moved)."""
+    def reset_cursor(self) -> None:
+        """Start a turn with the first hand card beside the woodland, to the right, level
+        with where the last card went (or with the woodland's middle, at a session's
+        start): the woodland stays in sight, no drop is shown before the player moves the
+        card, and enter there is refused until then."""
         hand = self.game.hand
         if not hand:
             self.cursor = None
             return
         before = self.cursor
-        rotation = Rotation.R0 if centre or before is None else before.rotation
-        x0, y0, x1, y1 = self.game.woodland.bounds()
-        width, height = self.game.card(hand[0]).size(rotation)
-        if centre or before is None:
-            x, y = (x0 + x1 + 1 - width) // 2 + 1, (y0 + y1 + 1 - height) // 2 + 1
-        else:
-            x, y = x1 + 1, max(y0, min(before.y, y1 + 1 - height))
-        self._put(hand[0], rotation, x, y)
+        rotation = Rotation.R0 if before is None else before.rotation
+        _, y0, x1, y1 = self.game.woodland.bounds()
+        height = self.game.card(hand[0]).size(rotation)[1]
+        level = (y0 + y1 + 1 - height) // 2 if before is None else before.y
+        self._put(hand[0], rotation, x1 + 1, max(y0, min(level, y1 + 1 - height)))
         self.fresh = True
 
     def move(self, dx: int, dy: int) -> bool:
@@ -220,22 +218,48 @@ class Session:
         return True
 
     def rotate(self, clockwise: bool = True) -> None:
-        """Turn the card a quarter clockwise or counter-clockwise."""
+        """Turn the card a quarter clockwise or counter-clockwise, where it is: a card
+        still where it was dealt stays there, and one on the woodland stays on it."""
         if self.cursor is not None:
             here = self.cursor
             self._put(here.card, here.rotation.turned(clockwise), here.x, here.y)
-            self.fresh = False
+            self._stay_on(here)
 
     def choose(self, index: int) -> bool:
-        """Take hand card 0 or 1; returns whether that card exists."""
+        """Take hand card 0 or 1 where the card being placed is (as :meth:`rotate` keeps
+        it); returns whether that card exists."""
         hand = self.game.hand
         if not 0 <= index < len(hand) or self.cursor is None:
             return False
         if hand[index] != self.cursor.card:
             here = self.cursor
             self._put(hand[index], here.rotation, here.x, here.y)
-            self.fresh = False
+            self._stay_on(here)
         return True
+
+    def _stay_on(self, before: Placement) -> None:
+        """After the card was turned or swapped at ``before``'s spot: where it covered some
+        of the woodland and now covers none, move it the least that makes it cover some
+        again (the player did not move it off). A card still where it was dealt stays
+        there, waiting (``fresh``)."""
+        if self.fresh or self.cursor is None:
+            return
+        now = self.cursor
+        if self._covers(now) or not self._covers(before):
+            return
+        shifts = sorted(
+            ((dx, dy) for dx in range(-2, 3) for dy in range(-2, 3)),
+            key=lambda d: (abs(d[0]) + abs(d[1]), abs(d[1]), d),
+        )
+        for dx, dy in shifts:
+            moved = now.model_copy(update={"x": now.x + dx, "y": now.y + dy})
+            if self._covers(moved):
+                self._put(moved.card, moved.rotation, moved.x, moved.y)
+                return
+
+    def _covers(self, placement: Placement) -> bool:
+        """Whether a placement covers at least one area of the woodland (R5), by the engine."""
+        return self.game.outcome(placement).reason is not Reason.NO_OVERLAP
 
     def next_card(self) -> None:
         """Take the other hand card."""

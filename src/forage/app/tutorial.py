@@ -8,12 +8,11 @@ the progress is then simply not kept.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Final
 
-from forage.files import write_atomic
+from forage.app.settings import read_kept, write_kept
 from forage.paths import HISTORY_FILE, data_dir
 
 PROGRESS_NAME: Final = "learn.json"
@@ -36,11 +35,8 @@ def progress_path() -> Path:
 
 def load_progress() -> Progress:
     """The progress kept, or a fresh start when there is none or it cannot be read."""
-    try:
-        data = json.loads(progress_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deeply
-        return Progress()
-    if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT:
+    data = read_kept(progress_path(), PROGRESS_FORMAT)
+    if data is None:
         return Progress()
     step, finished, offered = data.get("step"), data.get("finished"), data.get("offered")
     return Progress(
@@ -52,12 +48,7 @@ def load_progress() -> Progress:
 
 def save_progress(progress: Progress) -> bool:
     """Keep the progress (an atomic write); returns whether it could be written."""
-    text = json.dumps({"format": PROGRESS_FORMAT, **asdict(progress)}, indent=1) + "\n"
-    try:
-        write_atomic(progress_path(), text)
-    except OSError:
-        return False
-    return True
+    return write_kept(progress_path(), PROGRESS_FORMAT, asdict(progress))
 
 
 def first_start() -> bool:

@@ -15,7 +15,7 @@ from forage.engine.game import Game, GameResult, Replayed
 from forage.engine.outcome import AreaEffect, Outcome
 from forage.engine.placement import MouseChoice, Placement
 from forage.engine.rules import Effect, Reason
-from forage.engine.scoring import RecipeResult, Score, rating
+from forage.engine.scoring import RecipeProgress, RecipeResult, Score, rating
 from forage.engine.woodland import Die, Square, Supply, Woodland
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "Reason",
     "Recipe",
     "RecipeKind",
+    "RecipeProgress",
     "RecipeResult",
     "Replayed",
     "Rotation",

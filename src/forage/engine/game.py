@@ -34,7 +34,16 @@ from forage.engine.rules import (
     scan,
     shape_of,
 )
-from forage.engine.scoring import WIN_LINE, RecipeResult, Score, check_recipes, rating, score
+from forage.engine.scoring import (
+    WIN_LINE,
+    RecipeProgress,
+    RecipeResult,
+    Score,
+    check_recipes,
+    rating,
+    recipe_progress,
+    score,
+)
 from forage.engine.woodland import Supply, Woodland
 
 
@@ -409,6 +418,18 @@ class Game:
         if not twin.push(outcome).legal:
             raise ValueError(f"not a legal placement: {outcome.placement}")
         return twin.result()
+
+    def recipe_progress(self, outcome: Outcome | None = None) -> list[RecipeProgress | None]:
+        """How far the woodland is towards each recipe's condition that is a count (R18),
+        now or after a legal ``outcome`` of this position (worked out on a copy); None for
+        a condition that is no count. Changes nothing."""
+        board = self.position.board
+        if outcome is not None:
+            twin = self.copy()
+            if not twin.push(outcome).legal:
+                raise ValueError(f"not a legal placement: {outcome.placement}")
+            board = twin.position.board
+        return recipe_progress(board, self.recipes)
 
     def replay(self, placements: Sequence[Placement]) -> Replayed:
         """Push placements in order until one is refused."""

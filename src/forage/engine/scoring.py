@@ -151,40 +151,94 @@ def survey(board: Board) -> Survey:
     )
 
 
-def connected_three(squares: frozenset[int]) -> bool:
-    """Whether three of these squares are orthogonally connected (Extra Special, R18)."""
-    for pos in squares:
-        near = [pos + d for d in NEIGHBOURS if pos + d in squares]
-        if len(near) >= 2 or any(
-            n + d in squares and n + d != pos for n in near for d in NEIGHBOURS
-        ):
-            return True
-    return False
+def largest_group(squares: frozenset[int]) -> int:
+    """How many of these squares the largest orthogonally connected group holds."""
+    largest = 0
+    left = set(squares)
+    while left:
+        group = [left.pop()]
+        for pos in group:  # grows while it is walked
+            for d in NEIGHBOURS:
+                if pos + d in left:
+                    left.discard(pos + d)
+                    group.append(pos + d)
+        largest = max(largest, len(group))
+    return largest
+
+
+EXTRA_SPECIAL_GROUP: Final = 3
+"""Extra Special: this many food dice of one colour on connected areas (R18)."""
+AWARD_WINNING_EACH: Final = 4
+"""Award Winning: this many food dice of each colour (R18)."""
+
+
+COUNTED_KINDS: Final = frozenset(
+    {
+        RecipeKind.ALL_FIVE,
+        RecipeKind.ALL_DICE,
+        RecipeKind.AWARD_WINNING,
+        RecipeKind.EXTRA_SPECIAL,
+    }
+)
+"""The conditions that are counts (:func:`counted`)."""
+
+
+class RecipeProgress(NamedTuple):
+    """How far a woodland is towards a recipe's condition that is a count (R18): the
+    condition holds once ``have`` reaches ``need``."""
+
+    have: int
+    need: int
+
+
+def counted(recipe: Recipe, facts: Survey) -> RecipeProgress | None:
+    """The count a recipe's condition asks for, on a woodland: a colour's food dice of
+    five (all five, without mice), the dice in play of fifteen (Grandma's), the food dice
+    of each colour up to four (Award Winning), the most food dice of one colour connected,
+    of three (Extra Special); None for a condition that is no count."""
+    kind = recipe.kind
+    if kind is RecipeKind.ALL_FIVE:
+        assert recipe.colour is not None
+        return RecipeProgress(len(facts.food[COLOUR_INDEX[recipe.colour]]), DICE_PER_COLOUR)
+    if kind is RecipeKind.ALL_DICE:
+        return RecipeProgress(sum(facts.dice), DICE)
+    if kind is RecipeKind.AWARD_WINNING:
+        each = AWARD_WINNING_EACH
+        have = sum(min(len(squares), each) for squares in facts.food)
+        return RecipeProgress(have, each * len(facts.food))
+    if kind is RecipeKind.EXTRA_SPECIAL:
+        group = max(largest_group(squares) for squares in facts.food)
+        return RecipeProgress(group, EXTRA_SPECIAL_GROUP)
+    return None
 
 
 def condition_met(recipe: Recipe, facts: Survey, first: int) -> bool:
-    """Whether a recipe's condition holds (R18); ``first`` is the first-turn colour mask."""
+    """Whether a recipe's condition holds (R18); ``first`` is the first-turn colour mask.
+    A condition that is a count holds once its count is reached (:func:`counted`)."""
     kind = recipe.kind
+    if kind in COUNTED_KINDS:
+        progress = counted(recipe, facts)
+        assert progress is not None
+        return progress.have >= progress.need
     colour = COLOUR_INDEX[recipe.colour] if recipe.colour is not None else -1
     if kind is RecipeKind.EXACT_TEN:
         return (colour, 10) in facts.faces
     if kind in (RecipeKind.DOUBLE, RecipeKind.HOMEMADE):
         return True
-    if kind is RecipeKind.ALL_FIVE:
-        return len(facts.food[colour]) == facts.dice[colour] == DICE_PER_COLOUR
-    if kind is RecipeKind.ALL_DICE:
-        return sum(facts.dice) == DICE
     if kind is RecipeKind.BASKET:
         return any(face == BASKET_FACE for _, face in facts.faces)
     if kind is RecipeKind.FIRST_TURN:
         return first > 0 and bool(first >> colour & 1)
-    if kind is RecipeKind.EXTRA_SPECIAL:
-        return any(connected_three(squares) for squares in facts.food)
-    if kind is RecipeKind.AWARD_WINNING:
-        return all(len(squares) >= 4 for squares in facts.food)
     if kind is RecipeKind.MOUSE_FREE:
         return not facts.mice and not facts.edwood
     raise ValueError(f"unknown recipe kind {kind}")  # pragma: no cover
+
+
+def recipe_progress(board: Board, recipes: Sequence[Recipe]) -> list[RecipeProgress | None]:
+    """How far a woodland is towards each recipe's condition that is a count (None for
+    one that is not), as :func:`counted` says (R18)."""
+    facts = survey(board)
+    return [counted(recipe, facts) for recipe in recipes]
 
 
 class RecipeCheck(NamedTuple):

@@ -58,6 +58,15 @@ def move_marks(changes: Sequence[int], plain: bool = False) -> str:
     )
 
 
+def share_key(plain: bool = False) -> str:
+    """What the share line's marks mean, in one line (``plain``: its ASCII marks)."""
+    marks = ASCII_MARKS if plain else MOVE_MARKS
+    return (
+        f"one mark a move: {marks['gain']} gained points, {marks['level']} kept the score, "
+        f"{marks['loss']} lost points"
+    )
+
+
 def share_line(
     day: date,
     final: int,
@@ -75,7 +84,7 @@ def share_line(
     parts = [f"Forage daily{kind} {day.isoformat()}: {final} points", rating]
     if par is not None:
         diff = final - par
-        against = "on par" if diff == 0 else f"{abs(diff)} {'over' if diff > 0 else 'under'} par"
+        against = "on par" if diff == 0 else f"{abs(diff)} {'above' if diff > 0 else 'below'} par"
         parts.append(f"par {par}, {against}")
     if recipes_met is not None:
         parts.append(f"recipes met {recipes_met}/{recipes_total}")

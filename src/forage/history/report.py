@@ -16,17 +16,27 @@ from forage.history.games import StoredGame
 from forage.history.stats import BUCKET, Statistics
 
 BLOCKS: Final = "▁▂▃▄▅▆▇█"
+"""Eighths of a character's height, the lowest first."""
+ASCII_BLOCKS: Final = "_.-=+*#@"
+"""The same in plain ASCII, lowest first."""
 BAR_WIDTH: Final = 30
 
 
-def sparkline(values: Sequence[int]) -> str:
-    """One block character per value, scaled from the lowest value to the highest."""
+def blocks(plain: bool = False) -> str:
+    """The block characters of a chart, lowest first (``plain``: in ASCII)."""
+    return ASCII_BLOCKS if plain else BLOCKS
+
+
+def sparkline(values: Sequence[float], plain: bool = False) -> str:
+    """One block character per value, scaled from the lowest value to the highest
+    (``plain``: in ASCII)."""
     if not values:
         return ""
     low, high = min(values), max(values)
     span = high - low
-    top = len(BLOCKS) - 1
-    return "".join(BLOCKS[round((v - low) * top / span) if span else top // 2] for v in values)
+    shapes = blocks(plain)
+    top = len(shapes) - 1
+    return "".join(shapes[round((v - low) * top / span) if span else top // 2] for v in values)
 
 
 def _percent(rate: float | None) -> str:

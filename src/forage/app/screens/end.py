@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
@@ -14,7 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from forage.app.describe import ELLIPSIS, score_sum
+from forage.app.describe import ELLIPSIS, par_words, score_sum
 from forage.app.recorder import Recorder
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.services import Priority, recorder_of, services_of
@@ -44,7 +45,10 @@ def summary_text(session: Session, marks: Mapping[str, Style] = DEFAULT_MARKS) -
     else:
         text.append("All cards are placed.\n", "bold")
     if session.is_challenge:
-        text.append_text(recipes_text(result, game.recipes, conditions=True, marks=marks))
+        progress = game.recipe_progress()
+        text.append_text(
+            recipes_text(result, game.recipes, conditions=True, marks=marks, progress=progress)
+        )
         text.append("\n")
     text.append(f"Base score {score.base}", "bold")
     text.append(f"  ({score_sum(score)})\n")
@@ -181,10 +185,9 @@ class EndScreen(ForageModal):
         par_found(self.app)[self.session.deal.code] = (par, proven)
         result = self.session.game.result()
         mine = result.score.final
-        how = "the best possible" if proven else "the best the search found"
         text = Text()
         text.append(f"Par for this deal: {par}", "bold")
-        text.append(f" ({how}, knowing the draw order); you scored {mine}.")
+        text.append(f" ({par_words(proven)}); you scored {mine}.")
         self.query_one("#end-par", Static).update(text)
         self.history_par(par, proven)
 
@@ -247,13 +250,15 @@ class EndScreen(ForageModal):
             scoreboard=board.lines,
             par=par,
             share=recorder.share(self.session, par),
+            first_only=recorder.is_daily(self.session),
         )
 
     def action_copy_share(self) -> None:
         """Put the daily share line on the clipboard (OSC 52)."""
         if self._share:
             self.app.copy_to_clipboard(self._share)
-            self.notify("Share line copied.", timeout=2)
+            panel = self.query_one(HistoryPanel)
+            panel.state = replace(panel.state, copied=True)  # said in the panel, over nothing
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The other-deck choice exists only for a standard game's nine cards."""

@@ -17,10 +17,13 @@ from forage.ai.workers import POOL_ERRORS, pool_problem
 from forage.app import saves
 from forage.app.describe import (
     ARROW_KEYS,
+    ASK_KEY,
+    COSTLY_NOTE,
     DOT,
     ELLIPSIS,
     ENTER_KEY,
     MOUSE_COLOUR,
+    asking_words,
     card_name,
     drop_aftermath,
     tone_of,
@@ -29,11 +32,19 @@ from forage.app.keeper import Keeper, keeper_of
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.services import Priority, recorder_of, services_of
 from forage.app.session import Session
+from forage.app.settings import Settings, load_settings, save_settings
 from forage.app.themes import next_theme, palette_name
 from forage.app.view import (
+    DropChange,
+    PositionKey,
+    Spot,
     Standing,
+    drop_change,
     hand_state,
+    is_costly,
     score_state,
+    spot_index,
+    spot_order,
     standing_of,
     status_state,
     title_text,
@@ -81,10 +92,10 @@ class GameScreen(ForageScreen):
         Binding("enter,space", "place", "Place", key_display=ENTER_KEY),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit_game", "Quit"),
-        Binding("c", "mouse_colour", MOUSE_COLOUR),
         Binding("u", "undo", "Undo"),
         Binding("ctrl+r", "redo", "Redo", show=False),
         Binding("t", "hint", "Hint"),
+        Binding("c", "mouse_colour", MOUSE_COLOUR),  # shown where there is a choice
         Binding("p", "peek", "Peek under", show=False),
         Binding("n", "new_game", "New", show=False),
         Binding("s", "stats", "Statistics", show=False),
@@ -92,10 +103,17 @@ class GameScreen(ForageScreen):
         Binding("v", "colours", "Colours", show=False),
         Binding("L", "learn", "Learn", show=False),
         Binding("P", "puzzle", "Puzzle", show=False),
+        Binding(ASK_KEY, "ask_costly", "Ask before costly drops", show=False),
+        Binding("f", "spot(1)", "Next spot", show=False),
+        Binding("F", "spot(-1)", "Spot back", show=False),
     ]
 
     OWN_GAME: ClassVar[bool] = True
     """Whether the screen plays the player's own game (the one saved and resumed)."""
+
+    ASKS_BEFORE_COSTLY: ClassVar[bool] = True
+    """Whether a costly drop asks for a second enter here (``view.is_costly``), as the
+    player's settings say."""
 
     version: var[int] = var(0, init=False)
     """Goes up whenever the game or the cursor changes; the widgets are then updated."""
@@ -127,6 +145,15 @@ class GameScreen(ForageScreen):
         self._follow = False
         """The player has tried to move the card since the last drop: the view shows it
         even where it waits (until then the view keeps its place)."""
+        self._asked: tuple[PositionKey, Placement | None] | None = None
+        """The costly drop enter was pressed for once (the position and the placement): a
+        second enter there places it."""
+        self._settings: Settings | None = None
+        """The player's settings, read when first needed (not at start-up)."""
+        self._choice = False
+        """The card shown has a choice of mouse colour (the key bar names c)."""
+        self._spots: tuple[PositionKey, int, tuple[Spot, ...]] | None = None
+        """The legal spots of a card, best first, for the position they were found in."""
 
     def compose(self) -> ComposeResult:
         """Title; woodland and side panel; status bar; footer."""
@@ -174,7 +201,7 @@ class GameScreen(ForageScreen):
             self.refresh_bindings()
 
     PLACING_ACTIONS: ClassVar[frozenset[str]] = frozenset(
-        {"move", "rotate", "next_card", "choose", "mouse_colour", "hint", "peek"}
+        {"move", "rotate", "next_card", "choose", "mouse_colour", "hint", "peek", "spot"}
     )
     """The keys that work on the card being placed: none once the game is over."""
 
@@ -189,11 +216,14 @@ class GameScreen(ForageScreen):
             return False
         return not (action in self.PLACING_ACTIONS and game.is_over())
 
-    def key_label(self, action: str, description: str) -> str:
+    def key_label(self, action: str, description: str) -> str | None:
         """What the key bar calls a key's action: once the game is over, enter shows the
-        summary again."""
+        summary again; the mouse colour key is named only where the card has a choice
+        (None: not named; the key still answers)."""
         if action == "place" and self.session.game.is_over():
             return "Summary"
+        if action == "mouse_colour" and not self._choice:
+            return None
         return description
 
     def tell_save_news(self) -> None:
@@ -217,7 +247,7 @@ class GameScreen(ForageScreen):
         position once per position, what depends on the card being placed each time."""
         session = self.session
         game = session.game
-        key = (self._serial, tuple(game.moves))
+        key = self._position_key()
         moved_on = self._standing is None or self._standing.key != key
         widgets = self._widgets
         if moved_on:
@@ -227,6 +257,10 @@ class GameScreen(ForageScreen):
         assert standing is not None
         outcome = None if game.is_over() else session.preview()
         waiting = session.waiting  # dealt beside the woodland: not refused, not yet placed
+        choice = outcome is not None and outcome.legal and bool(outcome.mouse_choice_possible)
+        if choice != self._choice:  # the key bar names c only where it chooses something
+            self._choice = choice
+            self.refresh_bindings()
         widgets.woodland.state = woodland_state(
             game,
             standing.squares,
@@ -243,12 +277,17 @@ class GameScreen(ForageScreen):
         if session.is_challenge and outcome is not None and outcome.legal:
             after = game.result_after(outcome)
         if moved_on or session.is_challenge:
-            widgets.score.state = score_state(game, standing, after)
+            widgets.score.state = score_state(game, standing, after, outcome)
         title = title_text(self.daily_label() or session.label())
         if title != self._title:
             self._title = title
             self.query_one("#title", Static).update(title)
-        note = self._message or self._hint_text() or self._last
+        asking: DropChange | None = None
+        if self._asked is not None and self._asked != (key, session.cursor):
+            self._asked = None  # the card has moved: the question is dropped
+        if self._asked is not None and outcome is not None and outcome.legal:
+            asking = drop_change(game, outcome, after)
+        note = self._message or (COSTLY_NOTE if asking else "") or self._hint_text() or self._last
         note_tone = self._last_tone if note == self._last else "note"
         self._message = ""
         widgets.status.state = status_state(
@@ -261,7 +300,12 @@ class GameScreen(ForageScreen):
             note_tone=note_tone,
             after=after,
             hints=self.check_action("hint", ()) is not False,
+            asking=asking,
         )
+
+    def _position_key(self) -> PositionKey:
+        """Which game of this screen and which position of it is shown."""
+        return (self._serial, tuple(self.session.game.moves))
 
     def say(self, text: str) -> None:
         """Answer a key on the status bar's last line (instead of a notification)."""
@@ -317,6 +361,31 @@ class GameScreen(ForageScreen):
         self.session.rotate(clockwise)
         self.changed()
 
+    def action_spot(self, step: int) -> None:
+        """Move the card to the next legal spot (``step`` 1) or the one before (-1), in
+        the order of what each gives at once (``view.spot_order``)."""
+        session = self.session
+        card = session.card_number
+        if card is None:
+            return
+        key = self._position_key()
+        if self._spots is None or self._spots[:2] != (key, card):
+            self._spots = (key, card, spot_order(session.game, card))
+        spots = self._spots[2]
+        if not spots:
+            name = card_name(session.game.card(card))
+            name = name[:1].upper() + name[1:]
+            self.say(f"{name} has no legal spot: tab takes the other card.")
+            return
+        index = spot_index(spots, session.cursor, step)
+        session.go_to(spots[index].placement)
+        self._peek = False
+        self._follow = True
+        self.say(
+            f"Spot {index + 1} of {len(spots)} for this card, by what it gives at once "
+            f"({spots[index].gain:+d}): f next, F back."
+        )
+
     def action_peek(self) -> None:
         """Show what lies under the card being placed (again: show the card)."""
         self._peek = not self._peek
@@ -352,6 +421,9 @@ class GameScreen(ForageScreen):
         if self.session.waiting:
             self.say("Move the card onto the woodland first: enter then places it.")
             return
+        if self._ask_first():
+            return
+        self._asked = None
         before = self._final()
         outcome = self.session.place()
         if outcome is None:
@@ -371,6 +443,50 @@ class GameScreen(ForageScreen):
             from forage.app.screens.review import review_settings
 
             services_of(self.app).think_ahead(self.session.game, review_settings(self.app))
+
+    @property
+    def asks_again(self) -> bool:
+        """Whether enter was pressed once for a costly drop, and a second enter places it."""
+        return self._asked is not None and self._asked == (
+            self._position_key(),
+            self.session.cursor,
+        )
+
+    def _ask_first(self) -> bool:
+        """Whether enter asks again rather than places: the drop shown is costly, the
+        player has not turned the question off, and enter was not just pressed for it."""
+        session = self.session
+        here = (self._position_key(), session.cursor)
+        if not self.ASKS_BEFORE_COSTLY or self._asked == here or not self._asks_costly():
+            return False
+        outcome = session.preview()
+        if outcome is None or not outcome.legal:
+            return False
+        game = session.game
+        after = game.result_after(outcome) if session.is_challenge else None
+        if not is_costly(drop_change(game, outcome, after)):
+            return False
+        self._asked = here
+        self.changed()
+        return True
+
+    def _asks_costly(self) -> bool:
+        """Whether the player wants a second enter before a costly drop (read once from
+        the data folder; in a browser tab, whose data folder is the server's, asked until
+        turned off there)."""
+        if self._settings is None:
+            self._settings = Settings() if self.app.is_web else load_settings()
+        return self._settings.ask_costly
+
+    def action_ask_costly(self) -> None:
+        """Turn the question before a costly drop off, or on again (kept for next time)."""
+        self._settings = Settings(ask_costly=not self._asks_costly())
+        self._asked = None
+        kept = self.app.is_web or save_settings(self._settings)
+        answer = asking_words(self._settings.ask_costly)
+        if not kept:
+            answer += " (For this game only: the data folder cannot be written.)"
+        self.say(answer)
 
     def _final(self) -> int:
         """The score that decides the game: final in a recipe challenge, else base."""
@@ -472,10 +588,12 @@ class GameScreen(ForageScreen):
         (``final`` False: the answer so far, the search still checking it)."""
         if self.session.go_to(placement):
             self._peek = False
-            more = expected - (self.session.game.base + gain)
-            name = card_name(self.session.game.card(placement.card))
+            game = self.session.game
+            more = expected - (game.base + gain)
+            name = card_name(game.card(placement.card))
+            later = f", about {more:.0f} more next turn" if game.turn < game.turns else ""
             text = (
-                f"Hint: {name} here, {gain:+d} now, about {more:.0f} more next turn."
+                f"Hint: {name} here, {gain:+d} now{later}."
                 if final  # the headline above says that enter places it
                 else f"Hint so far: {name} here, {gain:+d} now; still checking{ELLIPSIS}"
             )
@@ -502,7 +620,8 @@ class GameScreen(ForageScreen):
         """Open the keys and rules."""
         from forage.app.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen(self.session.game.recipes))
+        asks = self._asks_costly() if self.ASKS_BEFORE_COSTLY else None
+        self.app.push_screen(HelpScreen(self.session.game.recipes, ask_costly=asks))
 
     def action_new_game(self) -> None:
         """Start a new game (asking first if this one is under way)."""

@@ -24,9 +24,23 @@ class GuidedScreen(GameScreen):
     """The game is not the player's own: never saved, resumed or recorded."""
 
     LOCKED: ClassVar[frozenset[str]] = frozenset(
-        {"undo", "redo", "new_game", "stats", "history", "quit_game", "learn", "puzzle"}
+        {
+            "undo",
+            "redo",
+            "new_game",
+            "stats",
+            "history",
+            "quit_game",
+            "learn",
+            "puzzle",
+            "ask_costly",
+            "spot",
+        }
     )
     """The game's keys a set position does without."""
+
+    ASKS_BEFORE_COSTLY: ClassVar[bool] = False
+    """A costly drop here is what the lesson or puzzle is about: no second enter."""
 
     def __init__(self, session: Session, *, over_game: bool = False) -> None:
         """A screen for the session's set position; ``over_game``: opened over a game, to

@@ -10,8 +10,20 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
-from forage.app.describe import BAR, BASKET, CROSS, LEGEND, PEEK, SLASH, TICK, TO, UP_DOWN
+from forage.app.describe import (
+    ASK_KEY,
+    BAR,
+    BASKET,
+    CROSS,
+    LEGEND,
+    PEEK,
+    SLASH,
+    TICK,
+    TO,
+    UP_DOWN,
+)
 from forage.app.screens.base import ForageModal, too_small_notice
+from forage.app.view import COSTLY_LOSS
 from forage.app.widgets.keys import KeyBar
 from forage.engine import Recipe
 from forage.engine.areas import EDWOOD_POINTS, MOUSE_FACE, SPLIT_DIE_POINTS
@@ -27,6 +39,11 @@ KEYS: Final = f"""\
   p                 peek under the card (again: show the card)
   u / ctrl+r        undo the last placement / redo it
   t                 hint: a suggested placement (on the last line)
+  f / F             the card's next / previous legal spot, the spots in
+                    order of what they give at once (not in a puzzle)
+  {ASK_KEY}                 ask for a second enter before a drop that loses
+                    {COSTLY_LOSS} points or more or takes the score below zero:
+                    on or off (kept for next time){{asking}}
   s                 statistics and achievements
   g                 your games: pick one and review it move by move
   v                 colours: the standard or the colour-blind palette
@@ -89,9 +106,17 @@ RULES: Final = f"""\
   on a split area, {EDWOOD_POINTS} if Edwood is in the woodland.
   {WIN_LINE} or more wins a standard game. In a recipe challenge the two
   recipes add bonuses (or double a colour); reach the target, the
-  sum of the two recipe numbers, to win.
+  sum of the two recipes' numbers (listed below, and beside the
+  target where the score panel has room), to win.
   If no card in your hand fits anywhere, the game ends at once.
 """
+
+
+def game_help(ask_costly: bool | None = None) -> str:
+    """The game's help: keys (with whether a costly drop asks twice now, where it can),
+    how to read the woodland, and the rules."""
+    asking = "" if ask_costly is None else f": now {'on' if ask_costly else 'off'}"
+    return KEYS.replace("{asking}", asking) + "\n" + READING + "\n" + RULES
 
 
 class HelpScreen(ForageModal):
@@ -101,22 +126,32 @@ class HelpScreen(ForageModal):
         Binding("escape,question_mark,q", "close", "Close help"),
     ]
 
-    def __init__(self, recipes: tuple[Recipe, ...] = (), text: str | None = None) -> None:
+    def __init__(
+        self,
+        recipes: tuple[Recipe, ...] = (),
+        text: str | None = None,
+        ask_costly: bool | None = None,
+    ) -> None:
         """Help, listing this game's recipes when it is a recipe challenge; ``text``: another
-        screen's help instead of the game's."""
+        screen's help instead of the game's; ``ask_costly``: whether a costly drop asks
+        for a second enter, as the player has it now (None: not on this screen)."""
         super().__init__()
         self.recipes = recipes
         self.text = text
+        self.ask_costly = ask_costly
 
     def compose(self) -> ComposeResult:
         """The help text in a scrolling box."""
         yield too_small_notice()
-        text = self.text if self.text is not None else KEYS + "\n" + READING + "\n" + RULES
+        text = self.text if self.text is not None else game_help(self.ask_costly)
         if self.recipes:
             target = sum(r.target for r in self.recipes)
-            text += f"\n[b]This game's recipes[/b] (target {target})\n"
+            sums = " + ".join(str(r.target) for r in self.recipes)
+            text += f"\n[b]This game's recipes[/b] (target {sums} = {target})\n"
             for recipe in self.recipes:
-                text += f"  {recipe.name} ({recipe.bonus_text}): {recipe.condition}\n"
+                text += (
+                    f"  {recipe.target} {recipe.name} ({recipe.bonus_text}): {recipe.condition}\n"
+                )
         with Vertical(classes="body dialog help"), VerticalScroll():
             yield Static(text, id="help-text")
         yield KeyBar()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import ClassVar, Final
 
 from rich.text import Text
@@ -11,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from forage.app.describe import ENTER_KEY, UP_DOWN
+from forage.app.describe import ENTER_KEY, UP_DOWN, path_lines
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.widgets.keys import KeyBar
 from forage.engine import Game
@@ -33,6 +34,15 @@ def stored_game(stored: StoredGame) -> Game | str:
     if refusal is not None and not game.moves:
         return f"Game {stored.id}'s first move is refused: {refusal.message}"
     return game
+
+
+def exported_text(game: int, target: Path, width: int) -> Text:
+    """Where a game's record was written, in ``width`` columns: the file's name, then its
+    folder on lines of its own, broken only after a ``/`` (never inside a name)."""
+    text = Text(f"Game {game}'s record is written to {target.name}, in the folder:")
+    for line in path_lines(str(target.parent), width):
+        text.append(f"\n{line}", "bold")
+    return text
 
 
 class HistoryScreen(ForageModal):
@@ -73,6 +83,7 @@ class HistoryScreen(ForageModal):
                     id="history-help",
                 )
                 yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+                yield Static(id="history-note")  # answers to keys: on lines of their own
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -105,7 +116,7 @@ class HistoryScreen(ForageModal):
             return
         game = stored_game(stored)
         if isinstance(game, str):
-            self.notify(game, severity="error")
+            self.tell(Text(game))
             return
         from forage.app.screens.review import review_screen
 
@@ -123,12 +134,17 @@ class HistoryScreen(ForageModal):
         try:
             write_atomic(target, export_text(stored))
         except ValueError as exc:
-            self.notify(f"Not exported: {exc}.", severity="error")
+            self.tell(Text(f"Not exported: {exc}."))
             return
         except OSError as exc:
-            self.notify(f"Not exported: {os_problem(exc)}.", severity="error")
+            self.tell(Text(f"Not exported: {os_problem(exc)}."))
             return
-        self.notify(f"Game {stored.id}'s record is in {target}.", timeout=8)
+        width = self.query_one("#history-note", Static).content_region.width
+        self.tell(exported_text(stored.id, target, width))
+
+    def tell(self, text: Text) -> None:
+        """Answer a key under the list, on lines of their own (nothing pops up over it)."""
+        self.query_one("#history-note", Static).update(text)
 
     def action_close(self) -> None:
         """Back to the game."""

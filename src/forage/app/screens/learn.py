@@ -132,7 +132,7 @@ class LearnScreen(GuidedScreen):
             return False
         return super().check_action(action, parameters)
 
-    def key_label(self, action: str, description: str) -> str:
+    def key_label(self, action: str, description: str) -> str | None:
         """What the key bar calls a key's action: enter goes on between lessons."""
         if action == "place" and self.done is not None:
             return "Next"

@@ -3,26 +3,37 @@
 The player places with the game's own keys. The first placement is judged at once: the
 answer is the only one that can still reach the best score; any other is answered with the
 most it can still reach. ``a`` shows the answer's line on the woodland, one placement at a
-time; ``n`` sets the position up again (only the first try counts); escape leaves. The
-first try is sent up as :class:`PuzzleScreen.Tried`, for the app to keep in the history.
+time; ``n`` sets the position up again (only the first try counts, as the lines then say);
+escape leaves. Once the game is over a line says why the best line is best (what each of
+its placements gathers). The first try is sent up as :class:`PuzzleScreen.Tried`, for the
+app to keep in the history, which answers with the player's figures (:meth:`told`): the
+player's rating goes in the title, beside the puzzle's difficulty.
 """
 
 from __future__ import annotations
 
 from datetime import date
-from typing import ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
 
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import Static
 
-from forage.app.describe import CROSS, DEGREE, DOT, TICK, card_name, points
+from forage.app.describe import CROSS, DEGREE, DOT, TICK, card_name, line_words, points
 from forage.app.screens.guided import GuidedScreen
 from forage.app.session import Session
 from forage.app.view import card_cells, title_text
 from forage.app.widgets import StatusBar, StatusState
 from forage.engine import Game, Placement
 from forage.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from forage.history.store import PuzzleRecorded
+
+PRACTICE: Final = "a try after the first does not count"
+"""What the lines add once the first try is made."""
+AGAIN: Final = "n tries again (only the first try counts); escape leaves."
+"""The keys once the game is over."""
 
 
 class Verdict(NamedTuple):
@@ -81,6 +92,10 @@ class PuzzleScreen(GuidedScreen):
         """The answer's line is being shown: its next placement marked."""
         self.tried = False
         """The first try has been made (later tries do not count)."""
+        self.practice = False
+        """The position was set up again after the first try: this try does not count."""
+        self.rating: int | None = None
+        """The player's puzzle rating after the first try, once the history says it."""
         super().__init__(Session(puzzle.game()), over_game=over_game)
 
     # -- where things stand -----------------------------------------------------------------
@@ -101,12 +116,14 @@ class PuzzleScreen(GuidedScreen):
         """What the puzzle says under the title."""
         puzzle, game = self.puzzle, self.session.game
         best = puzzle.best
+        practice = f" ({PRACTICE})" if self.practice and not self.showing else ""
         if game.is_over():
             final = game.result().score.final
             mark = TICK if final == best else CROSS
             return (
-                f"{mark} Final score {final}; the best line scores {best}.",
-                "n tries the puzzle again; escape leaves.",
+                f"{mark} Final score {final}; the best line scores {best}, against "
+                f"{puzzle.second} at best otherwise.",
+                f"The best line {line_words(puzzle.line_outcomes())}.",
             )
         if self.showing:
             step = self.placed()
@@ -118,16 +135,16 @@ class PuzzleScreen(GuidedScreen):
         if verdict is None:
             return (
                 f"{puzzle.left} placements left, both cards in hand: the best line scores {best}.",
-                "Only one first placement can reach it. Find it and press enter.",
+                f"Only one first placement can reach it. Find it and press enter{practice}.",
             )
         if verdict.right:
             return (
-                f"{TICK} Solved: the only placement that can reach {best}.",
+                f"{TICK} Solved: the only placement that can reach {best}{practice}.",
                 "Now place the last card for the best score.",
             )
         return (
             f"{CROSS} Not the answer: from here {verdict.reach} at best, "
-            f"{points(best - verdict.reach)} short of {best}.",
+            f"{points(best - verdict.reach)} short of {best}{practice}.",
             "a shows the answer on the woodland; n tries again.",
         )
 
@@ -135,17 +152,35 @@ class PuzzleScreen(GuidedScreen):
         """The game's widgets, the title naming the puzzle, and the puzzle's lines."""
         super().update_view()
         puzzle = self.puzzle
-        title = f"puzzle {self.day.isoformat()} {DOT} #{puzzle.id} {DOT} rating {puzzle.rating}"
+        title = f"puzzle {self.day.isoformat()} {DOT} #{puzzle.id} {DOT} difficulty {puzzle.rating}"
+        if self.rating is not None:
+            title += f" {DOT} your rating {self.rating}"
         self.query_one("#title", Static).update(title_text(title))
         lines = self.lines()
         self.query_one("#lesson", Static).update("\n".join(lines))
         if self.session.game.is_over():  # the game's end words (summary, undo) do not apply
             mark = "gain" if self.session.game.result().score.final == puzzle.best else "loss"
-            self.query_one(StatusBar).state = StatusState(lines[0], lines[1], mark, self._last)
+            self.query_one(StatusBar).state = StatusState(lines[0], AGAIN, mark, self._last)
+
+    def told(self, recorded: PuzzleRecorded) -> None:
+        """The history kept the first try: the player's rating goes in the title, their
+        other figures and any achievement on the status bar's last line."""
+        figures = recorded.figures
+        self.rating = figures.rating
+        text = (
+            f"Puzzles: {figures.solved} solved of {figures.tried}; streak {figures.streak_current}."
+        )
+        for achievement in recorded.achievements:
+            text += f" Achievement: {achievement.name} ({achievement.description})."
+        self.say(text)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The game's keys, less those a puzzle does without; the answer until it is shown."""
-        if action == "answer" and (self.showing or self.session.game.is_over()):
+        """The game's keys, less those a puzzle does without; the answer until it is shown;
+        enter until the game is over."""
+        over = self.session.game.is_over()
+        if action == "answer" and (self.showing or over):
+            return False
+        if action == "place" and over:  # no summary: the lines say how it went
             return False
         return super().check_action(action, parameters)
 
@@ -182,6 +217,7 @@ class PuzzleScreen(GuidedScreen):
     def _restart(self, showing: bool) -> None:
         """The puzzle's position again; the answer shown or not."""
         self.showing = showing
+        self.practice = self.practice or self.tried
         self.verdict = None
         self.load(Session(self.puzzle.game()))
         self._follow_answer()

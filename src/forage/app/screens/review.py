@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import ProgressBar, Sparkline, Static
+from textual.widgets import ProgressBar, Static
 from textual.worker import get_current_worker
 
 from forage.ai.review import (
@@ -31,11 +31,13 @@ from forage.ai.review import (
 from forage.ai.workers import POOL_ERRORS, pool_problem
 from forage.app.describe import (
     ARROW,
+    ASCII,
     DEGREE,
     DOT,
     ELLIPSIS,
     LEFT_KEY,
     MARK_IN,
+    PAR_IS,
     RIGHT_KEY,
     TICK,
     card_name,
@@ -46,6 +48,7 @@ from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.view import card_cells, woodland_state
 from forage.app.widgets import KeyBar, WoodlandView
 from forage.engine import Deck, Game, Placement
+from forage.history.report import blocks
 
 LABEL_STYLE: Final = {
     "best": "gain",
@@ -97,18 +100,22 @@ def _mark_lines() -> str:
 
 HELP: Final = f"""\
 [b]The review[/b]   (escape or ? closes this)
-  Each move of your game is weighed against the best few placements you
-  could have made, by the final score each is expected to reach: every
-  candidate is played on to the end over many draw orders of the cards
-  you had not yet seen, as a good player would play them.
+  Each move of your game is weighed against the best few placements
+  you could have made, by the final score each is expected to reach:
+  every candidate is played on to the end over many draw orders of the
+  cards you had not yet seen, as a good player would play them.
 [b]Marks[/b]   (points of expected final score)
 {_mark_lines()}
   The better move is marked on the woodland ({MARK_IN[0]} {MARK_IN[1]} around its areas).
+[b]The chart[/b]   (under the verdict, once the analysis is in)
+  One bar a move played, numbered below it: the final score expected
+  after that move, from the lowest (the number at the bottom left) to
+  the highest (top left). The move shown has its number in reverse.
 [b]Keys[/b]
   left, right, home, end   step through the moves
   m    the next inaccuracy, mistake or blunder
   b    draw the better move instead of the one played (again: back)
-  p    par's line: the best score this deal allows, knowing the draw order
+  p    par's line: {PAR_IS}
   q    close the review
 """
 """The review screen's ``?`` help."""
@@ -234,6 +241,45 @@ def chart_caption(found: Review) -> Text:
     return text
 
 
+CHART_LEVELS: Final = 16
+"""The heights a bar of the chart can take: two lines of eighths."""
+
+
+def chart_text(
+    values: Sequence[float],
+    current: int = -1,
+    marks: Mapping[str, Style] = DEFAULT_MARKS,
+    plain: bool = ASCII,
+) -> Text:
+    """The chart of expected final scores, one bar a move over two lines, the highest
+    and lowest value on its axis and each move's number under its bar (the move
+    ``current`` in reverse); ``plain``: drawn in ASCII."""
+    text = Text(no_wrap=True)
+    if not values:
+        return text
+    low, high = min(values), max(values)
+    span = high - low
+    levels = [1 + round((v - low) * (CHART_LEVELS - 1) / span) if span else 8 for v in values]
+    shapes = blocks(plain)
+    top, bottom = score_words(high), score_words(low)
+    width = max(len(top), len(bottom))
+    axis = "|" if plain else "┤"
+    for line, (label, floor) in enumerate(((top, len(shapes)), (bottom, 0))):
+        if line:
+            text.append("\n")
+        text.append(f"{label:>{width}} {axis}", "dim")
+        for level in levels:
+            filled = min(len(shapes), max(0, level - floor))
+            text.append(" ")
+            text.append((shapes[filled - 1] if filled else " ") * 2, marks["score"])
+    text.append("\n" + " " * (width + 2))
+    for index in range(len(values)):
+        text.append(" ")
+        text.append(f"{index + 1:<2}", REVERSE if index == current else NO_STYLE)
+    text.append("  move", "dim")
+    return text
+
+
 def next_costly(entries: Sequence[MoveReview], current: int) -> int | None:
     """The next move after ``current`` (going round) labelled an inaccuracy or worse."""
     count = len(entries)
@@ -325,10 +371,11 @@ class ReviewScreen(ForageScreen):
             yield WoodlandView(id="woodland")
             yield Static(id="review-verdict")
             yield Static(id="review-chart-label")
-            chart = Sparkline([], id="review-chart")
-            chart.display = False  # until the analysis is in (no line of empty bars)
+            chart = Static(id="review-chart")
+            chart.display = False  # until the analysis is in (no lines of empty bars)
             yield chart
             yield ProgressBar(id="review-progress", show_eta=False)
+            yield Static(id="review-note")  # answers to keys: on a line of their own
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -389,9 +436,7 @@ class ReviewScreen(ForageScreen):
         self.entries = {entry.index: entry for entry in found.moves}
         self._par_positions = _games(self.start, found.par.placements)
         self.query_one(ProgressBar).display = False
-        chart = self.query_one(Sparkline)
-        chart.data = [m.expected_played for m in found.moves]
-        chart.display = True
+        self.query_one("#review-chart", Static).display = True
         self.query_one("#review-chart-label", Static).update(chart_caption(found))
         self.update_view()
 
@@ -416,11 +461,11 @@ class ReviewScreen(ForageScreen):
     def action_next_costly(self) -> None:
         """The next move that lost points: an inaccuracy, a mistake or a blunder."""
         if self.result is None:
-            self.notify(self.missing("The labels come with the analysis"))
+            self.tell(self.missing("The labels come with the analysis"))
             return
         found = next_costly(self.result.moves, self.index if not self.on_par else -1)
         if found is None:
-            self.notify("No inaccuracy, mistake or blunder in this game.")
+            self.tell("No inaccuracy, mistake or blunder in this game.")
             return
         self.on_par = False
         self.index = found
@@ -434,14 +479,19 @@ class ReviewScreen(ForageScreen):
     def action_toggle_par(self) -> None:
         """Step through par's line instead of the game, or back."""
         if self.result is None:
-            self.notify(self.missing("Par's line comes with the analysis"))
+            self.tell(self.missing("Par's line comes with the analysis"))
             return
         self.on_par = not self.on_par
         self.index = min(self.index, max(0, len(self._line()) - 1))
         self.update_view()
 
+    def tell(self, text: str) -> None:
+        """Answer a key on the note line under the chart (nothing pops up over it); the
+        next step through the moves clears it."""
+        self.query_one("#review-note", Static).update(text)
+
     def action_help(self) -> None:
-        """What the review's marks and keys mean."""
+        """What the review's marks, chart and keys mean."""
         from forage.app.screens.help import HelpScreen
 
         self.app.push_screen(HelpScreen(text=HELP))
@@ -491,6 +541,12 @@ class ReviewScreen(ForageScreen):
         )
         self.query_one("#review-legend", Static).update(legend_text(marks_of(self.app)))
         self.query_one("#review-verdict", Static).update(self.verdict())
+        if self.result is not None:
+            values = [m.expected_played for m in self.result.moves]
+            current = -1 if self.on_par else self.index
+            chart = chart_text(values, current, marks_of(self.app))
+            self.query_one("#review-chart", Static).update(chart)
+        self.tell("")
 
     def title_text(self, placement: Placement | None) -> Text:
         """Which line, which move, and what is drawn."""
@@ -521,7 +577,7 @@ class ReviewScreen(ForageScreen):
     def verdict(self) -> Text:
         """The verdict on the move shown, or what the analysis is doing."""
         if self.on_par:
-            return Text("Par knows the draw order: the best score this deal allows.", "dim")
+            return Text(f"Par's line: {PAR_IS}.", "dim")
         entry = self._entry()
         if entry is None and self.stopped is not None:
             return Text(

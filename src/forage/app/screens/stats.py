@@ -8,13 +8,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Sparkline, Static
+from textual.widgets import Static
 
 from forage.app.describe import ASCII
 from forage.app.screens.base import ForageModal, too_small_notice
+from forage.app.themes import marks_of
 from forage.app.widgets.keys import KeyBar
 from forage.history.achievements import all_achievements
-from forage.history.report import achievements_table, figures_table
+from forage.history.report import achievements_table, figures_table, sparkline
 from forage.history.stats import Statistics
 
 
@@ -51,7 +52,8 @@ class StatsScreen(ForageModal):
                     )
                     yield Static(Text(label, "bold"), id="stats-trend-label")
                     if recent:  # no line of empty bars under "No finished games yet."
-                        yield Sparkline([float(v) for v in recent], id="stats-trend")
+                        trend = Text(sparkline(recent, ASCII), marks_of(self.app)["score"])
+                        yield Static(trend, id="stats-trend")
                     yield Static(
                         achievements_table(all_achievements(), self.unlocked, ASCII),
                         id="stats-achievements",

@@ -10,9 +10,10 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from forage.app.describe import DOT, ELLIPSIS, STAR
+from forage.app.describe import ASCII, DOT, ELLIPSIS, STAR
 from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.history.achievements import Achievement
+from forage.history.daily import share_key
 from forage.history.store import ScoreLine
 
 
@@ -28,6 +29,10 @@ class HistoryState:
     scoreboard: tuple[ScoreLine, ...] = ()
     par: int | None = None
     share: str | None = None
+    first_only: bool = False
+    """The scoreboard counts each player's first game (the daily deal), else their best."""
+    copied: bool = False
+    """The share line has been put on the clipboard."""
 
 
 def history_text(state: HistoryState, marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
@@ -45,15 +50,21 @@ def history_text(state: HistoryState, marks: Mapping[str, Style] = DEFAULT_MARKS
         text.append(f" ({achievement.description})\n")
     if state.scoreboard:
         par = f" {DOT} par {state.par}" if state.par is not None else ""
-        text.append(f"Scoreboard for this deal{par}\n", "bold")
+        which = "first" if state.first_only else "best"
+        text.append(f"Scoreboard for this deal{par}", "bold")
+        text.append(f"  (each player's {which} game)\n", "dim")
         for line in state.scoreboard[:5]:
             style = "bold" if line.player == state.player else ""
             won = "won" if line.won else "   "
-            text.append(f"  {line.best:>3}  {won}  {line.player}\n", style)
+            text.append(f"  {line.best:>3}  {won}  {line.player}", style)
+            if line.games > 1:
+                text.append(f"  ({which} of {line.games} games)", "dim")
+            text.append("\n")
     if state.share:
         text.append("Share: ", "bold")
         text.append(state.share)
-        text.append("  (y copies it)", "dim")
+        text.append("  (copied)" if state.copied else "  (y copies it)", "dim")
+        text.append(f"\n{share_key(ASCII)}", "dim")
     return text
 
 

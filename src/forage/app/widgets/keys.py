@@ -67,7 +67,8 @@ class KeyBar(Widget):
     def keys(self) -> tuple[tuple[str, str, str, bool], ...]:
         """(key shown, what it does, action, enabled) for each shown binding, one per action;
         a screen with a ``key_label(action, description)`` method may name an action
-        otherwise for the moment (enter is Next between the tutorial's lessons)."""
+        otherwise for the moment (enter is Next between the tutorial's lessons), or leave
+        it out (None)."""
         seen: set[str] = set()
         keys: list[tuple[str, str, str, bool]] = []
         for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
@@ -76,7 +77,8 @@ class KeyBar(Widget):
             seen.add(binding.action)
             label = getattr(self.screen, "key_label", None)
             said = label(binding.action, binding.description) if label else binding.description
-            keys.append((self.app.get_key_display(binding), said, binding.action, enabled))
+            if said is not None:
+                keys.append((self.app.get_key_display(binding), said, binding.action, enabled))
         return tuple(keys)
 
     def render(self) -> Content:

@@ -4,17 +4,17 @@
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple
 
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from forage.app.describe import CROSS, DOT, TICK, TO
+from forage.app.describe import CROSS, DOT, TICK, TO, progress_words
 from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.widgets.lines import FitsItsLines
-from forage.engine import GameResult, Recipe
+from forage.engine import GameResult, Recipe, RecipeProgress
 
 TALL_CLASS: Final = "-tall-height"
 """The class of a screen tall enough for a challenge's whole base score (``TALL_ROWS``)."""
@@ -28,6 +28,8 @@ class ScoreState(NamedTuple):
     result: GameResult | None = None
     recipes: tuple[Recipe, ...] = ()
     after: GameResult | None = None
+    progress: tuple[RecipeProgress | None, ...] = ()
+    """How far each recipe's counted condition has got, as the drop shown would leave it."""
 
 
 def breakdown_text(
@@ -63,10 +65,12 @@ def final_text(
     width: int = 0,
     marks: Mapping[str, Style] = DEFAULT_MARKS,
     compact: bool = False,
+    recipes: tuple[Recipe, ...] = (),
 ) -> Text:
-    """The final score (and what the drop shown makes it) against the target; what is
-    left to go on a line of its own where ``width`` is too narrow for one line (left out
-    when ``compact``: the target beside the final score says it)."""
+    """The final score (and what the drop shown makes it) against the target, with the
+    ``recipes``' numbers it adds up (R17) where they fit; what is left to go on a line of
+    its own where ``width`` is too narrow for one line (left out when ``compact``: the
+    target beside the final score says it)."""
     text = Text()
     final = result.score.final
     text.append(f"Final {final}", marks["score"])
@@ -74,6 +78,9 @@ def final_text(
         text.append(f" {TO} {after.score.final}", "bold reverse")
     if result.target is not None:
         text.append(f" {DOT} target {result.target}", "bold")
+        sums = f" ({'+'.join(str(r.target) for r in recipes)})" if recipes else ""
+        if not width or text.cell_len + len(sums) <= width:
+            text.append(sums)
         gap = result.target - (after or result).score.final
         rest = "reached" if gap <= 0 else f"{gap} to go"
         fits = not width or text.cell_len + 3 + len(rest) <= width
@@ -92,17 +99,20 @@ def recipes_text(
     width: int = 0,
     marks: Mapping[str, Style] = DEFAULT_MARKS,
     compact: bool = False,
+    progress: Sequence[RecipeProgress | None] = (),
 ) -> Text:
     """The final score and target, then each recipe with its condition (wrapped to
-    ``width`` when given), bonus and tick; ticks the drop shown would flip are marked.
+    ``width`` when given) and, where the condition is a count, how far it has got
+    (``progress``), its bonus and tick; ticks the drop shown would flip are marked.
     ``compact``: what is left to go only where it fits beside the target."""
     text = Text()
     if not recipes:
         return text
-    text.append_text(final_text(result, after, width, marks, compact))
+    text.append_text(final_text(result, after, width, marks, compact, recipes))
     shown = after.recipes if after is not None else result.recipes
     margin = "" if compact else " "  # a short panel gives its recipes the column back
-    for recipe, now, then in zip(recipes, result.recipes, shown, strict=True):
+    counts = list(progress) or [None] * len(recipes)
+    for recipe, now, then, count in zip(recipes, result.recipes, shown, counts, strict=True):
         mark = TICK if then.met else CROSS
         style = marks["gain" if then.met else "bad"]
         if then.met != now.met:  # the drop shown would change this tick: say so
@@ -123,6 +133,12 @@ def recipes_text(
             indent = margin + "  "
             room = width - len(indent)
             lines = textwrap.wrap(recipe.condition, room) if room > 0 else [recipe.condition]
+            if count is not None:  # "Now 4 of 5." on the last line if it fits, else its own
+                said = f"{progress_words(count).capitalize()}."
+                if room <= 0 or len(lines[-1]) + 1 + len(said) <= room:
+                    lines[-1] += f" {said}"
+                else:
+                    lines.append(said)
             for line in lines:
                 text.append(f"\n{indent}{line}", "italic")
     return text
@@ -164,7 +180,10 @@ class ScorePanel(FitsItsLines):
         width = self.size.width or 28
         if not recipes:
             return breakdown_text(result, marks=marks, width=width)
-        text = recipes_text(result, recipes, True, self.state.after, width, marks, compact)
+        state = self.state
+        text = recipes_text(
+            result, recipes, True, state.after, width, marks, compact, state.progress
+        )
         text.append("\n")
         text.append_text(breakdown_text(result, True, marks, compact, width))
         return text

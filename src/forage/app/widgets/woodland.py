@@ -80,7 +80,12 @@ def _split_bg(area: Area, column: int, width: int, palette: dict[Colour, str]) -
 
 
 def _fit(text: str, width: int) -> str:
-    return text[:width].ljust(width)
+    """A label in ``width`` cells, padded: where it is longer, its last words are left out
+    (all of them if need be), never a word or a number cut short."""
+    words = text.split(" ")
+    while len(" ".join(words)) > width:
+        words.pop()
+    return " ".join(words).ljust(width)
 
 
 def area_lines(
@@ -133,7 +138,7 @@ def area_lines(
             badge = (1, indent, indent + len(label))
             if h >= 3:
                 extra = "mouse" if die.mouse else ("basket" if die.value == 15 else "")
-                rows.append(_fit("  " + extra if extra else "", w))
+                rows.append(_fit("  " + extra if len(extra) + 2 <= w else extra, w))
             rows += [" " * w] * (h - len(rows))
     return _paint(rows, area, die, badge, look, fg, on_card, no_color)
 
@@ -198,7 +203,7 @@ def card_lines(
     p = preview if preview is not None else CellPreview("", "", "", "", "", False, None)
 
     def pick(long: str, short: str) -> str:
-        return long if len(long) <= w else short[:w]
+        return long if len(long) <= w else short
 
     if h == 1:
         rows = [p.short if 0 < len(p.short) <= w else name]
