@@ -19,6 +19,7 @@ LAYER: Final = {
     "forage.startup": 0,
     "forage.engine": 1,
     "forage.carddata": 2,
+    "forage.palette": 2,
     "forage.record": 3,
     "forage.render": 3,
     "forage.learn": 3,

@@ -10,12 +10,10 @@ from rich.text import Text
 
 from forage.engine import Colour, Game, Square, Woodland
 from forage.engine.areas import MOUSE_FACE
+from forage.palette import area_style
 
-AREA_STYLE: Final = {
-    Colour.B: "black on green3",
-    Colour.C: "black on dark_orange",
-    Colour.M: "bright_white on orange4",
-}
+AREA_STYLE: Final = {colour: area_style(colour) for colour in Colour}
+"""How each food type's areas are drawn: the card shades of the palette (``FORAGE_THEME``)."""
 CELL: Final = 5
 
 

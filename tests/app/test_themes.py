@@ -3,6 +3,9 @@ colours; ``FORAGE_THEME`` chooses the first; ``NO_COLOR`` still draws the letter
 
 from __future__ import annotations
 
+import os
+import re
+
 import pytest
 from app_helpers import game_screen, output_with_theme, sync
 from textual.widget import Widget
@@ -103,3 +106,51 @@ def test_forage_theme_starts_the_app_on_the_colour_blind_theme() -> None:
     assert shown["standard"] == ["forage", "standard"]
     assert shown["colour-blind"] == ["forage-colour-blind", "colour-blind"]
     assert shown["no-such-palette"] == ["forage", "standard"]
+
+
+def test_no_style_sheet_names_a_colour() -> None:
+    """Every colour of the .tcss files is a theme variable (the palettes' surfaces)."""
+    from pathlib import Path
+
+    import forage.app
+
+    sheets = list(Path(forage.app.__file__).parent.rglob("*.tcss"))
+    assert sheets
+    for sheet in sheets:
+        text = sheet.read_text(encoding="utf-8")
+        assert not re.search(r"#[0-9a-fA-F]{3,8}\b", text), f"{sheet.name} names a colour"
+
+
+def test_each_theme_gives_every_surface_of_its_palette() -> None:
+    from forage.app.themes import THEMES
+    from forage.palette import PALETTES, SURFACES
+
+    app = ForageApp(seed=1)
+    for theme, palette in THEMES.items():
+        variables = app.get_theme(theme).variables  # type: ignore[union-attr]
+        for surface in SURFACES:
+            assert variables[f"forage-{surface}"] == PALETTES[palette].surfaces[surface]
+    defaults = app.get_theme_variable_defaults()  # under any other theme too
+    assert {f"forage-{surface}" for surface in SURFACES} <= set(defaults)
+
+
+def test_the_commands_draw_with_the_palette_forage_theme_chooses() -> None:
+    import subprocess
+    import sys
+
+    script = "from forage.render import AREA_STYLE; print(AREA_STYLE)"
+    drawn = {
+        theme: subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "FORAGE_THEME": theme},
+        ).stdout
+        for theme in ("standard", "colour-blind")
+    }
+    from forage.palette import PALETTES
+
+    for theme, printed in drawn.items():
+        assert PALETTES[theme].card[next(iter(PALETTES[theme].card))] in printed
+    assert drawn["standard"] != drawn["colour-blind"]

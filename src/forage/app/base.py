@@ -78,6 +78,13 @@ class ForageBaseApp(App[int]):
         self._run_returned = threading.Event()
         """Set once :meth:`run` has returned."""
 
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """The game's own CSS variables (its surfaces' colours) under any theme, Textual's
+        own among them: the game's palette's where the theme gives none."""
+        from forage.palette import css_variables
+
+        return {**super().get_theme_variable_defaults(), **css_variables()}
+
     @property
     def recorder(self) -> Recorder | None:
         """The app's history (None when the app keeps none): its services' history."""

@@ -7,8 +7,11 @@ import json
 import secrets
 from typing import Any
 
+from rich.text import Text
+
 from forage.cli.errors import EXIT_ILLEGAL, EXIT_OK, BadInput, fail, read_text
 from forage.engine import Deal, Game, Outcome
+from forage.palette import mark
 from forage.record import RecordError, bad_input_object, load_game, result_object
 
 
@@ -82,7 +85,8 @@ def _print_summary(game: Game) -> None:
     console.print(f"[bold]Moves[/bold] {len(game.moves)} ({state})")
     console.print(summary(game))
     if result.won is not None:
-        console.print("[bold green]Won[/bold green]" if result.won else "[bold red]Lost[/bold red]")
+        won = Text("Won", mark("gain")) if result.won else Text("Lost", mark("refused"))
+        console.print(won)
 
 
 def moves_command(args: argparse.Namespace) -> int:

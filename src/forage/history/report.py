@@ -14,6 +14,7 @@ from rich.text import Text
 from forage.history.achievements import Achievement
 from forage.history.games import StoredGame
 from forage.history.stats import BUCKET, Statistics
+from forage.palette import mark
 
 BLOCKS: Final = "▁▂▃▄▅▆▇█"
 """Eighths of a character's height, the lowest first."""
@@ -98,10 +99,10 @@ def distribution_chart(stats: Statistics) -> Text:
     for start, count in stats.distribution:
         bar = "█" * max(1 if count else 0, round(count * BAR_WIDTH / most))
         text.append(f"{start:>4}-{start + BUCKET - 1:<4} ")
-        text.append(bar, "green")
+        text.append(bar, mark("gain"))
         text.append(f" {count}\n")
     text.append(f"Last {len(stats.recent)} scores ", "bold")
-    text.append(sparkline(stats.recent), "cyan")
+    text.append(sparkline(stats.recent), mark("note"))
     text.append(f"  ({stats.recent[0]} … {stats.recent[-1]})")
     return text
 
