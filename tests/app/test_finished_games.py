@@ -74,7 +74,7 @@ def test_the_kept_file_goes_only_after_the_history_has_the_game(forage_home: Pat
     session.keeps_history = True
     play_to_end(session)
     recorder = Recorder("ann")
-    done = recorder.finished(id(session), session.save_data(), session.finished_file)
+    done = recorder.finished(session.key, session.save_data(), session.finished_file)
     recorder.close()
     assert done is not None and done.game.finished
     assert kept_files(forage_home) == []
@@ -100,7 +100,7 @@ def test_a_locked_history_keeps_the_game_and_the_next_start_records_it(
     recorder = Recorder("ann")
     told: list[str] = []
     recorder.tell = told.append
-    assert recorder.finished(id(session), session.save_data(), session.finished_file) is None
+    assert recorder.finished(session.key, session.save_data(), session.finished_file) is None
     recorder.close()
     assert len(kept_files(forage_home)) == 1  # not stored: kept
     assert told and "could not be used" in told[0]
@@ -122,7 +122,7 @@ def test_a_game_stored_before_a_kill_is_not_stored_twice(forage_home: Path) -> N
     kept = session.finished_file
     assert kept is not None
     recorder = Recorder("ann")
-    assert recorder.finished(id(session), session.save_data(), None) is not None  # not removed
+    assert recorder.finished(session.key, session.save_data(), None) is not None  # not removed
     recorder.close()
     assert kept.exists()
     again = Recorder()
@@ -369,6 +369,14 @@ def full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(saves, "write_atomic", no_room)
 
 
+def history_takes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The history cannot take a finished game: not at its end, nor the kept ones at start."""
+    from forage.app import app as app_module
+
+    monkeypatch.setattr(Recorder, "finished", lambda self, key, data, kept: None)
+    monkeypatch.setattr(app_module, "HISTORY_DELAY", 3600.0)
+
+
 async def to_the_last_placement(pilot: Any, app: ForageApp) -> Session:
     """Play all but the last card (the history will not take the finished game)."""
     await pilot.pause()
@@ -382,7 +390,7 @@ async def to_the_last_placement(pilot: Any, app: ForageApp) -> Session:
 async def test_a_finished_game_kept_nowhere_is_not_given_up_by_a_new_game(
     forage_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(Recorder, "finished", lambda self, key, data, kept: None)
+    history_takes_nothing(monkeypatch)
     app = ForageApp(seed=4, offer_resume=False, recorder=Recorder("di"))
     async with app.run_test(size=(100, 40)) as pilot:
         session = await to_the_last_placement(pilot, app)
@@ -414,7 +422,7 @@ async def test_a_finished_game_kept_nowhere_is_not_given_up_by_a_new_game(
 async def test_a_finished_game_only_in_the_save_becomes_its_own_file_before_a_new_game(
     forage_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(Recorder, "finished", lambda self, key, data, kept: None)
+    history_takes_nothing(monkeypatch)
     app = ForageApp(seed=4, offer_resume=False, recorder=Recorder("di"))
     async with app.run_test(size=(100, 40)) as pilot:
         session = await to_the_last_placement(pilot, app)

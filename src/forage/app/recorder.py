@@ -174,7 +174,7 @@ class Recorder:
 
     def has_recorded(self, session: Session) -> bool:
         """Whether this session's finished game is stored in the history."""
-        return self._recorded.get(id(session)) is not None
+        return self._recorded.get(session.key) is not None
 
     def record_kept(self) -> list[Recorded]:
         """Record the finished games kept from an earlier run (the history could not take
@@ -204,7 +204,7 @@ class Recorder:
         """A new game replaces this one: if it was begun and not finished, record it as
         abandoned, on the history's thread (its moves taken now)."""
         if session.game.moves and not session.game.is_over():
-            key, data = id(session), session.save_data()
+            key, data = session.key, session.save_data()
             self.later(lambda: self.abandoned(key, data))
 
     def open_history(self) -> None:

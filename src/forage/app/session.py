@@ -7,6 +7,7 @@ engine) for every rule, and each change returns what happened; writing the game 
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
@@ -26,6 +27,10 @@ MAX_SEED: Final = 999_999
 def random_seed() -> int:
     """A fresh seed for a new game, small enough to read out and type."""
     return random.SystemRandom().randint(1, MAX_SEED)
+
+
+_SESSION_KEYS: Final = itertools.count(1)
+"""Numbers for sessions, one each (:attr:`Session.key`)."""
 
 
 class Session:
@@ -69,6 +74,9 @@ class Session:
         """Where the finished game was kept for the history, once it ended (None before)."""
         self.finished_in_save = False
         """The finished game could not be kept in a file of its own, but the save holds it."""
+        self.key = next(_SESSION_KEYS)
+        """This session's own number for the run (the history records each session's game
+        once under it; unlike ``id()``, never reused by a later session)."""
         if cursor is None:
             self.reset_cursor()
 

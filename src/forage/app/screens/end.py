@@ -201,7 +201,7 @@ class EndScreen(ForageModal):
             self.query_one(HistoryPanel).display = False
             return
         session = self.session
-        key, data, kept = id(session), session.save_data(), session.finished_file
+        key, data, kept = session.key, session.save_data(), session.finished_file
         self.query_one(HistoryPanel).state = HistoryState(waiting=True)
 
         def work() -> HistoryState:
