@@ -705,8 +705,8 @@ def check_moves(
     game = Game(
         Deal(cards=tuple(record["deal"]), recipes=None), deck, recipe_book=standard_deck().recipes()
     )
-    for move in record.get("moves", []):
-        assert game.push(Placement.model_validate(move)).legal
+    moves = [Placement.model_validate(move) for move in record.get("moves", [])]
+    assert game.replay(moves).refusal is None
     assert len(entries) == sum(1 for _ in game.outcomes())
     keys = {(e["card"], e["rotation"], e["x"], e["y"]) for e in entries}
     assert len(keys) == len(entries), "one entry per card, rotation and position"

@@ -157,8 +157,7 @@ def test_prove_agrees_with_a_plain_count_on_fresh_positions() -> None:
         game = Game(deal, deck)
         sim = Simulator(deck)
         line = play(sim, deal, "greedy", state_of(game), deck.numbers)
-        for move in line.moves[:-2]:
-            game.push(sim.placement(move))
+        game.replay([sim.placement(move) for move in line.moves[:-2]])
         proof = prove(game)
         assert proof is not None
         assert (proof.best, proof.second) == plain_count(game).top_two()

@@ -10,11 +10,14 @@ from app_helpers import drive_to, greedy, play_out_quickly, session_of, sync
 from textual.widgets import Sparkline, Static
 
 from forage.app.app import ForageApp
-from forage.app.recorder import Recorder
+from forage.app.recorder import Recorder, score_changes
 from forage.app.screens import ConfirmScreen, EndScreen, StatsScreen
 from forage.app.widgets.history import HistoryPanel
+from forage.carddata import standard_deck
+from forage.engine import Deal, Game
 from forage.history.daily import daily_deal, daily_seed
 from forage.history.store import HistoryStore
+from forage.record import record_from_game
 
 
 def panel_text(app: ForageApp) -> str:
@@ -133,6 +136,16 @@ async def test_the_daily_deal_shows_its_share_line(forage_home: Path) -> None:
         assert "Forage daily 2026-12-01" in text and daily_deal(day).code not in text
     with HistoryStore.open(forage_home) as store:
         assert store.games("dan")[0].daily == "2026-12-01"
+
+
+def test_the_share_lines_changes_are_each_moves_score_change() -> None:
+    game = Game(Deal.from_seed(5, recipes=True), standard_deck())
+    changes = []
+    while not game.is_over():
+        changes.append(game.push(max(game.outcomes(), key=lambda o: o.score_change)).score_change)
+    assert len(changes) == len(game.moves) and any(changes)
+    assert score_changes(record_from_game(game).to_json()) == changes
+    assert score_changes("not a record") == []
 
 
 @sync

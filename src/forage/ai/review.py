@@ -284,9 +284,8 @@ def fits(found: Review, placements: Sequence[Placement], settings: Settings) -> 
 def line_record(start: Game, placements: Sequence[Placement]) -> dict[str, Any]:
     """The game record of a line of placements from a game's first position."""
     game = start.copy()
-    for placement in placements:
-        outcome = game.push(placement)
-        assert outcome.legal, "a line found by the search is legal"
+    replayed = game.replay(placements)
+    assert replayed.refusal is None, "a line found by the search is legal"
     return record_from_game(game).to_data()
 
 
@@ -308,8 +307,7 @@ def review_move(
 ) -> MoveReview:
     """The review of move ``index`` of a game played from ``start`` (its earlier moves legal)."""
     game = start.copy()
-    for placement in placements[:index]:
-        game.push(placement)
+    game.replay(placements[:index])
     sim = simulator_for(game)
     state = state_of(game)
     known = game.deal.cards[: state.next_draw]
@@ -383,8 +381,7 @@ def par_line(start: Game, placements: Sequence[Placement], found: ParResult) -> 
     """Par's line from the game's start (``found``), or the game's own line where that
     scored more."""
     game = start.copy()
-    for placement in placements:
-        game.push(placement)
+    game.replay(placements)
     own = game.score().final
     if own > found.score:  # the player beat a search that was not proven
         return ParLine(own, list(placements), False)
@@ -521,7 +518,4 @@ def _read_back(
 
 def start_of(game: Game) -> Game:
     """A copy of a game at its first position, before any of its moves."""
-    start = game.copy()
-    while start.moves:
-        start.pop()
-    return start
+    return game.rewound(0)
