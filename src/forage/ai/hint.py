@@ -36,20 +36,13 @@ class Hint:
 
     def to_json(self) -> dict[str, Any]:
         """The hint as the ``hint --json`` object."""
-        data: dict[str, Any] = {
-            "card": self.placement.card,
-            "rotation": int(self.placement.rotation),
-            "x": self.placement.x,
-            "y": self.placement.y,
+        from forage.record import placement_json
+
+        return placement_json(self.placement) | {
+            "score": self.score,
+            "gain": self.gain,
+            "expected": round(self.expected, 2),
         }
-        if self.placement.mouse:
-            data["mouse"] = [
-                {"x": m.x, "y": m.y, "colour": m.colour.value} for m in self.placement.mouse
-            ]
-        data["score"] = self.score
-        data["gain"] = self.gain
-        data["expected"] = round(self.expected, 2)
-        return data
 
 
 def hint(
