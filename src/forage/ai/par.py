@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from forage.ai.bots import POLICIES, Expert
 from forage.ai.games import play
-from forage.ai.memory import Memory, analysis_key
+from forage.ai.memory import Memory, analysis_key, kept
 from forage.ai.search import ExactSearch, OutOfBudget, beam_line
 from forage.ai.sim import Move
 from forage.ai.workers import Task
@@ -188,21 +188,17 @@ class KeptPar(BaseModel):
     method: str = Field(max_length=METHOD_LENGTH)
 
 
-def par_from_text(text: str) -> ParResult | None:
-    """A kept par (its ``seconds`` 0), or None if the text does not read as one."""
-    try:
-        kept = KeptPar.model_validate_json(text)
-        placements = [Placement.from_notation(p) for p in kept.placements]
-    except ValueError:  # pydantic's ValidationError is one
-        return None
-    return ParResult(kept.score, kept.proven, 0.0, placements, kept.method)
+def par_from_text(text: str) -> ParResult:
+    """A kept par (its ``seconds`` 0); ValueError if the text does not read as one."""
+    found = KeptPar.model_validate_json(text)  # a ValidationError is a ValueError
+    placements = [Placement.from_notation(p) for p in found.placements]
+    return ParResult(found.score, found.proven, 0.0, placements, found.method)
 
 
 def kept_par(game: Game, memory: Memory, effort: Effort = FULL) -> ParResult | None:
     """The par of a game's position kept in ``memory``, if there is one that reads as a
     par and whose line the game can play."""
-    text = memory.remembered(MEMORY_KIND, par_key(game, effort))
-    found = None if text is None else par_from_text(text)
+    found = kept(memory, MEMORY_KIND, par_key(game, effort), par_from_text)
     if found is None or game.copy().replay(found.placements).refusal is not None:
         return None
     return found
@@ -220,9 +216,9 @@ def par(game: Game, effort: Effort = FULL, memory: Memory | None = None) -> ParR
     With a ``memory``, a par kept there is read back at once, and one worked out is kept.
     """
     if memory is not None:
-        kept = kept_par(game, memory, effort)
-        if kept is not None:
-            return kept
+        known = kept_par(game, memory, effort)
+        if known is not None:
+            return known
     found = Searcher(game, effort).run()
     if memory is not None:
         keep_par(game, found, memory, effort)

@@ -26,7 +26,7 @@ from typing import Annotated, Any, Final, NamedTuple
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from forage.ai.bots import Expert, expert_ranking, play_out, unseen_cards
-from forage.ai.memory import Memory, analysis_key
+from forage.ai.memory import Memory, analysis_key, kept
 from forage.ai.par import FULL, Effort, ParResult, keep_par, kept_par, par_task
 from forage.ai.search import draw_orders
 from forage.ai.sim import Move, simulator_for, state_of
@@ -240,7 +240,7 @@ class KeptReview(BaseModel):
 def review_from_text(start: Game, text: str) -> Review:
     """A kept review of a game at its first position, each value within what the rules
     can give; ValueError if it cannot be read as one."""
-    kept = KeptReview.model_validate_json(text)  # a ValidationError is a ValueError
+    stored = KeptReview.model_validate_json(text)  # a ValidationError is a ValueError
     moves = [
         MoveReview(
             index=m.index,
@@ -254,9 +254,9 @@ def review_from_text(start: Game, text: str) -> Review:
             orders=m.orders,
             exact=m.exact,
         )
-        for m in kept.moves
+        for m in stored.moves
     ]
-    par = kept.par
+    par = stored.par
     line = ParLine(par.score, [Placement.from_notation(p) for p in par.placements], par.proven)
     return Review(start, moves, line)
 
@@ -448,14 +448,14 @@ def review(
     known_par = kept_par(start, memory, settings.par_effort) if memory is not None else None
     key = review_key(start, moves, settings) if memory is not None else ""
     if memory is not None:
-        kept = _read_back(start, moves, settings, memory.remembered(MEMORY_KIND, key))
-        if kept is not None:
+        known = kept(memory, MEMORY_KIND, key, lambda text: review_from_text(start, text))
+        if known is not None and fits(known, moves, settings):
             if progress is not None:
                 progress(total, total)
             if each is not None:
-                for entry in kept.moves:
+                for entry in known.moves:
                     each(entry)
-            return kept
+            return known
     results: dict[int, Any] = {}
 
     def finished(task: int, value: Any) -> None:
@@ -501,19 +501,6 @@ def _gather(
     except BaseException:
         runner.drop(futures)
         raise
-
-
-def _read_back(
-    start: Game, placements: Sequence[Placement], settings: Settings, text: str | None
-) -> Review | None:
-    """A kept review, if there is one and it reads as the review of these placements."""
-    if text is None:
-        return None
-    try:
-        found = review_from_text(start, text)
-    except ValueError:
-        return None
-    return found if fits(found, placements, settings) else None
 
 
 def start_of(game: Game) -> Game:
