@@ -14,7 +14,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from forage.ai.bots import Choice, expert_move, unseen_cards
+from forage.ai.bots import ExpertChoice, expert_move, unseen_cards
 from forage.ai.sim import simulator_for, state_of
 from forage.ai.workers import pooled
 from forage.engine import Game, Placement
@@ -65,13 +65,13 @@ def hint(
     recipes = game.deal.recipes or ()
     pool = unseen_cards(game.deck.numbers, game.deal.cards[: state.next_draw], recipes)
 
-    def hint_of(choice: Choice, final: bool) -> Hint:
+    def hint_of(choice: ExpertChoice, final: bool) -> Hint:
         outcome = game.outcome(sim.placement(choice.move))
         assert outcome.legal, "the search plays by the engine's own rules"
         base = game.base + outcome.score_change
         return Hint(outcome.placement, base, choice.expected, outcome.score_change, final)
 
-    def so_far(choice: Choice) -> None:
+    def so_far(choice: ExpertChoice) -> None:
         if early is not None:
             early(hint_of(choice, final=False))
 

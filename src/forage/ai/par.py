@@ -59,7 +59,7 @@ MEMORY_KIND: Final = "par"
 """The kind of analysis a par is kept as (:mod:`forage.ai.memory`)."""
 
 
-class Found(NamedTuple):
+class ScoredLine(NamedTuple):
     """A line found: its final score and its moves."""
 
     score: int
@@ -91,18 +91,18 @@ class Searcher(ExactSearch):
 
     # -- heuristic search -------------------------------------------------------------------
 
-    def bot_line(self, policy: str) -> Found:
+    def bot_line(self, policy: str) -> ScoredLine:
         """A bot's line on this deal (the bots never see the draw pile)."""
         line = play(
             self.sim, self.game.deal, policy, self.start, self.game.deck.numbers, self.expert
         )
-        return Found(self.sim.final(line.state), line.moves)
+        return ScoredLine(self.sim.final(line.state), line.moves)
 
-    def beam(self, width: int) -> Found:
+    def beam(self, width: int) -> ScoredLine:
         """Beam search keeping the ``width`` most promising states at each turn
         (:func:`~forage.ai.search.beam_line`, knowing the deal's draw order)."""
         line = beam_line(self.sim, self.start, self.deal, width, self.expert.worth)
-        return Found(self.sim.final(line.state), line.moves)
+        return ScoredLine(self.sim.final(line.state), line.moves)
 
     # -- driver -----------------------------------------------------------------------------
 
@@ -111,10 +111,10 @@ class Searcher(ExactSearch):
         start = self.start
         remaining = len(start.hand) + len(self.deal) - start.next_draw
         if not start.hand or self.game.is_over():
-            return self._result(Found(self.sim.final(start), []), True, "over")
+            return self._result(ScoredLine(self.sim.final(start), []), True, "over")
         if remaining <= EXACT_PLACEMENTS:
             value = self.exact(start)
-            return self._result(Found(value, self.exact_line(start)), True, "exact")
+            return self._result(ScoredLine(value, self.exact_line(start)), True, "exact")
         policies = POLICIES if self.effort.expert else ("greedy",)
         best, method = max(
             ((self.bot_line(policy), policy) for policy in policies), key=lambda t: t[0].score
@@ -128,7 +128,7 @@ class Searcher(ExactSearch):
                 pass
             else:
                 if value > best.score:
-                    return self._result(Found(value, self.exact_line(start)), True, "exact")
+                    return self._result(ScoredLine(value, self.exact_line(start)), True, "exact")
                 return self._result(best, True, f"{method}, proven")
             finally:
                 self.node_limit = None
@@ -138,7 +138,7 @@ class Searcher(ExactSearch):
                 best, method = found, f"beam {width}"
         return self._result(best, False, method)
 
-    def _result(self, found: Found, proven: bool, method: str) -> ParResult:
+    def _result(self, found: ScoredLine, proven: bool, method: str) -> ParResult:
         return ParResult(
             score=found.score,
             proven=proven,
