@@ -129,9 +129,9 @@ def test_a_review_keeps_the_par_it_works_out(tmp_path: Path) -> None:
     from helpers import play_hints
 
     game = play_hints(four_card_game(), poor=0)
-    with HistoryStore.open(tmp_path) as memory:
-        found = review(start_of(game), game.moves, SMALL, workers=1, memory=memory)
-        kept = kept_par(start_of(game), memory, SMALL.par_effort)
+    with HistoryStore.open(tmp_path) as store:
+        found = review(start_of(game), game.moves, SMALL, workers=1, memory=store.analyses)
+        kept = kept_par(start_of(game), store.analyses, SMALL.par_effort)
     assert kept is not None and kept.placements == par(start_of(game), QUICK).placements
     assert found.par.score >= kept.score
 

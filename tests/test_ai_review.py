@@ -408,7 +408,8 @@ def test_a_review_is_remembered_and_read_back_the_same(monkeypatch: pytest.Monke
         game.push(max(game.outcomes(), key=lambda o: o.score_change))
     settings = Settings(samples=4, candidates=2, par_effort=QUICK)
     start = start_of(game)
-    with HistoryStore.open() as memory:
+    with HistoryStore.open() as store:
+        memory = store.analyses
         first = review(start, game.moves, settings, workers=1, memory=memory)
         assert first == review(start, game.moves, settings, workers=1)
 

@@ -187,7 +187,7 @@ async def test_a_row_edited_by_hand_is_left_out_of_s_and_g_and_counted(
     from history_helpers import played, record
 
     from forage.app.screens import HistoryScreen
-    from forage.history.store import DB_NAME
+    from forage.history.database import DB_NAME
 
     with HistoryStore.open(forage_home) as store:
         record(store, played(1), "fay", 1)
@@ -218,7 +218,7 @@ def edited_history(home: Path, sql: str) -> None:
 
     from history_helpers import played, record
 
-    from forage.history.store import DB_NAME
+    from forage.history.database import DB_NAME
 
     with HistoryStore.open(home) as store:
         game = record(store, played(4), "fay", 1, seed=4).game.id

@@ -245,7 +245,7 @@ class Recorder:
         by a stored game: (par, proven); None if neither."""
         from forage.ai.par import kept_par
 
-        kept = kept_par(_fresh_game(deal), self.history())
+        kept = kept_par(_fresh_game(deal), self.history().analyses)
         self._told()
         if kept is not None:
             return kept.score, kept.proven
@@ -256,7 +256,7 @@ class Recorder:
         """Keep the par found for a deal code (built-in deck), so it is known next time."""
         from forage.ai.par import keep_par
 
-        keep_par(_fresh_game(deal), found, self.history())
+        keep_par(_fresh_game(deal), found, self.history().analyses)
         self._told()
 
     def scoreboard(self, session: Session) -> Scoreboard:
