@@ -146,8 +146,8 @@ def ascii_screens(size: tuple[int, int], tmp_path: Path, keys: list[list[str]]) 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_forage_ascii_footer_is_plain_and_whole(size: tuple[int, int], tmp_path: Path) -> None:
-    """With FORAGE_ASCII=1 the game's footer ran past 80 columns: Textual cut it with a
-    non-ASCII "…" and "t Hint" was lost."""
+    """With FORAGE_ASCII=1 the game's footer is plain ASCII (no "…" where a line is cut) and
+    whole: its last keys, "t Hint" among them, are there at 80 columns."""
     (screen,) = ascii_screens(size, tmp_path, [])
     assert screen.isascii(), sorted({c for c in screen if not c.isascii()})
     last = screen.rstrip("\n").splitlines()[-1]
@@ -156,8 +156,8 @@ def test_forage_ascii_footer_is_plain_and_whole(size: tuple[int, int], tmp_path:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_forage_ascii_draws_dialogs_in_plain_ascii(size: tuple[int, int], tmp_path: Path) -> None:
-    """With FORAGE_ASCII=1 the dialogs were drawn with round box corners and lines, block
-    scroll bars, and the statistics' tables with box-drawing lines and a star."""
+    """With FORAGE_ASCII=1 the dialogs (help, statistics, the games, the end) are drawn in
+    plain ASCII: no box corners or lines, block scroll bars, or stars."""
     keys = [["question_mark"], ["escape", "s"], ["escape", "g"], ["escape"], ["PLAY"]]
     screens = ascii_screens(size, tmp_path, keys)
     help_screen, stats, games, _, end = screens[1:]

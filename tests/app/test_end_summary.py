@@ -43,8 +43,8 @@ async def test_escape_closes_the_end_summary_and_enter_brings_it_back(
 @sync
 @pytest.mark.parametrize(("size", "seed"), [((80, 24), 7), ((120, 40), 7)], ids=["80x24", "120x40"])
 async def test_the_end_summary_scrolls_to_its_last_line(size: tuple[int, int], seed: int) -> None:
-    """A first win at 80x24 unlocks several achievements: the summary ran below the dialog,
-    the scoreboard and the choices cut off, and scrolling stopped short of them."""
+    """A first win at 80x24 unlocks several achievements, and the summary is longer than
+    its dialog: scrolled to its end, the scoreboard and the choices are in sight."""
     from app_helpers import play_out_quickly
     from textual.containers import VerticalScroll
 

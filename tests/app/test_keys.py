@@ -139,9 +139,9 @@ def footer(app: ForageApp) -> str:
 async def test_the_footer_names_only_keys_that_work_on_the_last_turn_and_after(
     size: tuple[int, int],
 ) -> None:
-    """On the last turn one card is left: tab did nothing, yet the footer showed "tab Card"
-    and the status bar said "tab takes the other card"; once the game was over enter
-    showed the summary, yet the footer called it "Place"."""
+    """On the last turn one card is left and tab does nothing: neither the footer nor the
+    status bar names it. Once the game is over enter shows the summary, and the footer
+    names it so, not "Place"; after an undo it is "Place" again."""
     app = ForageApp(seed=5, offer_resume=False)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()

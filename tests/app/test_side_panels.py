@@ -82,9 +82,9 @@ def test_a_doubling_recipe_with_a_negative_bonus_reads_minus() -> None:
 async def test_the_score_panel_grows_when_a_recipe_bonus_wraps_its_name(
     size: tuple[int, int],
 ) -> None:
-    """Seed 3's challenge at 80x24, card 5 shown at 5@0,-3 on turn 5: the bonus "+11" wrapped
-    "Pickled Mushrooms (x2)" onto a second line, but the panel kept its old height and the
-    base score, its last line, was cut off. The panel's height follows its lines."""
+    """Seed 3's challenge, card 5 shown at 5@0,-3 on turn 5: the bonus "+11" wraps "Pickled
+    Mushrooms (x2)" onto a second line at 80x24. The panel's height follows its lines, so
+    the base score, its last line, stays in sight."""
     from textual.containers import VerticalScroll
 
     from forage.app.widgets import ScorePanel
@@ -132,9 +132,10 @@ async def test_the_hand_draws_the_card_as_it_will_land_and_names_it() -> None:
 async def test_hand_cards_are_named_by_their_backs_and_the_side_panel_is_whole(
     size: tuple[int, int], recipes: bool
 ) -> None:
-    """The hand said "card 7" and "card 2" while the status bar and the hint said "the
-    Chestnut Tart card"; at 80x24 a challenge's side panel was cut (the second recipe's
-    condition and the base score below the fold, the dice left cut by the scroll bar)."""
+    """The hand names its cards by their backs (the recipe's name, as the status bar and the
+    hint do), never "card 7"; the side panel, a challenge's too, fits whole at 80x24: every
+    recipe's condition and the base score above the fold, the dice not cut by a scroll
+    bar."""
     app = ForageApp(seed=7 if recipes else 5, recipes=recipes, offer_resume=False)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -159,7 +160,8 @@ async def test_hand_cards_are_named_by_their_backs_and_the_side_panel_is_whole(
 @sync
 @pytest.mark.parametrize("size", SIZES)
 async def test_the_hand_panel_says_the_game_is_over_once_it_is(size: tuple[int, int]) -> None:
-    """On the finished woodland the hand panel still said "Turn 8 of 8 · pile empty"."""
+    """On the finished woodland the hand panel says the game is over, not the turn; after
+    an undo it says the turn again."""
     from forage.app.widgets.hand import HandView
 
     app = ForageApp(seed=5, offer_resume=False)
@@ -185,9 +187,9 @@ async def test_the_hand_panel_says_the_game_is_over_once_it_is(size: tuple[int, 
 async def test_the_hand_panel_is_as_tall_as_its_lines_from_first_turn_to_last_and_back(
     size: tuple[int, int],
 ) -> None:
-    """The hand panel kept the six lines of two cards when one was left and when the game
-    was over (two lines), leaving blank lines above the supply; after an undo from there it
-    must grow back to six without cutting the second card's name."""
+    """The hand panel is as tall as its lines: six for two cards, five for the last card,
+    two once the game is over (no blank lines above the supply); undone from there it grows
+    again, back to six for two cards, without cutting the second card's name."""
     from forage.app.widgets.hand import HandView
 
     app = ForageApp(seed=5, offer_resume=False)
@@ -215,8 +217,8 @@ async def test_the_hand_panel_is_as_tall_as_its_lines_from_first_turn_to_last_an
 @sync
 async def test_the_side_panel_scrolls_at_80x24_and_leaves_the_keys_to_the_card() -> None:
     """A side panel taller than the screen scrolls rather than being cut, and the arrow keys
-    still move the card. No deal's panel runs over at 80x24 today (seed 60's did, by a
-    line), so the score panel is made taller here."""
+    still move the card. Seed 60's panel fits whole at 80x24, so the score panel is made
+    taller here."""
     from textual.containers import VerticalScroll
 
     from forage.app.widgets import ScorePanel
@@ -244,11 +246,10 @@ async def test_the_side_panel_scrolls_at_80x24_and_leaves_the_keys_to_the_card()
 async def test_a_challenges_side_panel_fits_whole_with_what_is_left_to_go(
     size: tuple[int, int], seed: int
 ) -> None:
-    """At 80x24 these deals' side panels ran one line below the fold (the last condition
-    cut, and the scroll bar cutting the dice to "M:5…"). The compact panel says what is
-    left to go only beside the target, where it fits; a taller one says it always. Seeds
-    60, 152 and 158 still ran a line over until the compact panel gave its recipes the
-    margin column (their names and conditions wrap less)."""
+    """These deals' challenge panels are among the tallest at 80x24: each fits whole (every
+    condition in sight, the dice not cut to "M:5…" by a scroll bar). The compact panel says
+    what is left to go only beside the target, where it fits, and gives its recipes the
+    margin column (their names and conditions wrap less); a taller one says it always."""
     app = ForageApp(seed=seed, recipes=True, offer_resume=False)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()

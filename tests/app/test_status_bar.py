@@ -28,8 +28,8 @@ from forage.engine import Deal, Effect, Placement, Reason
 @sync
 @pytest.mark.parametrize("size", SIZES)
 async def test_a_refusal_says_its_whole_reason(size: tuple[int, int]) -> None:
-    """At 80 columns the reason a mouse cannot be covered was cut mid-sentence
-    ("... can only be covered by an area…"): the headline goes on over the details line."""
+    """The whole reason a mouse cannot be covered is said, once, with no ellipsis: at 80
+    columns the headline goes on over the details line."""
     deal = Deal.from_seed(1)
     session = Session.deal_up(deal, 1, 1, None, [Placement.from_notation("5r90@-1,0")])
     app = ForageApp(session=session, offer_resume=False)
@@ -72,9 +72,9 @@ async def before_the_garlic_mushrooms(size: tuple[int, int]) -> AsyncIterator[Sc
 async def test_the_note_after_a_losing_drop_reads_as_a_loss_and_says_what_went_back(
     size: tuple[int, int],
 ) -> None:
-    """Seed 5's Garlic Mushrooms card sent two dice back to the supply for -11; the note
-    after it read "Placed the Garlic Mushrooms card: -11 (score now -2)." in the same
-    colour as a gain's, and said nothing of the dice."""
+    """Seed 5's Garlic Mushrooms card sends two dice back to the supply for -11: the note
+    after it is drawn in the loss colour, not the gain's, and says the dice went back; a
+    later drop that calls on Edwood says Edwood is used up."""
     from forage.app.themes import marks_of
 
     async with before_the_garlic_mushrooms(size) as (app, pilot, session, bar):
@@ -109,9 +109,8 @@ async def test_the_note_after_a_losing_drop_reads_as_a_loss_and_says_what_went_b
 @sync
 @pytest.mark.parametrize("size", SIZES)
 async def test_a_losing_preview_is_not_ticked(size: tuple[int, int]) -> None:
-    """Before that drop of seed 5's Garlic Mushrooms card (-11), the preview read "✓ Enter
-    places it: score 9 → -2 (-11)": a tick, which reads as a good move. A losing drop is
-    marked as a loss; a gaining one keeps its tick."""
+    """The preview of seed 5's Garlic Mushrooms card (-11) is marked as a loss, without the
+    tick that reads as a good move; a gaining drop keeps its tick."""
     from forage.app.describe import LOSS, TICK
 
     async with before_the_garlic_mushrooms(size) as (app, pilot, session, bar):
@@ -130,10 +129,9 @@ async def test_a_losing_preview_is_not_ticked(size: tuple[int, int]) -> None:
 async def test_details_too_long_for_their_line_are_said_in_fewer_words(
     size: tuple[int, int],
 ) -> None:
-    """Seed 5's Garlic Mushrooms card, where two mice move in, read "mouse C-2 (B3 to the
-    supply) · mouse C-2 (M3 to the supply) · 4 on empty table · c: mou…" at 80x24. Details
-    too long for the line are counted instead, what the drop costs first; where they fit
-    (120 columns) they are said in full."""
+    """Seed 5's Garlic Mushrooms card, where two mice move in: at 80x24 its details are too
+    long for the line and are counted instead, what the drop costs first, never cut; where
+    they fit (120 columns) they are said in full."""
 
     async with before_the_garlic_mushrooms(size) as (app, pilot, _, bar):
         width = bar.text_width
@@ -158,8 +156,8 @@ async def test_a_brief_too_long_for_its_line_drops_whole_counts_and_keeps_the_ke
 ) -> None:
     """Seed 2's card 14 at 14@-1,2 after two placements brings three mice, Edwood, a die
     back, a new die, a raise, two areas on empty table and a choice of mouse colour: even
-    counted, that ran over 80 columns and was cut mid-word ("c: mouse col…"). Now whole
-    counts go from the end, an ellipsis in their place, and the c key's hint stays."""
+    counted, that is longer than 80 columns. Whole counts go from the end, an ellipsis in
+    their place, no word is cut, and the c key's hint stays."""
     from forage.app.describe import DOT, MOUSE_HINT
 
     made = [Placement.from_notation(n) for n in ("1r270@0,2", "12@-1,3")]

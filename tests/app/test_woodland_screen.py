@@ -129,8 +129,8 @@ async def test_a_key_that_does_not_move_the_waiting_card_does_not_move_the_view(
     seed: int, size: tuple[int, int]
 ) -> None:
     """After a drop the next card waits beside the woodland, perhaps out of sight; the view
-    keeps its place until the player moves the card (a refused key, ``c`` with no mouse to
-    colour, used to pan the whole woodland)."""
+    keeps its place until the player moves the card: a key that leaves the card where it is
+    (``c`` with no mouse to colour) does not pan the woodland."""
     app = ForageApp(seed=seed, offer_resume=False)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
