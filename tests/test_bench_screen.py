@@ -45,6 +45,7 @@ def given_measurements(
         keys: Sequence[bytes],
         env: dict[str, str],
         size: tuple[int, int] = (80, 24),
+        first: Sequence[tuple[bytes, bytes]] = (),
     ) -> tuple[float, list[float]]:
         if sizes is not None:
             sizes.append(size)
