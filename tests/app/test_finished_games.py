@@ -8,6 +8,7 @@ full history), the next start records what was kept, once.
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import json
 import signal
@@ -22,7 +23,7 @@ from app_helpers import greedy, place_quickly, play_out_quickly, session_of, syn
 from terminal import Terminal
 
 from forage.app import saves
-from forage.app.app import ForageApp
+from forage.app.app import HISTORY_DELAY, ForageApp
 from forage.app.keeper import Keeper
 from forage.app.recorder import Recorder
 from forage.app.saves import FINISHED_PATTERN, SAVE_NAME
@@ -371,9 +372,20 @@ def full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(saves, "write_atomic", no_room)
 
 
+async def history_opened(pilot: Any, app: ForageApp) -> None:
+    """Wait until the app has opened its history and recorded the games an earlier run kept
+    (:data:`HISTORY_DELAY` after the first frame, on the history's thread)."""
+    recorder = app.recorder
+    assert recorder is not None
+    await pilot.pause(HISTORY_DELAY + 0.1)
+    await asyncio.wrap_future(recorder.later(lambda: None))  # after the opening, in turn
+
+
 async def to_the_last_placement(pilot: Any, app: ForageApp) -> Session:
-    """Play all but the last card (the history will not take the finished game)."""
-    await pilot.pause()
+    """Play all but the last card (the history will not take the finished game), once the
+    history is open: opened later, it would record a finished game's own file as one an
+    earlier run kept, and remove it."""
+    await history_opened(pilot, app)
     session = session_of(app)
     while len(session.game.moves) < session.game.turns - 1:
         await place_quickly(pilot, app)
