@@ -24,7 +24,7 @@ from forage.engine import Deal, Game, Outcome
 from forage.learn import CHECKS, Goal
 
 
-class Found(NamedTuple):
+class GoalPosition(NamedTuple):
     """A position where the first hand card can meet the goal."""
 
     meeting: int
@@ -45,7 +45,7 @@ def greedy(game: Game, challenge: bool) -> Outcome | None:
     return max(outcomes, key=lambda o: o.score_change)
 
 
-def search(goal: Goal, seed: int, most_moves: int, least_moves: int) -> Found | None:
+def search(goal: Goal, seed: int, most_moves: int, least_moves: int) -> GoalPosition | None:
     """The first position of a seed's greedy game where the goal can be met, if any."""
     challenge = goal is Goal.TARGET
     game = Game(Deal.from_seed(seed, recipes=challenge), standard_deck())
@@ -58,7 +58,7 @@ def search(goal: Goal, seed: int, most_moves: int, least_moves: int) -> Found | 
             first = game.hand[0]
             meeting = [o for o in game.outcomes(first) if not o.placement.mouse and check(game, o)]
             if meeting:
-                return Found(
+                return GoalPosition(
                     len(meeting),
                     made,
                     seed,

@@ -61,8 +61,7 @@ def position(candidate: Candidate) -> Game | None:
     line = play(sim, deal, "greedy", state_of(game), deck.numbers)
     if len(line.moves) != len(deal.cards) - 1:
         return None  # stuck before the end: not a real game's last placements
-    for move in line.moves[:-LEFT]:
-        game.push(sim.placement(move))
+    game.replay([sim.placement(move) for move in line.moves[:-LEFT]])
     return game
 
 
@@ -81,9 +80,8 @@ def puzzle_of(candidate: Candidate) -> Puzzle | None:
     if first.model_copy(update={"mouse": ()}) != again.model_copy(update={"mouse": ()}):
         return None
     check = game.copy()
-    for placement in default.solution:
-        if not check.push(placement).legal:
-            raise RuntimeError(f"seed {candidate.seed}: the best line is refused")
+    if check.replay(default.solution).refusal is not None:
+        raise RuntimeError(f"seed {candidate.seed}: the best line is refused")
     if check.result().score.final != default.best:
         raise RuntimeError(f"seed {candidate.seed}: the best line does not score best")
     record = record_from_game(game)

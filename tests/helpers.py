@@ -88,9 +88,8 @@ def place(
 
 def play(game: Game, *placements: Placement) -> Game:
     """Push placements that must all be legal; returns the game."""
-    for placement in placements:
-        outcome = game.push(placement)
-        assert outcome.legal, (placement, outcome.reason)
+    refusal = game.replay(placements).refusal
+    assert refusal is None, (refusal.placement, refusal.reason)
     return game
 
 

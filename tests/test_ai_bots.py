@@ -65,8 +65,7 @@ def test_expert_moves_replay_legally_to_its_score(recipes: bool) -> None:
     game = Game(deal, deck)
     sim = Simulator(deck, game.recipes)
     final, moves = play(sim, deal, "expert", state_of(game), deck.numbers)
-    for move in moves:
-        assert game.push(sim.placement(move)).legal
+    assert game.replay([sim.placement(move) for move in moves]).refusal is None
     assert game.is_over()
     assert game.result().score.final == sim.final(final)
 

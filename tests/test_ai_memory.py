@@ -10,6 +10,7 @@ import pytest
 
 from forage.ai import par as par_module
 from forage.ai import review as review_module
+from forage.ai.memory import kept
 from forage.ai.par import QUICK, ParResult, keep_par, kept_par, par, par_key
 from forage.ai.review import Settings, review, start_of
 from forage.carddata import standard_deck
@@ -73,6 +74,36 @@ def test_the_par_key_changes_with_the_version_moves_and_effort(
     assert kept_par(game, Notebook(), QUICK) is None
 
 
+def test_an_analysis_is_read_back_from_its_kind_and_key_and_one_unreadable_is_none() -> None:
+    memory = Notebook()
+    assert kept(memory, "par", "key", int) is None
+    memory.remember("par", "key", "41")
+    assert kept(memory, "par", "key", int) == 41
+    assert kept(memory, "review", "key", int) is None
+    assert kept(memory, "par", "other key", int) is None
+    memory.remember("par", "key", "forty-one")
+    assert kept(memory, "par", "key", int) is None
+
+
+STORED_PAR = (
+    '{"score": 14, "proven": true, "placements": ["3r180@0,-1", "1r270@-2,0", "12r90@-1,0"], '
+    '"method": "exact"}'
+)
+"""A par of :func:`four_card_game` as the history file keeps it."""
+
+
+def test_a_par_as_the_history_keeps_it_is_read_back_and_written_the_same() -> None:
+    memory = Notebook()
+    game = four_card_game()
+    memory.remember("par", par_key(game, QUICK), STORED_PAR)
+    found = kept_par(game, memory, QUICK)
+    assert found is not None
+    assert (found.score, found.proven, found.method) == (14, True, "exact")
+    assert [p.notation() for p in found.placements] == ["3r180@0,-1", "1r270@-2,0", "12r90@-1,0"]
+    keep_par(game, found, memory, QUICK)
+    assert memory.kept[("par", par_key(game, QUICK))] == STORED_PAR
+
+
 def test_a_kept_par_that_cannot_be_read_is_worked_out_again() -> None:
     memory = Notebook()
     game = four_card_game()
@@ -98,9 +129,9 @@ def test_a_review_keeps_the_par_it_works_out(tmp_path: Path) -> None:
     from helpers import play_hints
 
     game = play_hints(four_card_game(), poor=0)
-    with HistoryStore.open(tmp_path) as memory:
-        found = review(start_of(game), game.moves, SMALL, workers=1, memory=memory)
-        kept = kept_par(start_of(game), memory, SMALL.par_effort)
+    with HistoryStore.open(tmp_path) as store:
+        found = review(start_of(game), game.moves, SMALL, workers=1, memory=store.analyses)
+        kept = kept_par(start_of(game), store.analyses, SMALL.par_effort)
     assert kept is not None and kept.placements == par(start_of(game), QUICK).placements
     assert found.par.score >= kept.score
 

@@ -30,8 +30,8 @@ def custom_game(*areas: str, recipes: tuple[int, int] | None = None) -> Game:
 
 
 def replays_to(game: Game, placements: list[Placement]) -> int:
-    for placement in placements:
-        assert game.push(placement).legal, placement
+    refusal = game.replay(placements).refusal
+    assert refusal is None, refusal.placement
     return game.result().score.final
 
 

@@ -301,8 +301,8 @@ def test_progress_counts_every_move_and_par() -> None:
 def pinned_game(seed: int, line: str) -> Game:
     """The whole standard game of a seed with these moves (notations) played."""
     game = Game(Deal.from_seed(seed), standard_deck())
-    for notation in line.split():
-        assert game.push(Placement.from_notation(notation)).legal, notation
+    refusal = game.replay([Placement.from_notation(n) for n in line.split()]).refusal
+    assert refusal is None, refusal.placement
     assert game.is_over()
     return game
 
@@ -408,7 +408,8 @@ def test_a_review_is_remembered_and_read_back_the_same(monkeypatch: pytest.Monke
         game.push(max(game.outcomes(), key=lambda o: o.score_change))
     settings = Settings(samples=4, candidates=2, par_effort=QUICK)
     start = start_of(game)
-    with HistoryStore.open() as memory:
+    with HistoryStore.open() as store:
+        memory = store.analyses
         first = review(start, game.moves, settings, workers=1, memory=memory)
         assert first == review(start, game.moves, settings, workers=1)
 

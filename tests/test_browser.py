@@ -165,8 +165,8 @@ def saved_game(home: Path) -> tuple[list[Placement], int]:
     saved = json.loads((home / SAVE_NAME).read_text(encoding="utf-8"))
     game = Game(Deal.from_code(saved["deal"]), standard_deck())
     moves = [Placement.from_notation(text) for text in saved["moves"]]
-    for move in moves:
-        assert game.push(move).legal, move
+    refusal = game.replay(moves).refusal
+    assert refusal is None, refusal.placement
     return moves, game.position.base
 
 

@@ -14,7 +14,8 @@ from helpers import run_forage
 from history_helpers import GAME_KEYS, STATS_KEYS, played, record
 from special_files import is_kind, special_file
 
-from forage.history.store import DB_NAME, HistoryStore
+from forage.history.database import DB_NAME
+from forage.history.store import HistoryStore
 
 
 def forage(home: Path, *args: str) -> subprocess.CompletedProcess[str]:

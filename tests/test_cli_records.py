@@ -18,10 +18,11 @@ from helpers import with_mouse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from forage.ai.hint import Hint
 from forage.carddata import standard_deck
 from forage.cli import main
 from forage.engine import Card, Colour, Deal, Deck, Game, Placement
-from forage.record import record_from_game
+from forage.record import GameRecord, MoveIn, placement_json, record_from_game
 
 # -- helpers ------------------------------------------------------------------------------------
 
@@ -705,8 +706,8 @@ def check_moves(
     game = Game(
         Deal(cards=tuple(record["deal"]), recipes=None), deck, recipe_book=standard_deck().recipes()
     )
-    for move in record.get("moves", []):
-        assert game.push(Placement.model_validate(move)).legal
+    moves = [Placement.model_validate(move) for move in record.get("moves", [])]
+    assert game.replay(moves).refusal is None
     assert len(entries) == sum(1 for _ in game.outcomes())
     keys = {(e["card"], e["rotation"], e["x"], e["y"]) for e in entries}
     assert len(keys) == len(entries), "one entry per card, rotation and position"
@@ -781,6 +782,27 @@ def test_moves_gives_mouse_where_a_colour_choice_is_needed(
     plain = {**record, "moves": [*record["moves"], {"card": 3, "rotation": 0, "x": 1, "y": 0}]}
     result = replay_json(capsys, tmp_path, plain, code=1)
     assert result["error"]["reason"] == "no-mouse-die"
+
+
+def test_the_record_the_hint_and_the_listing_write_a_placement_alike() -> None:
+    chosen = {
+        "card": 3,
+        "rotation": 90,
+        "x": 1,
+        "y": -2,
+        "mouse": [{"x": 1, "y": 0, "colour": "C"}],
+    }
+    placement = Placement.model_validate(chosen)
+    assert list(placement_json(placement).items()) == list(chosen.items())
+    bare = placement.model_copy(update={"mouse": ()})
+    assert placement_json(bare) == {"card": 3, "rotation": 90, "x": 1, "y": -2}
+    hint = Hint(placement, score=-21, expected=-20.456, gain=-5).to_json()
+    assert hint == {**chosen, "score": -21, "gain": -5, "expected": -20.46}
+    record = GameRecord(moves=[MoveIn.model_validate(chosen), MoveIn.model_validate(chosen)])
+    assert record.to_data()["moves"] == [chosen, chosen]
+    assert GameRecord(moves=[MoveIn(card=3, rotation=90, x=1, y=-2)]).to_data()["moves"] == [
+        placement_json(bare)
+    ]
 
 
 def test_moves_on_a_finished_game_is_empty(

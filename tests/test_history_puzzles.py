@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from forage.history.database import DB_NAME, MIGRATIONS
 from forage.history.puzzles import (
     START_RATING,
     K,
@@ -16,7 +17,7 @@ from forage.history.puzzles import (
     puzzle_stats,
     rating_after,
 )
-from forage.history.store import DB_NAME, MIGRATIONS, HistoryStore
+from forage.history.store import HistoryStore
 
 DAY = date(2026, 12, 3)
 

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from history_helpers import GAME_KEYS, T0, played, record
 
-from forage.history import store as store_module
+from forage.history import database
+from forage.history.database import DB_NAME, MIGRATIONS, SCHEMA_VERSION
 from forage.history.games import PlayInfo, check_player
-from forage.history.store import DB_NAME, MIGRATIONS, SCHEMA_VERSION, HistoryStore
+from forage.history.store import HistoryStore
 from forage.record import load_game
 
 
@@ -285,7 +286,7 @@ def test_an_unwritable_history_never_stops_play(
     def refuse(*args: object, **kwargs: object) -> sqlite3.Connection:
         raise error
 
-    monkeypatch.setattr(store_module.sqlite3, "connect", refuse)
+    monkeypatch.setattr(database.sqlite3, "connect", refuse)
     opened = HistoryStore.open(tmp_path)
     assert not opened.enabled
     assert opened.notice is not None and "without history" in opened.notice
@@ -300,6 +301,25 @@ def test_an_error_after_opening_is_noted_not_raised(store: HistoryStore) -> None
     assert store.record(played(1), PlayInfo("ann", T0)) is None
     assert store.notice is not None and "could not be used" in store.notice
     assert store.games() == []
+
+
+def test_analyses_are_kept_in_the_file_and_read_back_by_kind_and_key(tmp_path: Path) -> None:
+    with HistoryStore.open(tmp_path) as store:
+        store.analyses.remember("review", "key", "first")
+        store.analyses.remember("review", "key", "second")
+        store.analyses.remember("par", "key", "a par")
+    with HistoryStore.open(tmp_path) as again:
+        assert again.analyses.remembered("review", "key") == "second"
+        assert again.analyses.remembered("par", "key") == "a par"
+        assert again.analyses.remembered("review", "other key") is None
+
+
+def test_an_unusable_history_keeps_no_analysis_and_says_why(store: HistoryStore) -> None:
+    assert store._conn is not None
+    store._conn.close()
+    store.analyses.remember("review", "key", "text")
+    assert store.analyses.remembered("review", "key") is None
+    assert store.notice is not None and "could not be used" in store.notice
 
 
 def test_the_record_column_is_json_that_names_the_seed(store: HistoryStore) -> None:

@@ -18,10 +18,11 @@ from history_helpers import played, record
 from forage.ai.par import QUICK, ParResult, keep_par, kept_par, par_key
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game
+from forage.history.database import DB_NAME
 from forage.history.games import login_name
 from forage.history.puzzles import START_RATING, K
 from forage.history.stats import distribution
-from forage.history.store import DB_NAME, HistoryStore
+from forage.history.store import HistoryStore
 
 BIG = 9_223_372_036_854_775_807
 """The largest whole number SQLite stores."""
@@ -256,8 +257,8 @@ def four_cards() -> Game:
 def test_a_kept_par_that_is_no_par_is_worked_out_again(tmp_path: Path, kept: str) -> None:
     game = four_cards()
     with HistoryStore.open(tmp_path) as store:
-        keep_par(game, ParResult(40, True, 1.0, [], "exact"), store, QUICK)
-        assert kept_par(game, store, QUICK) is not None
+        keep_par(game, ParResult(40, True, 1.0, [], "exact"), store.analyses, QUICK)
+        assert kept_par(game, store.analyses, QUICK) is not None
     edit(tmp_path, "UPDATE analyses SET value = ? WHERE key = ?", kept, par_key(game, QUICK))
     with HistoryStore.open(tmp_path) as store:
-        assert kept_par(game, store, QUICK) is None
+        assert kept_par(game, store.analyses, QUICK) is None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from collections import Counter
 from datetime import date, timedelta
@@ -157,8 +159,7 @@ def test_prove_agrees_with_a_plain_count_on_fresh_positions() -> None:
         game = Game(deal, deck)
         sim = Simulator(deck)
         line = play(sim, deal, "greedy", state_of(game), deck.numbers)
-        for move in line.moves[:-2]:
-            game.push(sim.placement(move))
+        game.replay([sim.placement(move) for move in line.moves[:-2]])
         proof = prove(game)
         assert proof is not None
         assert (proof.best, proof.second) == plain_count(game).top_two()
@@ -179,7 +180,20 @@ def test_the_same_date_gives_the_same_puzzle_and_each_cycle_every_puzzle() -> No
     assert len(picked) == count
     later = [puzzle_index(day + timedelta(days=count), count) for day in days]
     assert later == [puzzle_index(day, count) for day in days]
-    assert daily_puzzle(date(2026, 12, 3)).id == daily_puzzle(date(2026, 12, 3)).id
+    # Everyone gets the same puzzle: another process, with another hash seed, picks the same.
+    dates = ["2026-12-03", "2027-02-28", "2031-07-14"]
+    script = (
+        "import json, sys; from datetime import date; from forage.puzzle import daily_puzzle; "
+        "print(json.dumps([daily_puzzle(date.fromisoformat(d)).id for d in sys.argv[1:]]))"
+    )
+    elsewhere = subprocess.run(
+        [sys.executable, "-c", script, *dates],
+        env={**os.environ, "PYTHONHASHSEED": "4242"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(elsewhere.stdout) == [daily_puzzle(date.fromisoformat(d)).id for d in dates]
     assert len({daily_puzzle(EPOCH + timedelta(days=i)).id for i in range(7)}) == 7
 
 

@@ -216,3 +216,30 @@ def test_r14_same_deal_and_moves_give_the_same_game() -> None:
     assert (applied, refusal) == (len(moves), None)
     assert second.position == first.position
     assert second.result() == first.result()
+
+
+def test_a_rewound_game_is_the_game_replayed_to_that_move_and_the_game_is_unchanged() -> None:
+    deal = Deal.from_seed(7, recipes=True)
+    game = Game(deal, standard_deck())
+    moves = greedy(game)
+    end = (game.position, game.result())
+    for n in range(len(moves) + 1):
+        rewound = game.rewound(n)
+        fresh = Game(deal, standard_deck())
+        fresh.replay(moves[:n])
+        assert rewound.moves == moves[:n]
+        assert rewound.position == fresh.position
+        assert rewound.result() == fresh.result()
+        assert rewound.woodland == fresh.woodland
+        if n:
+            assert rewound.pop() == moves[n - 1]
+            assert rewound.position == game.rewound(n - 1).position
+    assert (game.moves, game.position, game.result()) == (moves, *end)
+
+
+@pytest.mark.parametrize("moves", [-1, 9])
+def test_a_game_cannot_be_rewound_to_moves_it_has_not_made(moves: int) -> None:
+    game = Game(Deal.from_seed(7), standard_deck())
+    play(game, *greedy(game.copy())[:8])
+    with pytest.raises(ValueError, match="8 placements"):
+        game.rewound(moves)

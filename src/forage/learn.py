@@ -18,7 +18,7 @@ from typing import Final
 from forage.carddata import standard_deck
 from forage.engine import Deal, Effect, Game, Outcome, Placement
 
-Check = Callable[[Game, Outcome], bool]
+GoalCheck = Callable[[Game, Outcome], bool]
 """Whether a legal drop (its outcome, in the game before it) meets a lesson's goal."""
 
 
@@ -153,7 +153,7 @@ def reaches_target(game: Game, outcome: Outcome) -> bool:
     return game.result_after(outcome).won is True
 
 
-CHECKS: Final[dict[Goal, Check]] = {
+CHECKS: Final[dict[Goal, GoalCheck]] = {
     Goal.GATHER: gathers,
     Goal.RAISE: raises,
     Goal.SPLIT: splits,

@@ -54,8 +54,7 @@ class Puzzle(BaseModel):
     def game(self) -> Game:
         """The game at the puzzle's position."""
         game, placements = build_game(self.record)
-        for placement in placements:
-            game.push(placement)
+        game.replay(placements)
         return game
 
     def line(self) -> list[Placement]:

@@ -13,6 +13,7 @@ from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -21,7 +22,8 @@ from forage.app.app import ForageApp
 from forage.app.screens import GameScreen
 from forage.app.services import Analysis
 from forage.app.session import Session
-from forage.engine import Outcome, Placement
+from forage.app.widgets import StatusBar
+from forage.engine import Deal, Outcome, Placement
 
 T = TypeVar("T")
 
@@ -251,3 +253,36 @@ def inline_analysis(pool: InlinePool | None = None) -> Analysis:
     """The app's analyses on an :class:`InlinePool` (a fresh one by default)."""
     chosen = pool or InlinePool()
     return Analysis(1, lambda workers: chosen)
+
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+MOUSE_FIRST = "5r90@-1,0"
+"""Seed 1's first turn, leaving a B mouse at (1, 0)."""
+
+
+ONTO_THE_MOUSE = "8@1,-2"
+"""Then card 8 (no B area where the mouse is) over that mouse: refused there alone."""
+
+
+def moves(*notations: str) -> list[Placement]:
+    """Placements from their compact notation."""
+    return [Placement.from_notation(n) for n in notations]
+
+
+def app_on(seed: int, made: list[Placement], recipes: bool = False) -> ForageApp:
+    """An app continuing a seed's game after these moves."""
+    deal = Deal.from_seed(seed, recipes=recipes)
+    return ForageApp(session=Session.deal_up(deal, seed, 1, None, made), offer_resume=False)
+
+
+def status(app: ForageApp) -> StatusBar:
+    """The status bar of the game screen."""
+    return game_screen(app).query_one(StatusBar)
+
+
+def screen_text(app: ForageApp) -> str:
+    """The screen as the terminal shows it, in plain text."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)

@@ -29,7 +29,8 @@ from forage.app.saves import FINISHED_PATTERN, SAVE_NAME
 from forage.app.screens import EndScreen
 from forage.app.screens.confirm import ConfirmScreen
 from forage.app.session import Session
-from forage.history.store import DB_NAME, HistoryStore
+from forage.history.database import DB_NAME
+from forage.history.store import HistoryStore
 
 
 def play_to_end(session: Session) -> None:
@@ -93,7 +94,7 @@ def lock_history(home: Path) -> sqlite3.Connection:
 def test_a_locked_history_keeps_the_game_and_the_next_start_records_it(
     forage_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("forage.history.store.BUSY_SECONDS", 0.05)
+    monkeypatch.setattr("forage.history.database.BUSY_SECONDS", 0.05)
     session = Recorder("ann").prepare(Session.start(seed=4))
     play_to_end(session)
     other = lock_history(forage_home)

@@ -7,11 +7,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import InlinePool, inline_analysis, play_out_quickly, session_of, sync
+from app_helpers import (
+    InlinePool,
+    game_screen,
+    greedy,
+    inline_analysis,
+    play_out_quickly,
+    session_of,
+    status,
+    sync,
+)
 from textual.widgets import Static
 
 from forage.ai.hint import hint
 from forage.app.app import ForageApp
+from forage.app.describe import card_name
 from forage.app.screens import EndScreen
 
 
@@ -200,3 +210,39 @@ async def test_the_hint_speaks_of_the_next_turn_only_while_there_is_one(
                 break
             assert "about 3 more next turn" in note
             await place_quickly(pilot, app)
+
+
+@sync
+async def test_a_hint_is_on_the_status_line_until_it_is_played() -> None:
+    app = ForageApp(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = game_screen(app)
+        best = greedy(session_of(app))
+        screen.show_hint(best.placement, best.score_change, 20.0)
+        await pilot.pause()
+        note = status(app).state.note
+        name = card_name(session_of(app).game.card(best.placement.card))
+        assert note.startswith(f"Hint: {name} here, {best.score_change:+d}")
+        assert not list(app._notifications)  # no toast over the woodland
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Hint" not in status(app).state.note
+
+
+@sync
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_a_hint_goes_once_the_card_leaves_its_placement(size: tuple[int, int]) -> None:
+    app = ForageApp(seed=3)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        best = greedy(session_of(app))
+        game_screen(app).show_hint(best.placement, best.score_change, 20.0)
+        await pilot.pause()
+        assert status(app).state.note.startswith("Hint:")
+        await pilot.press("right")
+        await pilot.pause()
+        assert "Hint" not in status(app).state.note
+        await pilot.press("left")  # back on the spot: the hint stays gone
+        await pilot.pause()
+        assert "Hint" not in status(app).state.note

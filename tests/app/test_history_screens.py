@@ -10,11 +10,14 @@ from app_helpers import drive_to, greedy, play_out_quickly, session_of, sync
 from textual.widgets import Static
 
 from forage.app.app import ForageApp
-from forage.app.recorder import Recorder
+from forage.app.recorder import Recorder, score_changes
 from forage.app.screens import ConfirmScreen, EndScreen, StatsScreen
 from forage.app.widgets.history import HistoryPanel
+from forage.carddata import standard_deck
+from forage.engine import Deal, Game
 from forage.history.daily import daily_deal, daily_seed
 from forage.history.store import HistoryStore
+from forage.record import record_from_game
 
 
 def panel_text(app: ForageApp) -> str:
@@ -135,6 +138,16 @@ async def test_the_daily_deal_shows_its_share_line(forage_home: Path) -> None:
         assert store.games("dan")[0].daily == "2026-12-01"
 
 
+def test_the_share_lines_changes_are_each_moves_score_change() -> None:
+    game = Game(Deal.from_seed(5, recipes=True), standard_deck())
+    changes = []
+    while not game.is_over():
+        changes.append(game.push(max(game.outcomes(), key=lambda o: o.score_change)).score_change)
+    assert len(changes) == len(game.moves) and any(changes)
+    assert score_changes(record_from_game(game).to_json()) == changes
+    assert score_changes("not a record") == []
+
+
 @sync
 async def test_a_damaged_history_is_announced_and_play_goes_on(forage_home: Path) -> None:
     forage_home.mkdir(parents=True, exist_ok=True)
@@ -174,7 +187,7 @@ async def test_a_row_edited_by_hand_is_left_out_of_s_and_g_and_counted(
     from history_helpers import played, record
 
     from forage.app.screens import HistoryScreen
-    from forage.history.store import DB_NAME
+    from forage.history.database import DB_NAME
 
     with HistoryStore.open(forage_home) as store:
         record(store, played(1), "fay", 1)
@@ -205,7 +218,7 @@ def edited_history(home: Path, sql: str) -> None:
 
     from history_helpers import played, record
 
-    from forage.history.store import DB_NAME
+    from forage.history.database import DB_NAME
 
     with HistoryStore.open(home) as store:
         game = record(store, played(4), "fay", 1, seed=4).game.id

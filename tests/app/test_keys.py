@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from app_helpers import play_out_quickly, session_of, sync
+from app_helpers import (
+    SIZES,
+    game_screen,
+    place_quickly,
+    play_out_quickly,
+    screen_text,
+    session_of,
+    sync,
+)
 from textual.binding import Binding
 
 from forage.app.app import ForageApp
@@ -141,3 +149,45 @@ async def test_the_mouse_colour_key_is_named_where_the_card_has_a_choice(
         await pilot.press("h", "h", "h")
         await pilot.pause()
         assert "Mouse" not in bar_text(app)
+
+
+def footer(app: ForageApp) -> str:
+    """The key bar of the screen on top, as shown."""
+    from forage.app.widgets.keys import KeyBar
+
+    return app.screen.query_one(KeyBar).render().plain
+
+
+@sync
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_footer_names_only_keys_that_work_on_the_last_turn_and_after(
+    size: tuple[int, int],
+) -> None:
+    """On the last turn one card is left and tab does nothing: neither the footer nor the
+    status bar names it. Once the game is over enter shows the summary, and the footer
+    names it so, not "Place"; after an undo it is "Place" again."""
+    app = ForageApp(seed=5, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        screen = game_screen(app)
+        assert "Card" in footer(app)
+        while len(session.game.hand) > 1:
+            await place_quickly(pilot, app)
+        assert session.waiting  # the last card, dealt beside the woodland
+        assert "Card" not in footer(app) and "tab" not in footer(app)
+        assert "tab" not in " ".join(screen_text(app).split())
+        assert "Place" in footer(app)
+        await place_quickly(pilot, app)
+        await pilot.pause()
+        await pilot.press("escape")  # from the summary to the finished woodland
+        await pilot.pause()
+        assert session.game.is_over() and app.screen is screen
+        assert "Place" not in footer(app) and "Summary" in footer(app)
+        await pilot.press("enter")  # the key the footer names does show the summary
+        await pilot.pause()
+        assert app.screen is not screen
+        await pilot.press("escape")
+        await pilot.press("u")  # undone: the last card back in hand, placing again
+        await pilot.pause()
+        assert "Place" in footer(app) and "Card" not in footer(app)

@@ -52,7 +52,7 @@ async def test_a_par_found_is_kept_and_shown_at_once_next_time(forage_home: Path
     assert pool.calls == ["par"]
     assert "Par for this deal: 123" in first
     with HistoryStore.open(forage_home) as store:
-        kept = kept_par(Game(Deal.from_seed(3), standard_deck()), store)
+        kept = kept_par(Game(Deal.from_seed(3), standard_deck()), store.analyses)
     assert kept is not None and kept.score == 123
     again = await par_text_after_a_game(3, pool)
     assert pool.calls == ["par"]  # not searched again
@@ -64,7 +64,7 @@ async def test_a_kept_par_beyond_the_rules_is_worked_out_again(forage_home: Path
     import sqlite3
 
     from forage.ai.par import FULL, par_key
-    from forage.history.store import DB_NAME
+    from forage.history.database import DB_NAME
 
     pool = InlinePool({"par": made_up_par})
     await par_text_after_a_game(3, pool)

@@ -13,9 +13,11 @@ from app_helpers import (
     game_screen,
     greedy,
     place_by_action,
+    place_greedy,
     play_out,
     play_out_quickly,
     session_of,
+    status,
     sync,
 )
 from special_files import LINK_SHAPES, linked
@@ -342,3 +344,28 @@ async def test_view_follows_the_card_across_a_wide_woodland() -> None:
             width, _ = session.card_size()
             assert x1 - x0 + 1 + 2 * width > cols  # the woodland and card do not fit at once
             assert ox <= session.cursor.x and session.cursor.x + width - 1 < ox + cols
+
+
+@sync
+async def test_redo_makes_the_undone_placement_again_and_a_new_one_clears_it() -> None:
+    app = ForageApp(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        await place_greedy(pilot, app)
+        made = list(session.game.moves)
+        base = session.game.base
+        await pilot.press("u")
+        assert session.game.moves == []
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert session.game.moves == made and session.game.base == base
+        assert status(app).state.note.startswith("Redid: placed the ")
+        await pilot.press("u")
+        other = next(o for o in session.game.outcomes() if o.placement != made[0])
+        session.go_to(other.placement)
+        game_screen(app).action_place()
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert session.game.moves == [other.placement]
+        assert status(app).state.note == "Nothing to redo."

@@ -165,7 +165,8 @@ async def test_reviewing_a_stored_record_nested_deep_says_it_cannot_be_read(
 
     from history_helpers import record
 
-    from forage.history.store import DB_NAME, HistoryStore
+    from forage.history.database import DB_NAME
+    from forage.history.store import HistoryStore
 
     with HistoryStore.open(forage_home) as store:
         bad = record(store, played(4), "ann", 1).game.id

@@ -284,12 +284,13 @@ async def test_a_kept_review_with_an_index_beyond_any_game_is_worked_out_again(
     import sqlite3
 
     from forage.ai.review import review, review_key
-    from forage.history.store import DB_NAME, HistoryStore
+    from forage.history.database import DB_NAME
+    from forage.history.store import HistoryStore
 
     game = hint_game()
     start = start_of(game)
-    with HistoryStore.open(forage_home) as memory:
-        first = review(start, game.moves, SMALL, workers=1, memory=memory)
+    with HistoryStore.open(forage_home) as store:
+        first = review(start, game.moves, SMALL, workers=1, memory=store.analyses)
     with sqlite3.connect(forage_home / DB_NAME) as conn:
         conn.execute(
             "UPDATE analyses SET value = replace(value, '\"index\": 0', '\"index\": 1e999') "

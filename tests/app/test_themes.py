@@ -7,12 +7,22 @@ import os
 import re
 
 import pytest
-from app_helpers import game_screen, output_with_theme, sync
+from app_helpers import (
+    MOUSE_FIRST,
+    ONTO_THE_MOUSE,
+    app_on,
+    drive_to,
+    game_screen,
+    moves,
+    output_with_theme,
+    sync,
+)
 from textual.widget import Widget
 
 from forage.app.app import ForageApp
 from forage.app.themes import PALETTES
 from forage.app.widgets import HandView, StatusBar, SupplyView, WoodlandView
+from forage.engine import Placement
 
 STANDARD = set(PALETTES["standard"].terrain.values())
 COLOUR_BLIND = set(PALETTES["colour-blind"].terrain.values())
@@ -154,3 +164,27 @@ def test_the_commands_draw_with_the_palette_forage_theme_chooses() -> None:
     for theme, printed in drawn.items():
         assert PALETTES[theme].card[next(iter(PALETTES[theme].card))] in printed
     assert drawn["standard"] != drawn["colour-blind"]
+
+
+def test_colour_blind_palette_is_chosen_by_forage_theme() -> None:
+    code = (
+        "from forage.app.themes import DEFAULT_PALETTE, PALETTES; "
+        "print(sorted(PALETTES[DEFAULT_PALETTE].terrain.values()))"
+    )
+    shown = {theme: output_with_theme(code, theme) for theme in ("standard", "colour-blind")}
+    assert shown["standard"] != shown["colour-blind"]
+    assert "#56b4e9" not in shown["colour-blind"]  # the woodland keeps the darker shades
+    assert "#1f5f8f" in shown["colour-blind"]  # Okabe and Ito's blue for bramble
+
+
+@sync
+async def test_no_color_keeps_the_meaning_in_letters(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = app_on(1, moves(MOUSE_FIRST))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.no_color
+        await drive_to(pilot, app, Placement.from_notation(ONTO_THE_MOUSE))
+        await pilot.pause()
+        text = app.screen.query_one(WoodlandView).plain_text()
+        assert "✗" in text and "M-2" in text and "b╱m" in text

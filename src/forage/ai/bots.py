@@ -85,7 +85,7 @@ def expert_for(recipes: bool) -> Expert:
     return Expert()
 
 
-class Choice(NamedTuple):
+class ExpertChoice(NamedTuple):
     """The expert's placement and the score it expects after the next placement too."""
 
     move: Move
@@ -104,8 +104,8 @@ def expert_move(
     draw_pile: int,
     settings: Expert | None = None,
     executor: Executor | None = None,
-    early: Callable[[Choice], None] | None = None,
-) -> Choice | None:
+    early: Callable[[ExpertChoice], None] | None = None,
+) -> ExpertChoice | None:
     """The expert's placement and the score it expects after the next placement too.
 
     The expert never sees the draw pile: ``pool`` holds the cards that could still be
@@ -165,7 +165,7 @@ def expert_ranking(
     pool: Sequence[int],
     draw_pile: int,
     settings: Expert | None = None,
-) -> list[Choice]:
+) -> list[ExpertChoice]:
     """The placements the expert looks into, its choice first and the rest in its order.
 
     The same valuation as :func:`expert_move` (ties to the earlier placement in the
@@ -191,7 +191,7 @@ def expert_ranking(
             board = sim.board_after(state.board, move) if recipes else state.board
             scored.append((state.base + move.gain + bonus(move, board), i))
         scored.sort(key=lambda t: (-t[0], t[1]))
-        return [Choice(moves[index], float(final)) for final, index in scored]
+        return [ExpertChoice(moves[index], float(final)) for final, index in scored]
 
     # Rank by the immediate result and the worth left, then look further into the best few.
     coming = outlook(sim.deck, pool)
@@ -260,7 +260,7 @@ def expert_ranking(
         found.append((value, i, expected))
     # A stable sort keeps the placements looked into in their order on equal values.
     found.sort(key=lambda t: -t[0])
-    return [Choice(moves[i], expected) for _, i, expected in found]
+    return [ExpertChoice(moves[i], expected) for _, i, expected in found]
 
 
 def rollout_move(

@@ -61,10 +61,10 @@ def bot_played(
     deck), so that it can be written as a record and reviewed."""
     run = _bot_run(seed, policy, recipes, None, None, settings)
     game = run.game
-    for move in run.line.moves:
-        outcome = game.push(run.sim.placement(move))
-        if not outcome.legal:  # pragma: no cover - the simulator is the engine's own rules
-            raise RuntimeError(f"internal error: the {policy} bot's move {move} is refused")
+    applied, refusal = game.replay([run.sim.placement(move) for move in run.line.moves])
+    if refusal is not None:  # pragma: no cover - the simulator is the engine's own rules
+        move = run.line.moves[applied]
+        raise RuntimeError(f"internal error: the {policy} bot's move {move} is refused")
     return game
 
 

@@ -14,7 +14,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from forage.ai.bots import Choice, expert_move, unseen_cards
+from forage.ai.bots import ExpertChoice, expert_move, unseen_cards
 from forage.ai.sim import simulator_for, state_of
 from forage.ai.workers import pooled
 from forage.engine import Game, Placement
@@ -36,20 +36,13 @@ class Hint:
 
     def to_json(self) -> dict[str, Any]:
         """The hint as the ``hint --json`` object."""
-        data: dict[str, Any] = {
-            "card": self.placement.card,
-            "rotation": int(self.placement.rotation),
-            "x": self.placement.x,
-            "y": self.placement.y,
+        from forage.record import placement_json
+
+        return placement_json(self.placement) | {
+            "score": self.score,
+            "gain": self.gain,
+            "expected": round(self.expected, 2),
         }
-        if self.placement.mouse:
-            data["mouse"] = [
-                {"x": m.x, "y": m.y, "colour": m.colour.value} for m in self.placement.mouse
-            ]
-        data["score"] = self.score
-        data["gain"] = self.gain
-        data["expected"] = round(self.expected, 2)
-        return data
 
 
 def hint(
@@ -72,13 +65,13 @@ def hint(
     recipes = game.deal.recipes or ()
     pool = unseen_cards(game.deck.numbers, game.deal.cards[: state.next_draw], recipes)
 
-    def hint_of(choice: Choice, final: bool) -> Hint:
+    def hint_of(choice: ExpertChoice, final: bool) -> Hint:
         outcome = game.outcome(sim.placement(choice.move))
         assert outcome.legal, "the search plays by the engine's own rules"
         base = game.base + outcome.score_change
         return Hint(outcome.placement, base, choice.expected, outcome.score_change, final)
 
-    def so_far(choice: Choice) -> None:
+    def so_far(choice: ExpertChoice) -> None:
         if early is not None:
             early(hint_of(choice, final=False))
 

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Protocol
+from collections.abc import Callable
+from typing import Protocol, TypeVar
+
+T = TypeVar("T")
 
 
 class Memory(Protocol):
@@ -20,6 +23,19 @@ class Memory(Protocol):
 
     def remember(self, kind: str, key: str, value: str) -> None:
         """Keep an analysis under this key."""
+
+
+def kept(memory: Memory, kind: str, key: str, read: Callable[[str], T]) -> T | None:
+    """The analysis of ``kind`` kept under ``key``, as ``read`` reads its text back; None
+    when none is kept or the text does not read as one (``read`` raises ValueError, as a
+    pydantic model's validation does)."""
+    text = memory.remembered(kind, key)
+    if text is None:
+        return None
+    try:
+        return read(text)
+    except ValueError:
+        return None
 
 
 def analysis_key(*parts: object) -> str:

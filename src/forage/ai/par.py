@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from forage.ai.bots import POLICIES, Expert
 from forage.ai.games import play
-from forage.ai.memory import Memory, analysis_key
+from forage.ai.memory import Memory, analysis_key, kept
 from forage.ai.search import ExactSearch, OutOfBudget, beam_line
 from forage.ai.sim import Move
 from forage.ai.workers import Task
@@ -59,7 +59,7 @@ MEMORY_KIND: Final = "par"
 """The kind of analysis a par is kept as (:mod:`forage.ai.memory`)."""
 
 
-class Found(NamedTuple):
+class ScoredLine(NamedTuple):
     """A line found: its final score and its moves."""
 
     score: int
@@ -91,18 +91,18 @@ class Searcher(ExactSearch):
 
     # -- heuristic search -------------------------------------------------------------------
 
-    def bot_line(self, policy: str) -> Found:
+    def bot_line(self, policy: str) -> ScoredLine:
         """A bot's line on this deal (the bots never see the draw pile)."""
         line = play(
             self.sim, self.game.deal, policy, self.start, self.game.deck.numbers, self.expert
         )
-        return Found(self.sim.final(line.state), line.moves)
+        return ScoredLine(self.sim.final(line.state), line.moves)
 
-    def beam(self, width: int) -> Found:
+    def beam(self, width: int) -> ScoredLine:
         """Beam search keeping the ``width`` most promising states at each turn
         (:func:`~forage.ai.search.beam_line`, knowing the deal's draw order)."""
         line = beam_line(self.sim, self.start, self.deal, width, self.expert.worth)
-        return Found(self.sim.final(line.state), line.moves)
+        return ScoredLine(self.sim.final(line.state), line.moves)
 
     # -- driver -----------------------------------------------------------------------------
 
@@ -111,10 +111,10 @@ class Searcher(ExactSearch):
         start = self.start
         remaining = len(start.hand) + len(self.deal) - start.next_draw
         if not start.hand or self.game.is_over():
-            return self._result(Found(self.sim.final(start), []), True, "over")
+            return self._result(ScoredLine(self.sim.final(start), []), True, "over")
         if remaining <= EXACT_PLACEMENTS:
             value = self.exact(start)
-            return self._result(Found(value, self.exact_line(start)), True, "exact")
+            return self._result(ScoredLine(value, self.exact_line(start)), True, "exact")
         policies = POLICIES if self.effort.expert else ("greedy",)
         best, method = max(
             ((self.bot_line(policy), policy) for policy in policies), key=lambda t: t[0].score
@@ -128,7 +128,7 @@ class Searcher(ExactSearch):
                 pass
             else:
                 if value > best.score:
-                    return self._result(Found(value, self.exact_line(start)), True, "exact")
+                    return self._result(ScoredLine(value, self.exact_line(start)), True, "exact")
                 return self._result(best, True, f"{method}, proven")
             finally:
                 self.node_limit = None
@@ -138,7 +138,7 @@ class Searcher(ExactSearch):
                 best, method = found, f"beam {width}"
         return self._result(best, False, method)
 
-    def _result(self, found: Found, proven: bool, method: str) -> ParResult:
+    def _result(self, found: ScoredLine, proven: bool, method: str) -> ParResult:
         return ParResult(
             score=found.score,
             proven=proven,
@@ -188,21 +188,17 @@ class KeptPar(BaseModel):
     method: str = Field(max_length=METHOD_LENGTH)
 
 
-def par_from_text(text: str) -> ParResult | None:
-    """A kept par (its ``seconds`` 0), or None if the text does not read as one."""
-    try:
-        kept = KeptPar.model_validate_json(text)
-        placements = [Placement.from_notation(p) for p in kept.placements]
-    except ValueError:  # pydantic's ValidationError is one
-        return None
-    return ParResult(kept.score, kept.proven, 0.0, placements, kept.method)
+def par_from_text(text: str) -> ParResult:
+    """A kept par (its ``seconds`` 0); ValueError if the text does not read as one."""
+    found = KeptPar.model_validate_json(text)  # a ValidationError is a ValueError
+    placements = [Placement.from_notation(p) for p in found.placements]
+    return ParResult(found.score, found.proven, 0.0, placements, found.method)
 
 
 def kept_par(game: Game, memory: Memory, effort: Effort = FULL) -> ParResult | None:
     """The par of a game's position kept in ``memory``, if there is one that reads as a
     par and whose line the game can play."""
-    text = memory.remembered(MEMORY_KIND, par_key(game, effort))
-    found = None if text is None else par_from_text(text)
+    found = kept(memory, MEMORY_KIND, par_key(game, effort), par_from_text)
     if found is None or game.copy().replay(found.placements).refusal is not None:
         return None
     return found
@@ -220,9 +216,9 @@ def par(game: Game, effort: Effort = FULL, memory: Memory | None = None) -> ParR
     With a ``memory``, a par kept there is read back at once, and one worked out is kept.
     """
     if memory is not None:
-        kept = kept_par(game, memory, effort)
-        if kept is not None:
-            return kept
+        known = kept_par(game, memory, effort)
+        if known is not None:
+            return known
     found = Searcher(game, effort).run()
     if memory is not None:
         keep_par(game, found, memory, effort)

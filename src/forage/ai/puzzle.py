@@ -19,17 +19,18 @@ NONE_ELSE: Final = -1
 """The second-best value when no other first placement is legal."""
 
 
-class Choice(NamedTuple):
-    """What a player chooses in a placement: the card, its rotation index and its spot."""
+class CardSpot(NamedTuple):
+    """A placement as the player chooses it, its mouse colours aside: the card, its rotation
+    index and its spot."""
 
     card: int
     rotation: int
     spot: int
 
 
-def choice_of(move: Move) -> Choice:
-    """The choice a move makes, its mouse colours aside."""
-    return Choice(move.card, move.rotation, move.spot)
+def card_spot(move: Move) -> CardSpot:
+    """The card, rotation and spot a move chooses, its mouse colours aside."""
+    return CardSpot(move.card, move.rotation, move.spot)
 
 
 class Proof(NamedTuple):
@@ -63,11 +64,11 @@ def prove(game: Game, variants: bool = True) -> Proof | None:
     if not moves or game.is_over():
         return None
     best, second = NONE_ELSE, NONE_ELSE
-    best_choice: Choice | None = None
+    best_choice: CardSpot | None = None
     best_move = moves[0]
-    gains: dict[Choice, int] = {}
+    gains: dict[CardSpot, int] = {}
     for move in sorted(moves, key=lambda m: -m.gain):
-        choice = choice_of(move)
+        choice = card_spot(move)
         gains[choice] = max(gains.get(choice, move.gain), move.gain)
         child = sim.apply(start, move, deal)
         floor = best if choice == best_choice else second
@@ -84,11 +85,11 @@ def prove(game: Game, variants: bool = True) -> Proof | None:
             second = value
     line = [best_move, *search.exact_line(sim.apply(start, best_move, deal))]
     greedy = sim.greedy(start)
-    answer_gain = gains[choice_of(best_move)]
+    answer_gain = gains[card_spot(best_move)]
     return Proof(
         best=best,
         second=second,
         solution=[sim.placement(m) for m in line],
         tempting=sum(1 for gain in gains.values() if gain > answer_gain),
-        greedy_right=greedy is not None and choice_of(greedy) == choice_of(best_move),
+        greedy_right=greedy is not None and card_spot(greedy) == card_spot(best_move),
     )

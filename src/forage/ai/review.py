@@ -26,7 +26,7 @@ from typing import Annotated, Any, Final, NamedTuple
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from forage.ai.bots import Expert, expert_ranking, play_out, unseen_cards
-from forage.ai.memory import Memory, analysis_key
+from forage.ai.memory import Memory, analysis_key, kept
 from forage.ai.par import FULL, Effort, ParResult, keep_par, kept_par, par_task
 from forage.ai.search import draw_orders
 from forage.ai.sim import Move, simulator_for, state_of
@@ -240,7 +240,7 @@ class KeptReview(BaseModel):
 def review_from_text(start: Game, text: str) -> Review:
     """A kept review of a game at its first position, each value within what the rules
     can give; ValueError if it cannot be read as one."""
-    kept = KeptReview.model_validate_json(text)  # a ValidationError is a ValueError
+    stored = KeptReview.model_validate_json(text)  # a ValidationError is a ValueError
     moves = [
         MoveReview(
             index=m.index,
@@ -254,9 +254,9 @@ def review_from_text(start: Game, text: str) -> Review:
             orders=m.orders,
             exact=m.exact,
         )
-        for m in kept.moves
+        for m in stored.moves
     ]
-    par = kept.par
+    par = stored.par
     line = ParLine(par.score, [Placement.from_notation(p) for p in par.placements], par.proven)
     return Review(start, moves, line)
 
@@ -284,9 +284,8 @@ def fits(found: Review, placements: Sequence[Placement], settings: Settings) -> 
 def line_record(start: Game, placements: Sequence[Placement]) -> dict[str, Any]:
     """The game record of a line of placements from a game's first position."""
     game = start.copy()
-    for placement in placements:
-        outcome = game.push(placement)
-        assert outcome.legal, "a line found by the search is legal"
+    replayed = game.replay(placements)
+    assert replayed.refusal is None, "a line found by the search is legal"
     return record_from_game(game).to_data()
 
 
@@ -308,8 +307,7 @@ def review_move(
 ) -> MoveReview:
     """The review of move ``index`` of a game played from ``start`` (its earlier moves legal)."""
     game = start.copy()
-    for placement in placements[:index]:
-        game.push(placement)
+    game.replay(placements[:index])
     sim = simulator_for(game)
     state = state_of(game)
     known = game.deal.cards[: state.next_draw]
@@ -383,8 +381,7 @@ def par_line(start: Game, placements: Sequence[Placement], found: ParResult) -> 
     """Par's line from the game's start (``found``), or the game's own line where that
     scored more."""
     game = start.copy()
-    for placement in placements:
-        game.push(placement)
+    game.replay(placements)
     own = game.score().final
     if own > found.score:  # the player beat a search that was not proven
         return ParLine(own, list(placements), False)
@@ -451,14 +448,14 @@ def review(
     known_par = kept_par(start, memory, settings.par_effort) if memory is not None else None
     key = review_key(start, moves, settings) if memory is not None else ""
     if memory is not None:
-        kept = _read_back(start, moves, settings, memory.remembered(MEMORY_KIND, key))
-        if kept is not None:
+        known = kept(memory, MEMORY_KIND, key, lambda text: review_from_text(start, text))
+        if known is not None and fits(known, moves, settings):
             if progress is not None:
                 progress(total, total)
             if each is not None:
-                for entry in kept.moves:
+                for entry in known.moves:
                     each(entry)
-            return kept
+            return known
     results: dict[int, Any] = {}
 
     def finished(task: int, value: Any) -> None:
@@ -506,22 +503,6 @@ def _gather(
         raise
 
 
-def _read_back(
-    start: Game, placements: Sequence[Placement], settings: Settings, text: str | None
-) -> Review | None:
-    """A kept review, if there is one and it reads as the review of these placements."""
-    if text is None:
-        return None
-    try:
-        found = review_from_text(start, text)
-    except ValueError:
-        return None
-    return found if fits(found, placements, settings) else None
-
-
 def start_of(game: Game) -> Game:
     """A copy of a game at its first position, before any of its moves."""
-    start = game.copy()
-    while start.moves:
-        start.pop()
-    return start
+    return game.rewound(0)

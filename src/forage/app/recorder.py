@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from datetime import date
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -244,7 +245,7 @@ class Recorder:
         by a stored game: (par, proven); None if neither."""
         from forage.ai.par import kept_par
 
-        kept = kept_par(_fresh_game(deal), self.history())
+        kept = kept_par(_fresh_game(deal), self.history().analyses)
         self._told()
         if kept is not None:
             return kept.score, kept.proven
@@ -255,7 +256,7 @@ class Recorder:
         """Keep the par found for a deal code (built-in deck), so it is known next time."""
         from forage.ai.par import keep_par
 
-        keep_par(_fresh_game(deal), found, self.history())
+        keep_par(_fresh_game(deal), found, self.history().analyses)
         self._told()
 
     def scoreboard(self, session: Session) -> Scoreboard:
@@ -353,15 +354,8 @@ def score_changes(record: str) -> list[int]:
         game, _ = load_game(record)
     except ValueError:
         return []
-    changes = []
-    replay = game.copy()
-    while replay.moves:
-        replay.pop()
-    for placement in game.moves:
-        before = replay.base
-        replay.push(placement)
-        changes.append(replay.base - before)
-    return changes
+    bases = [game.rewound(n).base for n in range(len(game.moves) + 1)]
+    return [after - before for before, after in pairwise(bases)]
 
 
 def _fresh_game(deal: str) -> Game:

@@ -304,12 +304,12 @@ class HistoryMemory:
     def remembered(self, kind: str, key: str) -> str | None:
         """The analysis kept under this key, or None."""
         recorder = self.recorder
-        return recorder.later(lambda: recorder.history().remembered(kind, key)).result()
+        return recorder.later(lambda: recorder.history().analyses.remembered(kind, key)).result()
 
     def remember(self, kind: str, key: str, value: str) -> None:
         """Keep an analysis under this key (written in turn on the history's thread)."""
         recorder = self.recorder
-        recorder.later(lambda: recorder.history().remember(kind, key, value))
+        recorder.later(lambda: recorder.history().analyses.remember(kind, key, value))
 
 
 class Services:

@@ -12,7 +12,8 @@ import sys
 from forage.cli.errors import BadInput, named_player, shortened, writable_file
 from forage.files import os_problem, write_atomic
 from forage.history.daily import daily_deal, daily_seed, parse_day, today
-from forage.history.store import HistoryStore, HistoryUnreadable
+from forage.history.database import HistoryUnreadable
+from forage.history.store import HistoryStore
 
 HISTORY_ROWS = 20
 """How many games ``forage history`` shows as a table without ``--limit``."""

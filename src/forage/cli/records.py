@@ -12,7 +12,13 @@ from rich.text import Text
 from forage.cli.errors import EXIT_ILLEGAL, EXIT_OK, BadInput, fail, read_text
 from forage.engine import Deal, Game, Outcome
 from forage.palette import mark
-from forage.record import RecordError, bad_input_object, load_game, result_object
+from forage.record import (
+    RecordError,
+    bad_input_object,
+    load_game,
+    placement_json,
+    result_object,
+)
 
 
 def new_seed() -> int:
@@ -100,19 +106,10 @@ def moves_command(args: argparse.Namespace) -> int:
             _print_json({"moves": [], **result_object(game, len(game.moves), refusal)})
         return fail(refusal_line(args.file, game, refusal), EXIT_ILLEGAL)
     base = game.position.base
-    entries = []
-    for outcome in game.outcomes():
-        p = outcome.placement
-        entry: dict[str, Any] = {
-            "card": p.card,
-            "rotation": int(p.rotation),
-            "x": p.x,
-            "y": p.y,
-            "score": base + outcome.score_change,
-        }
-        if p.mouse:
-            entry["mouse"] = [m.model_dump(mode="json") for m in p.mouse]
-        entries.append(entry)
+    entries = [
+        placement_json(outcome.placement) | {"score": base + outcome.score_change}
+        for outcome in game.outcomes()
+    ]
     if args.json:
         _print_json({"moves": entries})
         return EXIT_OK

@@ -42,7 +42,7 @@ def review_command(args: argparse.Namespace) -> int:
             bar.update(task, completed=done, total=total)
             bar.refresh()
 
-        with HistoryStore.open() as memory:  # a review asked again is read back at once
-            result = review(start_of(game), game.moves, progress=advance, memory=memory)
+        with HistoryStore.open() as store:  # a review asked again is read back at once
+            result = review(start_of(game), game.moves, progress=advance, memory=store.analyses)
     print(json.dumps(result.to_json()))
     return EXIT_OK

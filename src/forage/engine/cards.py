@@ -53,7 +53,7 @@ class Recipe(BaseModel):
         return f"{self.bonus} pt" if self.bonus == 1 else f"{self.bonus} pts"
 
 
-Cell = tuple[int, int, Area]
+PlacedArea = tuple[int, int, Area]
 """One area of a placed card: (dx, dy, area) from the card's top-left."""
 
 
@@ -74,9 +74,9 @@ class Card(BaseModel):
         return value
 
     @cached_property
-    def footprints(self) -> dict[Rotation, tuple[Cell, ...]]:
+    def footprints(self) -> dict[Rotation, tuple[PlacedArea, ...]]:
         """The card's areas at each rotation, in R9's order (top row first, left to right)."""
-        result: dict[Rotation, tuple[Cell, ...]] = {}
+        result: dict[Rotation, tuple[PlacedArea, ...]] = {}
         for rotation in ROTATIONS:
             cells = [
                 (*rotate_cell(column, row, rotation), area)
@@ -86,7 +86,7 @@ class Card(BaseModel):
             result[rotation] = tuple(cells)
         return result
 
-    def footprint(self, rotation: Rotation) -> tuple[Cell, ...]:
+    def footprint(self, rotation: Rotation) -> tuple[PlacedArea, ...]:
         """The card's areas at a rotation, as (dx, dy, area) in R9's order."""
         return self.footprints[rotation]
 

@@ -321,11 +321,19 @@ class Game:
 
     def copy(self) -> Game:
         """An independent game at the same position, with the same history to undo."""
+        return self.rewound(len(self.moves))
+
+    def rewound(self, moves: int) -> Game:
+        """An independent game as this one stood after its first ``moves`` placements, with
+        that history to undo; this game does not change."""
+        if not 0 <= moves <= len(self.moves):
+            raise ValueError(f"the game has {len(self.moves)} placements, not {moves}")
         twin = copy.copy(self)
-        twin.moves = list(self.moves)
-        twin._stack = list(self._stack)
-        twin._stuck = list(self._stuck)
-        twin._woodlands = list(self._woodlands)
+        kept = moves + 1
+        twin.moves = self.moves[:moves]
+        twin._stack = self._stack[:kept]
+        twin._stuck = self._stuck[:kept]
+        twin._woodlands = self._woodlands[:kept]
         return twin
 
     def pop(self) -> Placement:

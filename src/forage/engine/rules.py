@@ -240,7 +240,7 @@ BARE: Final = tuple(encode(sq.area) if sq is not None else 0 for sq in SQUARES)
 # -- a card at a rotation ------------------------------------------------------------------
 
 
-class Cell(NamedTuple):
+class TurnedArea(NamedTuple):
     """One area of a rotated card."""
 
     dx: int
@@ -261,7 +261,7 @@ class Cell(NamedTuple):
 class Turned(NamedTuple):
     """A card at one rotation: its cells in R9's order and each cell's steps."""
 
-    cells: tuple[Cell, ...]
+    cells: tuple[TurnedArea, ...]
     offsets: tuple[int, ...]
     tables: tuple[tuple[Step, ...], ...]
 
@@ -273,11 +273,11 @@ class CardShape(NamedTuple):
     turns: tuple[Turned, ...]
 
 
-def _cell(dx: int, dy: int, area: Area) -> Cell:
+def _cell(dx: int, dy: int, area: Area) -> TurnedArea:
     colours = tuple(COLOUR_INDEX[c] for c in area.colours)
     mice = tuple(encode(area, die(c, MOUSE_FACE)) if c in area.colours else 0 for c in COLOURS)
     edwood = encode(area, edwood=True)
-    return Cell(dx, dy, step(dx, dy), area, colours, mice, edwood, not area.is_food)
+    return TurnedArea(dx, dy, step(dx, dy), area, colours, mice, edwood, not area.is_food)
 
 
 def shape_of(card: Card) -> CardShape:
@@ -509,7 +509,7 @@ def first_legal(
 
 # -- every spot, and laying a card -----------------------------------------------------------
 
-Found = tuple[int, int, tuple[int, ...], Resolution]
+LegalSpot = tuple[int, int, tuple[int, ...], Resolution]
 """A legal placement found by :func:`scan`: (rotation index, packed spot, codes below,
 resolution with the default mouse colours or else the first legal choice)."""
 
@@ -528,7 +528,7 @@ def scan(
     ordered: bool = True,
     bounds: Mapping[Area, Sequence[float]] | None = None,
     floor: list[float] | None = None,
-) -> Iterator[Found]:
+) -> Iterator[LegalSpot]:
     """Every legal placement of a card: each rotation, each spot that covers the woodland.
 
     ``ordered`` gives the engine's order (rotation, then y, then x). With ``bounds`` (for

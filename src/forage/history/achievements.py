@@ -26,8 +26,10 @@ if TYPE_CHECKING:
 
 FORMAT: Final = "forage-achievements/1"
 
-Check = Callable[["Achievement", "StoredGame", Sequence["StoredGame"]], bool]
+GameCheck = Callable[["Achievement", "StoredGame", Sequence["StoredGame"]], bool]
+"""Whether a game just stored, among the player's stored games, unlocks an achievement."""
 PuzzleCheck = Callable[["Achievement", PuzzleStats], bool]
+"""Whether the player's puzzle figures unlock an achievement."""
 
 
 class Achievement(BaseModel):
@@ -128,7 +130,7 @@ def _games(a: Achievement, game: StoredGame, history: Sequence[StoredGame]) -> b
     return len(history) >= a.value
 
 
-CHECKS: Final[dict[str, Check]] = {
+CHECKS: Final[dict[str, GameCheck]] = {
     "die-at-least": _die_at_least,
     "no-mice": _no_mice,
     "edwood-kept": _edwood_kept,

@@ -96,10 +96,8 @@ class GameRecord(BaseModel):
     def to_data(self) -> dict[str, Any]:
         """The record as JSON data, leaving out unset fields and empty mouse choices (as
         CONTRACT.md writes moves without mouse choices)."""
-        data = self.model_dump(mode="json", exclude_none=True)
-        for move in data.get("moves", []):
-            if not move.get("mouse"):
-                move.pop("mouse", None)
+        data = self.model_dump(mode="json", exclude_none=True, exclude={"moves"})
+        data["moves"] = [_move_data(move) for move in self.moves]
         return data
 
     def to_json(self) -> str:
@@ -180,8 +178,16 @@ def _move_out(placement: Placement) -> MoveIn:
     )
 
 
+def _move_data(move: MoveIn) -> dict[str, Any]:
+    """A move as JSON data, as the record writes it (``mouse`` only where colours were
+    chosen)."""
+    data = move.model_dump(mode="json")
+    if not move.mouse:
+        del data["mouse"]
+    return data
+
+
 def placement_json(placement: Placement) -> dict[str, Any]:
-    """A placement as the record writes it (``mouse`` only where colours were chosen)."""
-    return _move_out(placement).model_dump(exclude_defaults=False, exclude={"mouse"}) | (
-        {"mouse": [m.model_dump(mode="json") for m in placement.mouse]} if placement.mouse else {}
-    )
+    """A placement as JSON data, as the record writes it (``mouse`` only where colours were
+    chosen)."""
+    return _move_data(_move_out(placement))

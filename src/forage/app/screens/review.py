@@ -291,13 +291,11 @@ def next_costly(entries: Sequence[MoveReview], current: int) -> int | None:
 
 
 def _games(start: Game, placements: Sequence[Placement]) -> list[Game]:
-    """The game before each placement of a line, then after the last."""
-    game = start.copy()
-    found = [game.copy()]
-    for placement in placements:
-        game.push(placement)
-        found.append(game.copy())
-    return found
+    """The game before each placement of a legal line, then after the last."""
+    end = start.copy()
+    end.replay(placements)
+    first = len(start.moves)
+    return [end.rewound(first + n) for n in range(len(end.moves) - first + 1)]
 
 
 def review_settings(app: App[Any]) -> Settings:
