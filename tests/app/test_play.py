@@ -363,8 +363,7 @@ async def test_redo_makes_the_undone_placement_again_and_a_new_one_clears_it() -
         assert status(app).state.note.startswith("Redid: placed the ")
         await pilot.press("u")
         other = next(o for o in session.game.outcomes() if o.placement != made[0])
-        session.go_to(other.placement)
-        game_screen(app).action_place()
+        place_by_action(app, other.placement)
         await pilot.press("ctrl+r")
         await pilot.pause()
         assert session.game.moves == [other.placement]

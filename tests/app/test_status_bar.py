@@ -13,6 +13,8 @@ from app_helpers import (
     drive_to,
     game_screen,
     greedy,
+    place_by_action,
+    press_place,
     screen_text,
     sync,
 )
@@ -79,7 +81,7 @@ async def test_the_note_after_a_losing_drop_reads_as_a_loss_and_says_what_went_b
 
     async with before_the_garlic_mushrooms(size) as (app, pilot, session, bar):
         await drive_to(pilot, app, Placement.from_notation("3r90@1,1"))
-        await pilot.press("enter")
+        await pilot.press("enter", "enter")  # a costly drop: enter twice
         await pilot.pause()
         assert len(session.game.moves) == 3
         note = bar.state.note
@@ -96,13 +98,11 @@ async def test_the_note_after_a_losing_drop_reads_as_a_loss_and_says_what_went_b
             ]
             if edwood:
                 break
-            session.go_to(greedy(session).placement)
-            game_screen(app).action_place()
+            place_by_action(app, greedy(session).placement)
             await pilot.pause()
         assert edwood
         await drive_to(pilot, app, edwood[0].placement)
-        await pilot.press("enter")
-        await pilot.pause()
+        await press_place(pilot, app)
         assert "Edwood used up" in bar.state.note
 
 

@@ -14,6 +14,7 @@ from app_helpers import (
     game_screen,
     greedy,
     moves,
+    place_by_action,
     place_greedy,
     session_of,
     status,
@@ -142,7 +143,7 @@ async def test_a_key_that_does_not_move_the_waiting_card_does_not_move_the_view(
             session.go_to(greedy(session).placement)
             screen.changed()
             await pilot.pause()
-            screen.action_place()
+            place_by_action(app, greedy(session).placement)
             await pilot.pause()
             if session.game.is_over():
                 break
@@ -164,8 +165,7 @@ async def test_the_view_keeps_every_placed_card_in_sight_at_120x40() -> None:
         screen = game_screen(app)
         view = screen.query_one(WoodlandView)
         while not session.game.is_over():
-            session.go_to(greedy(session).placement)
-            screen.action_place()
+            place_by_action(app, greedy(session).placement)
             await pilot.pause()
             for key in ("up", "up", "left", "left", "down", "right"):
                 await pilot.press(key)
@@ -199,7 +199,7 @@ async def test_the_view_is_steady_and_never_cuts_the_woodland(
             screen.changed()
             await pilot.pause()
             before = view.drawn_layout
-            screen.action_place()
+            place_by_action(app, greedy(session).placement)
             await pilot.pause()
             now = view.drawn_layout
             assert before is not None and now is not None
