@@ -86,5 +86,7 @@ def test_a_players_game_is_over_only_once_its_last_card_is_placed() -> None:
             if room.seats[player].placed < room.turn:
                 for message in to(place_first(room, player), 1):
                     mirror.follow(message)
-            assert mirror.game().is_over() is (len(mirror.moves) == 8)
+            game = mirror.game()
+            assert game.is_over() is (len(mirror.moves) == 8)
+            assert game.turns == 8 and game.draw_pile == 9 - 3 - len(mirror.called)
     assert mirror.game().is_finished()

@@ -6,32 +6,23 @@ no longer has, an address where no server answers."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from room_serving import Rooms, check_results, rooms_at, run
+from room_serving import (
+    QUICK,
+    Rooms,
+    check_results,
+    link_place_first,
+    link_play_to_end,
+    link_until,
+    rooms_at,
+    run,
+)
 from serving import free_port
 
-from forage.engine import Placement
 from forage.net.link import Connection, News, Pending, Refused, RoomLink, Unreachable
-from forage.net.protocol import EndOut, PlacedOut, ProgressOut, TurnOut
-
-QUICK = (0.05,)
-"""Retry at once: the tests do not wait for the real back-off."""
-
-
-async def until(link: RoomLink, done: Callable[[RoomLink], bool], seconds: float = 10.0) -> None:
-    """Wait until ``done(link)`` holds (checked after each news), failing after ``seconds``."""
-    changed = asyncio.Event()
-    stop = link.watch(lambda news: changed.set())
-    try:
-        async with asyncio.timeout(seconds):
-            while not done(link):
-                await changed.wait()
-                changed.clear()
-    finally:
-        stop()
+from forage.net.protocol import PlacedOut, ProgressOut, TurnOut
 
 
 async def two_players(rooms: Rooms) -> tuple[RoomLink, RoomLink]:
@@ -40,40 +31,12 @@ async def two_players(rooms: Rooms) -> tuple[RoomLink, RoomLink]:
     await ann.create("Ann")
     bob = RoomLink(rooms.url, retry_seconds=QUICK)
     await bob.join(ann.state.room.lower(), "Bob")
-    await until(ann, lambda link: len(link.state.players) == 2)
+    await link_until(ann, lambda link: len(link.state.players) == 2)
     assert ann.state.is_host and not bob.state.is_host
     assert await ann.start()
     for link in (ann, bob):
-        await until(link, lambda link: link.state.game is not None)
+        await link_until(link, lambda link: link.state.game is not None)
     return ann, bob
-
-
-async def place_first(link: RoomLink) -> Placement:
-    """Place the first legal placement of the hand for the turn being played."""
-    game = link.state.game
-    assert game is not None
-    placement = next(game.game().outcomes()).placement
-    await link.place(game.turn, placement)
-    return placement
-
-
-async def play_to_end(link: RoomLink) -> EndOut:
-    """Place each turn as it is called until the room ends."""
-    changed = asyncio.Event()
-    stop = link.watch(lambda news: changed.set())
-    try:
-        while link.state.end is None:
-            changed.clear()
-            game = link.state.game
-            assert game is not None
-            if not game.placed and link.pending is None and not game.game().is_over():
-                await place_first(link)
-            if link.state.end is None:
-                async with asyncio.timeout(10):
-                    await changed.wait()
-    finally:
-        stop()
-    return link.state.end
 
 
 def test_two_links_play_a_room_to_its_end_and_are_told_whom_each_turn_waits_for(
@@ -83,13 +46,13 @@ def test_two_links_play_a_room_to_its_end_and_are_told_whom_each_turn_waits_for(
         async with rooms_at(tmp_path) as rooms:
             ann, bob = await two_players(rooms)
             assert ann.state.waiting_for() == ["Bob"] and bob.state.waiting_for() == ["Ann"]
-            await place_first(ann)
-            await until(ann, lambda link: link.state.progress is not None)
-            await until(bob, lambda link: link.state.progress is not None)
+            await link_place_first(ann)
+            await link_until(ann, lambda link: link.state.progress is not None)
+            await link_until(bob, lambda link: link.state.progress is not None)
             assert ann.state.waiting_for() == ["Bob"]
             assert bob.state.placed_now() == {ann.state.player}
             assert bob.state.waiting_for() == []  # only Bob himself is waited for
-            ends = await asyncio.gather(play_to_end(ann), play_to_end(bob))
+            ends = await asyncio.gather(link_play_to_end(ann), link_play_to_end(bob))
             assert ends[0] == ends[1]
             check_results(ends[0], 2)
             for link in (ann, bob):
@@ -109,23 +72,23 @@ def test_a_connection_closed_by_the_server_mid_turn_is_taken_back_and_play_goes_
             ann, bob = await two_players(rooms)
             news: list[News] = []
             bob.watch(news.append)
-            await place_first(ann)
-            await place_first(bob)
-            await until(bob, lambda link: link.state.turn == 2)
+            await link_place_first(ann)
+            await link_place_first(bob)
+            await link_until(bob, lambda link: link.state.turn == 2)
             moves = list(bob.state.game.moves) if bob.state.game else []
             seat = rooms.server.seats[(bob.state.room, bob.state.player)]
             await seat.socket.close()  # the server ends Bob's connection
-            await until(bob, lambda link: link.connection is Connection.LOST)
-            placed = await place_first(bob)  # sent while the connection is down
+            await link_until(bob, lambda link: link.connection is Connection.LOST)
+            placed = await link_place_first(bob)  # sent while the connection is down
             assert bob.pending is not None
-            await until(bob, lambda link: link.connection is Connection.OPEN)
-            await until(bob, lambda link: link.pending is None)
+            await link_until(bob, lambda link: link.connection is Connection.OPEN)
+            await link_until(bob, lambda link: link.pending is None)
             game = bob.state.game
             assert game is not None and game.moves == [*moves, placed] and game.turn == 2
             changes = [n.connection for n in news if n.connection is not None]
             assert changes[:1] == [Connection.LOST] and changes[-1] is Connection.OPEN
             assert [n.message.type for n in news if isinstance(n.message, PlacedOut)] != []
-            ends = await asyncio.gather(play_to_end(ann), play_to_end(bob))
+            ends = await asyncio.gather(link_play_to_end(ann), link_play_to_end(bob))
             check_results(ends[0], 2)
             await ann.close()
             await bob.close()
@@ -139,20 +102,20 @@ def test_a_placement_answered_before_the_connection_dropped_is_not_made_twice(
     async def scenario() -> None:
         async with rooms_at(tmp_path) as rooms:
             ann, bob = await two_players(rooms)
-            placed = await place_first(bob)
-            await until(bob, lambda link: link.pending is None)
+            placed = await link_place_first(bob)
+            await link_until(bob, lambda link: link.pending is None)
             news: list[News] = []
             bob.watch(news.append)
             bob.pending = Pending(1, placed)  # as if the answer had been lost with the connection
             seat = rooms.server.seats[(bob.state.room, bob.state.player)]
             await seat.socket.close()
-            await until(bob, lambda link: link.connection is Connection.LOST)
-            await until(bob, lambda link: link.connection is Connection.OPEN)
-            await until(bob, lambda link: isinstance(link.state.progress, ProgressOut))
+            await link_until(bob, lambda link: link.connection is Connection.LOST)
+            await link_until(bob, lambda link: link.connection is Connection.OPEN)
+            await link_until(bob, lambda link: isinstance(link.state.progress, ProgressOut))
             game = bob.state.game
             assert game is not None and game.moves == [placed]
-            await place_first(ann)
-            await until(bob, lambda link: link.state.turn == 2)
+            await link_place_first(ann)
+            await link_until(bob, lambda link: link.state.turn == 2)
             assert isinstance(bob.state.standings, tuple) and len(bob.state.standings) == 2
             assert [n for n in news if n.message is not None and n.message.type == "error"] == []
             await ann.close()
@@ -170,7 +133,7 @@ def test_a_room_the_server_no_longer_has_cannot_be_taken_back(tmp_path: Path) ->
             seat = rooms.server.seats[(code, ann.state.player)]
             rooms.server.rooms.pop(code)
             await seat.socket.close()
-            await until(ann, lambda link: link.connection is Connection.GONE)
+            await link_until(ann, lambda link: link.connection is Connection.GONE)
             assert ann.problem == "no room has that code"
             await ann.close()
             assert ann.connection is Connection.GONE
@@ -205,9 +168,9 @@ def test_the_turn_message_calls_the_card_into_the_players_hand(tmp_path: Path) -
             ann, bob = await two_players(rooms)
             news: list[News] = []
             ann.watch(news.append)
-            kept = await place_first(ann)
-            await place_first(bob)
-            await until(ann, lambda link: link.state.turn == 2)
+            kept = await link_place_first(ann)
+            await link_place_first(bob)
+            await link_until(ann, lambda link: link.state.turn == 2)
             told = [n.message for n in news if isinstance(n.message, TurnOut)]
             game = ann.state.game
             assert game is not None and told and told[0].card is not None

@@ -26,6 +26,7 @@ from forage.cli.errors import (
     report_crash,
     shortened,
 )
+from forage.net import DEFAULT_SERVER
 from forage.startup import exit_on_interrupt
 
 COMMANDS = (
@@ -41,6 +42,7 @@ COMMANDS = (
     "history",
     "daily",
     "serve",
+    "room",
     "review",
     "learn",
     "puzzle",
@@ -218,6 +220,23 @@ def _serve(sub: Subparsers) -> None:
     )
 
 
+def _room(sub: Subparsers) -> None:
+    room = sub.add_parser("room", help="play with friends: open a room on a server, or join one")
+    rooms = room.add_subparsers(dest="room_command", metavar="new|join", required=True)
+    new = rooms.add_parser("new", help="open a room, show its code to give to friends, and play")
+    join = rooms.add_parser("join", help="join a friend's room and play in it")
+    join.add_argument("code", metavar="CODE", help="the room's code, as the host's screen shows it")
+    for command in (new, join):
+        command.add_argument(
+            "--server", metavar="URL", default=DEFAULT_SERVER, help=f"the server ({DEFAULT_SERVER})"
+        )
+        command.add_argument(
+            "--name", metavar="NAME", help="your name in the room (default: the last name used)"
+        )
+    new.add_argument("--recipes", action="store_true", help="play a recipe challenge")
+    new.add_argument("--deck", type=int, choices=(1, 2), default=1, help="deck 1 or 2")
+
+
 _PARSERS: Final[dict[str, Callable[[Subparsers], None]]] = {
     "play": _play,
     "learn": _learn,
@@ -236,6 +255,7 @@ _PARSERS: Final[dict[str, Callable[[Subparsers], None]]] = {
     "daily": _daily,
     "puzzle": _puzzle,
     "serve": _serve,
+    "room": _room,
 }
 """Each command's subparser, in the order ``forage --help`` lists them."""
 
@@ -369,6 +389,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from forage.cli.serve import serve_command
 
         return serve_command(args)
+    if command == "room":
+        from forage.cli.room import room_command
+
+        return room_command(args)
     if command in ("stats", "history", "daily"):
         from forage.cli import history
 

@@ -21,6 +21,7 @@ import aiohttp
 
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Placement
+from forage.net import DEFAULT_SERVER
 from forage.net.protocol import (
     LAST_TURN,
     MAX_MESSAGE_BYTES,
@@ -42,7 +43,6 @@ from forage.net.protocol import (
 from forage.record import MouseIn
 
 PLAY_PATH: Final = "/play"
-DEFAULT_SERVER: Final = "http://127.0.0.1:8000"
 DEALT: Final = LAST_TURN + 1
 """The cards of a room's deal: nine, the first starting the woodland (R12)."""
 
@@ -213,6 +213,16 @@ class CalledGame(Game):
     def awaits_call(self) -> bool:
         """Whether the hand waits for a card that is still to be called."""
         return len(self.deal.cards) < DEALT and len(self.position.hand) < 2
+
+    @property
+    def draw_pile(self) -> int:
+        """How many cards are still to come: to be called, or drawn from those called."""
+        return DEALT - self.position.next_draw
+
+    @property
+    def turns(self) -> int:
+        """How many turns the room plays (8: nine cards)."""
+        return DEALT - 1
 
     def is_finished(self) -> bool:
         """Whether every card of the deal has been placed (never while one is to be called)."""

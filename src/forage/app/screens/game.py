@@ -44,6 +44,7 @@ from forage.app.widgets import (
     KeyBar,
     ScorePanel,
     StatusBar,
+    StatusState,
     SupplyView,
     WoodlandView,
 )
@@ -92,6 +93,7 @@ class GameScreen(ForageScreen):
         Binding("v", "colours", "Colours", show=False),
         Binding("L", "learn", "Learn", show=False),
         Binding("P", "puzzle", "Puzzle", show=False),
+        Binding("f", "friends", "Friends", show=False),
     ]
 
     OWN_GAME: ClassVar[bool] = True
@@ -140,11 +142,16 @@ class GameScreen(ForageScreen):
             yield HandView(id="hand")
             yield SupplyView(id="supply")
             yield ScorePanel(id="score")
+            yield from self.compose_side()
         yield StatusBar(id="status", classes="body")
         yield KeyBar()
 
     def compose_lesson(self) -> ComposeResult:
         """What goes between the title and the woodland: nothing in a game of one's own."""
+        yield from ()
+
+    def compose_side(self) -> ComposeResult:
+        """What goes below the score in the side panel: nothing in a game of one's own."""
         yield from ()
 
     def marked(self) -> frozenset[tuple[int, int]]:
@@ -251,17 +258,24 @@ class GameScreen(ForageScreen):
         note = self._message or self._hint_text() or self._last
         note_tone = self._last_tone if note == self._last else "note"
         self._message = ""
-        widgets.status.state = status_state(
-            game,
-            standing,
-            outcome,
-            waiting=waiting,
-            peek=self._peek,
-            note=note,
-            note_tone=note_tone,
-            after=after,
-            hints=self.check_action("hint", ()) is not False,
+        widgets.status.state = self.status_shown(
+            status_state(
+                game,
+                standing,
+                outcome,
+                waiting=waiting,
+                peek=self._peek,
+                note=note,
+                note_tone=note_tone,
+                after=after,
+                hints=self.check_action("hint", ()) is not False,
+            )
         )
+
+    def status_shown(self, state: StatusState) -> StatusState:
+        """What the status bar shows of the state the game gives: that state, in a game of
+        one's own."""
+        return state
 
     def say(self, text: str) -> None:
         """Answer a key on the status bar's last line (instead of a notification)."""
@@ -360,9 +374,14 @@ class GameScreen(ForageScreen):
             self.changed()
             return
         self.keeper().keep(self.session)
+        self.after_placing(outcome)
         self.think_ahead()
         self._dropped("Placed", outcome.placement.card, before, outcome)
         self.check_end()
+
+    def after_placing(self, outcome: Outcome) -> None:
+        """After a legal placement is made on this screen: nothing more in a game of one's
+        own (a room's screen sends it to the server)."""
 
     def think_ahead(self) -> None:
         """While the player thinks: have the app's workers review the move just made (and
@@ -497,6 +516,13 @@ class GameScreen(ForageScreen):
     def action_puzzle(self) -> None:
         """Ask for the day's puzzle over this game (the app opens it; escape comes back)."""
         self.post_message(self.PuzzleAsked())
+
+    class FriendsAsked(Message):
+        """The player asked to play with friends: a room on a server (``f``)."""
+
+    def action_friends(self) -> None:
+        """Ask for a room to play in with friends (the app asks for a name and a code)."""
+        self.post_message(self.FriendsAsked())
 
     def action_help(self) -> None:
         """Open the keys and rules."""

@@ -24,7 +24,7 @@ class GuidedScreen(GameScreen):
     """The game is not the player's own: never saved, resumed or recorded."""
 
     LOCKED: ClassVar[frozenset[str]] = frozenset(
-        {"undo", "redo", "new_game", "stats", "history", "quit_game", "learn", "puzzle"}
+        {"undo", "redo", "new_game", "stats", "history", "quit_game", "learn", "puzzle", "friends"}
     )
     """The game's keys a set position does without."""
 
