@@ -282,6 +282,12 @@ class GameScreen(ForageScreen):
         self._message = text
         self.changed()
 
+    def keep_note(self, text: str, tone: str = "note") -> None:
+        """Say what happened on the status bar's last line, in the palette's mark ``tone``,
+        until the next drop (or undo, redo) says what it did."""
+        self._last, self._last_tone = text, tone
+        self.changed()
+
     def _hint_text(self) -> str:
         """The hint in words while it is for the game as it stands, else nothing."""
         if self._hint is None:

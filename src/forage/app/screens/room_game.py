@@ -45,6 +45,13 @@ LEAVING: Final = (
 )
 
 
+def called_line(message: TurnOut, game: Game) -> str:
+    """What the call of a turn says."""
+    if message.card is None:
+        return f"Turn {message.turn}: the last turn; no card is left to call."
+    return f"Turn {message.turn}: {card_name(game.card(message.card))} is called."
+
+
 class RoomSession(Session):
     """A room's game on screen, named by its room."""
 
@@ -60,7 +67,10 @@ class RoomSession(Session):
 
 
 class RoomGameScreen(GameScreen, RoomScreen):
-    """The game screen of a room: the server calls the cards, the others' scores beside."""
+    """The game screen of a room: the server calls the cards, the others' scores beside.
+
+    GameScreen comes first: Textual styles a screen as the chain of its first bases, so the
+    game screen's grid (``app.tcss``) applies."""
 
     OWN_GAME: ClassVar[bool] = False
     """The game is the room's: never saved or resumed (the server keeps it)."""
@@ -74,6 +84,8 @@ class RoomGameScreen(GameScreen, RoomScreen):
         """The screen of the player's game in room ``room``, as told so far."""
         super().__init__(RoomSession(game.copy(), room))
         self.dealt_at = now_utc()
+        self._announced = 1
+        """The last turn whose call was said (a rejoin tells the calls again)."""
         self._results_due = False
         self._results_shown = False
 
@@ -162,17 +174,18 @@ class RoomGameScreen(GameScreen, RoomScreen):
         happened; at the end, the results."""
         news = message.news
         said = connection_news(news)
-        if isinstance(news.message, ErrorOut):
+        told = news.message
+        if isinstance(told, ErrorOut):
             self.follow_room(force=True)
-            said = f"The server refused that: {news.message.message}."
-        elif self.follow_room() and isinstance(news.message, TurnOut):
-            card = news.message.card
-            if card is not None:
-                name = card_name(self.session.game.card(card))
-                said = f"Turn {news.message.turn}: {name} is called."
+            said = f"The server refused that: {told.message}."
+        else:
+            self.follow_room()
+            if isinstance(told, TurnOut) and told.turn > self._announced:
+                self._announced = told.turn
+                said = called_line(told, self.session.game)
         self.show_players()
         if said is not None:
-            self.say(said)
+            self.keep_note(said)
         else:
             self.changed()
         if self.state.end is not None:
