@@ -16,6 +16,8 @@ from helpers import run_forage
 from serving import forage_server, free_port
 
 from forage.cli.game_server import game_command
+from forage.cli.serve import _make_server
+from forage.cli.serve_rooms import room_server
 from forage.history.store import HistoryStore
 from forage.net import ROOMS_SERVER_VARIABLE
 from forage.net.client import RoomClient
@@ -138,10 +140,16 @@ def test_a_room_not_there_a_name_taken_or_a_room_started_is_one_line_exit_2(
     )
 
 
-def test_a_browser_tabs_game_is_told_where_its_servers_rooms_are() -> None:
-    told = game_command(1234, "http://127.0.0.1:8000")
-    assert f"export {ROOMS_SERVER_VARIABLE}=http://127.0.0.1:8000; " in told
-    assert told.endswith("play") and ROOMS_SERVER_VARIABLE not in game_command(1234)
+def test_a_browser_tabs_game_is_told_where_its_servers_rooms_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FORAGE_HOME", str(tmp_path))
+    served = _make_server("0.0.0.0", 8123, None, 4, room_server(None))
+    assert f"export {ROOMS_SERVER_VARIABLE}=http://127.0.0.1:8123; " in served.command
+    assert served.command.endswith("-m forage play")
+    assert ROOMS_SERVER_VARIABLE not in game_command(1234)  # no rooms served: not told
+    assert served.rooms is not None
+    served.rooms.store.close()
 
 
 def test_textual_is_not_loaded_before_the_room_is_joined(tmp_path: Path) -> None:
