@@ -13,7 +13,8 @@ from textual.pilot import Pilot
 
 from forage.app.lettering import GLYPHS, HEIGHT, big_lines, big_width, shown_code
 from forage.app.room_app import RoomApp
-from forage.app.screens.results import ResultsScreen, ordinal, places, winner_line
+from forage.app.screens.results import ResultsScreen, ordinal, winner_line
+from forage.app.screens.rooms import places
 from forage.engine import Deal
 from forage.net.link import Connection, RoomLink
 from forage.net.protocol import (

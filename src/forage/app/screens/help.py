@@ -33,7 +33,7 @@ KEYS: Final = f"""\
   n                 new game
   L                 learn the rules by playing them (as forage learn)
   P                 the day's puzzle: find the one best placement
-  f                 play with friends: open or join a room (forage serve)
+  f                 play with friends in a room (forage serve)
   q                 quit; the game is saved and offered next time
 [b]Mouse[/b]
   click the woodland    move the card there (its top-left area)

@@ -7,7 +7,6 @@ The player's own game goes into their history here, with the room's code and the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
@@ -27,13 +26,15 @@ from forage.app.screens.rooms import (
     finished_game,
     keep_room_game,
     names_text,
+    places,
     placing_of,
+    replayed,
     title_of,
 )
 from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.widgets import KeyBar, WoodlandState, WoodlandView
 from forage.engine.scoring import WIN_LINE
-from forage.net.protocol import EndOut, EndReason, ResultLine
+from forage.net.protocol import EndOut, EndReason
 
 if TYPE_CHECKING:
     from forage.engine import Game
@@ -43,12 +44,6 @@ def ordinal(number: int) -> str:
     """``1st``, ``2nd``, ``3rd``, ``4th``..."""
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(number if number < 20 else number % 10, "th")
     return f"{number}{suffix}"
-
-
-def places(end: EndOut) -> list[int]:
-    """Each result's place, in the order given (a tie shares the place)."""
-    finals = [line.final for line in end.results]
-    return [1 + sum(1 for other in finals if other > final) for final in finals]
 
 
 def winner_line(end: EndOut) -> str:
@@ -87,19 +82,6 @@ def results_text(
     what = "the recipes' target reached" if recipes else f"{WIN_LINE} points or more"
     text.append(f"won: {what} (the rules' win, whatever the others scored)", "dim")
     return text
-
-
-def replayed(line: ResultLine) -> Game | str:
-    """A result's game, replayed by the engine from its record; or why it cannot be."""
-    from forage.record import load_game
-
-    try:
-        game, refusal = load_game(json.dumps(line.record))
-    except ValueError as exc:
-        return f"its record cannot be read ({exc})"
-    if refusal is not None:
-        return f"its record has an illegal move ({refusal.message})"
-    return game
 
 
 class ResultsScreen(RoomScreen):

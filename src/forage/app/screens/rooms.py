@@ -25,6 +25,7 @@ from forage.app.screens.base import ForageScreen
 from forage.app.services import services_of
 from forage.app.themes import DEFAULT_MARKS
 from forage.net.link import Connection, News, RoomLink, RoomState
+from forage.net.protocol import EndOut, ResultLine
 
 if TYPE_CHECKING:
     from forage.engine import Game
@@ -173,14 +174,34 @@ def standings_text(state: RoomState, marks: Mapping[str, Style] = DEFAULT_MARKS)
     return text
 
 
+def places(end: EndOut) -> list[int]:
+    """Each result's place, in the order given (1 first; a tie shares the place)."""
+    finals = [line.final for line in end.results]
+    return [1 + sum(1 for other in finals if other > final) for final in finals]
+
+
 def placing_of(state: RoomState) -> int | None:
-    """The player's place in the room's results (1 first; a tie shares the place), once
-    it has ended and they are in them."""
+    """The player's place in the room's results, once it has ended and they are in them."""
     end = state.end
-    mine = None if end is None else next((r for r in end.results if r.player == state.player), None)
-    if end is None or mine is None:
+    if end is None:
         return None
-    return 1 + sum(1 for line in end.results if line.final > mine.final)
+    found = [
+        place for place, r in zip(places(end), end.results, strict=True) if r.player == state.player
+    ]
+    return found[0] if found else None
+
+
+def replayed(line: ResultLine) -> Game | str:
+    """A result's game, replayed by the engine from its record; or why it cannot be."""
+    from forage.record import load_game
+
+    try:
+        game, refusal = load_game(json.dumps(line.record))
+    except ValueError as exc:
+        return f"its record cannot be read ({exc})"
+    if refusal is not None:
+        return f"its record has an illegal move ({refusal.message})"
+    return game
 
 
 def finished_game(state: RoomState, started: datetime | None) -> tuple[Game, PlayInfo] | None:
@@ -188,17 +209,13 @@ def finished_game(state: RoomState, started: datetime | None) -> tuple[Game, Pla
     gave, and what the history keeps with it; None if the player has no result (or its
     record cannot be replayed)."""
     from forage.history.games import PlayInfo, now_utc
-    from forage.record import load_game
 
     end = state.end
     mine = None if end is None else next((r for r in end.results if r.player == state.player), None)
     if end is None or mine is None:
         return None
-    try:
-        game, refusal = load_game(json.dumps(mine.record))
-    except ValueError:
-        return None
-    if refusal is not None:
+    game = replayed(mine)
+    if isinstance(game, str):
         return None
     ended = now_utc()
     info = PlayInfo(
