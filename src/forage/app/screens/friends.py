@@ -47,6 +47,8 @@ class FriendsScreen(ForageModal):
         super().__init__()
         self.server = server
         self.player = name
+        self.busy = False
+        """Getting into a room: keys wait until the server has answered (10 s at most)."""
 
     def compose(self) -> ComposeResult:
         """The name, the code, the recipe challenge's box, what went wrong."""
@@ -67,8 +69,14 @@ class FriendsScreen(ForageModal):
         yield KeyBar()
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in either box: go."""
-        await self.go()
+        """Enter in either box: go (once at a time)."""
+        if self.busy:
+            return
+        self.busy = True
+        try:
+            await self.go()
+        finally:
+            self.busy = False
 
     def say(self, text: str) -> None:
         """Say what went wrong (or what is going on) under the boxes."""
@@ -103,5 +111,6 @@ class FriendsScreen(ForageModal):
         self.dismiss("in")
 
     def action_close(self) -> None:
-        """Back to the game."""
-        self.dismiss("")
+        """Back to the game (once the server has answered, if it is being asked)."""
+        if not self.busy:
+            self.dismiss("")
