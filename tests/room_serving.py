@@ -14,7 +14,9 @@ from typing import TypeVar
 
 from aiohttp import web
 
+from forage.engine import Placement
 from forage.net.client import PlayerGame, RoomClient
+from forage.net.link import RoomLink
 from forage.net.protocol import (
     DealOut,
     EndOut,
@@ -25,6 +27,9 @@ from forage.net.protocol import (
 )
 from forage.net.server import RoomServer, ServerRules, add_rooms
 from forage.record import load_game
+
+QUICK = (0.05,)
+"""A link's retry at once: the tests do not wait for the real back-off."""
 
 T = TypeVar("T")
 M = TypeVar("M", bound=ServerMessage)
@@ -236,3 +241,49 @@ def check_results(end: EndOut, players: int) -> None:
 def called(messages: list[ServerMessage]) -> list[int | None]:
     """The cards of the turn messages among these, in order."""
     return [m.card for m in messages if isinstance(m, TurnOut)]
+
+
+# -- players on a link (forage.net.link) -----------------------------------------------------
+
+
+async def link_until(
+    link: RoomLink, done: Callable[[RoomLink], bool], seconds: float = 10.0
+) -> None:
+    """Wait until ``done(link)`` holds (checked after each news), failing after ``seconds``."""
+    changed = asyncio.Event()
+    stop = link.watch(lambda news: changed.set())
+    try:
+        async with asyncio.timeout(seconds):
+            while not done(link):
+                await changed.wait()
+                changed.clear()
+    finally:
+        stop()
+
+
+async def link_place_first(link: RoomLink) -> Placement:
+    """Place the first legal placement of the hand for the turn being played."""
+    game = link.state.game
+    assert game is not None
+    placement = next(game.game().outcomes()).placement
+    await link.place(game.turn, placement)
+    return placement
+
+
+async def link_play_to_end(link: RoomLink) -> EndOut:
+    """Place each turn as it is called until the room ends."""
+    changed = asyncio.Event()
+    stop = link.watch(lambda news: changed.set())
+    try:
+        while link.state.end is None:
+            changed.clear()
+            game = link.state.game
+            assert game is not None
+            if not game.placed and link.pending is None and not game.game().is_over():
+                await link_place_first(link)
+            if link.state.end is None:
+                async with asyncio.timeout(10):
+                    await changed.wait()
+    finally:
+        stop()
+    return link.state.end

@@ -6,7 +6,7 @@ import pytest
 from history_helpers import STATS_KEYS, stored
 
 from forage.history.achievements import all_achievements
-from forage.history.report import stats_json
+from forage.history.report import mode_cell, stats_json
 from forage.history.stats import (
     daily_run,
     distribution,
@@ -105,3 +105,31 @@ def test_the_statistics_table_names_the_recipes_beaten() -> None:
     text = out.export_text()
     names = [standard_deck().recipes()[n].name for n in (4, 11)]
     assert f"2 of 18: {names[0]}, {names[1]}" in " ".join(text.split())
+
+
+def test_room_games_count_as_games_and_recipe_challenges_and_have_figures_of_their_own() -> None:
+    games = [
+        stored(1, final=30, won=False),
+        stored(2, mode="room", room="K7MX3QPA", placing=1, players=3, final=44, won=True),
+        stored(
+            3,
+            mode="room",
+            room="ABCD2345",
+            placing=2,
+            players=2,
+            recipes=(4, 11),
+            deal="4.11:5.12.3.1.9.17.2.8.14",
+            final=60,
+            won=True,
+        ),
+        stored(4, mode="room", room="ABCD2346", players=4, status="abandoned", won=None),
+    ]
+    stats = statistics("ann", games, abandoned=1)
+    assert (stats.games, stats.wins, stats.best) == (3, 2, 60)
+    assert (stats.recipe_played, stats.recipe_won, stats.recipes_beaten) == (1, 1, [4, 11])
+    assert (stats.rooms_played, stats.rooms_first) == (2, 1)
+    shown = stats_json(stats, all_achievements(), {})
+    assert set(shown) >= STATS_KEYS
+    assert shown["rooms"] == {"played": 2, "first": 1}
+    cells = [mode_cell(game) for game in games]
+    assert cells == ["standard", "room 1/3", "room r 2/2", "room"]

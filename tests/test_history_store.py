@@ -16,7 +16,7 @@ from history_helpers import GAME_KEYS, T0, played, record
 
 from forage.history import database
 from forage.history.database import DB_NAME, MIGRATIONS, SCHEMA_VERSION
-from forage.history.games import PlayInfo, check_player
+from forage.history.games import PlayInfo, check_player, game_row
 from forage.history.store import HistoryStore
 from forage.record import load_game
 
@@ -169,7 +169,7 @@ def test_an_empty_version_0_file_is_migrated(tmp_path: Path) -> None:
     with HistoryStore.open(tmp_path) as opened:
         assert opened.enabled and opened.notice is None
         record(opened, played(1))
-    assert _version(path) == SCHEMA_VERSION == 4
+    assert _version(path) == SCHEMA_VERSION == 5
 
 
 def test_a_version_1_file_keeps_its_games_and_gains_par(tmp_path: Path) -> None:
@@ -196,6 +196,63 @@ def test_a_version_1_file_keeps_its_games_and_gains_par(tmp_path: Path) -> None:
         assert not unlocked & {"par-matched", "par-unaided"}  # 40 is below par 41
         assert opened.games("old")[0].par == 41
     assert _version(path) == SCHEMA_VERSION
+
+
+def test_a_version_4_file_keeps_every_game_and_id_and_takes_room_games(tmp_path: Path) -> None:
+    path = tmp_path / DB_NAME
+    conn = sqlite3.connect(path)
+    for steps in MIGRATIONS[:4]:
+        for statement in steps:
+            conn.execute(statement)
+    stored = {}
+    for number, seed in ((5, 1), (9, 2), (41, 3)):  # ids apart, as deletions would leave them
+        row = game_row(played(seed), PlayInfo("ann", T0, T0))
+        for added in ("room", "placing", "players"):  # the columns version 4 did not have
+            del row[added]
+        row["id"] = number
+        conn.execute(
+            f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+            list(row.values()),
+        )
+        stored[number] = (row["final"], row["record"])
+    conn.execute("INSERT INTO achievements VALUES ('ann', 'first-win', 9, '2026-03-01')")
+    conn.execute("PRAGMA user_version = 4")
+    conn.commit()
+    conn.close()
+    with HistoryStore.open(tmp_path) as opened:
+        assert opened.notice is None
+        assert {g.id: (g.final, g.record) for g in opened.games()} == stored
+        assert opened.unlocked("ann") == {"first-win": "2026-03-01"}
+        room = record(opened, played(9), "ann", 9, room="K7MX3QPA", placing=2, players=4)
+        assert room.game.id == 42 and room.game.mode == "room"
+    assert _version(path) == SCHEMA_VERSION
+    with sqlite3.connect(path) as conn:
+        names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+        assert {"games", "games_by_player", "games_by_deal"} <= names
+        assert "games_v5" not in names
+        with pytest.raises(sqlite3.IntegrityError):  # the mode is still checked
+            conn.execute("UPDATE games SET mode = 'duel' WHERE id = 5")
+
+
+def test_a_room_game_is_stored_with_its_room_and_placing_and_keeps_the_contracts_mode(
+    store: HistoryStore,
+) -> None:
+    game = played(5, recipes=True)
+    done = record(store, game, room="K7MX3QPA", placing=2, players=4)
+    (back,) = store.games()
+    assert back == done.game
+    assert (back.mode, back.room, back.placing, back.players) == ("room", "K7MX3QPA", 2, 4)
+    shown = back.to_json()
+    assert set(shown) >= GAME_KEYS
+    assert shown["mode"] == "recipe"  # the contract's two kinds of deal
+    assert (shown["room"], shown["placing"], shown["players"]) == ("K7MX3QPA", 2, 4)
+    alone = record(store, played(6), minute=1).game.to_json()
+    assert (alone["mode"], alone["room"], alone["placing"], alone["players"]) == (
+        "standard",
+        None,
+        None,
+        None,
+    )
 
 
 def test_a_file_from_a_newer_forage_is_left_alone(tmp_path: Path) -> None:

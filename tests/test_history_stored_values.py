@@ -103,6 +103,9 @@ def test_forage_stats_leaves_out_a_huge_final_score_at_once(tmp_path: Path) -> N
         ("rating", "x" * 10_000),
         ("recipes_met", "1.2.3"),
         ("mode", "recipe"),  # a deal without recipes
+        ("mode", "room"),  # a room game with no room
+        ("room", "K7MX3QPA"),  # a room for a game not played in one
+        ("players", 4),
     ],
 )
 def test_a_value_the_rules_cannot_give_leaves_its_game_out(
@@ -262,3 +265,28 @@ def test_a_kept_par_that_is_no_par_is_worked_out_again(tmp_path: Path, kept: str
     edit(tmp_path, "UPDATE analyses SET value = ? WHERE key = ?", kept, par_key(game, QUICK))
     with HistoryStore.open(tmp_path) as store:
         assert kept_par(game, store.analyses, QUICK) is None
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [
+        ("room", "K7MX-3QPA"),
+        ("room", "x" * 1000),
+        ("room", b"K7MX3QPA"),  # a blob, not text
+        ("placing", 5),  # of 4 players
+        ("placing", 0),
+        ("players", 0),
+        ("players", 10**6),
+        ("mode", "standard"),  # a room game's row with the room's fields left on
+    ],
+)
+def test_a_room_game_holding_what_no_room_gives_is_left_out(
+    tmp_path: Path, column: str, value: object
+) -> None:
+    with HistoryStore.open(tmp_path) as store:
+        bad = record(store, played(1), "ann", 1, room="K7MX3QPA", placing=2, players=4).game.id
+        record(store, played(4), "ann", 2, room="K7MX3QPA", placing=1, players=4)
+    edit(tmp_path, f"UPDATE games SET {column} = ? WHERE id = ?", value, bad)
+    with HistoryStore.open(tmp_path) as store:
+        assert [g.id for g in store.games("ann")] == [bad + 1]
+        assert store.notice == "1 stored game could not be read (left out)"

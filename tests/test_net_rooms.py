@@ -32,6 +32,7 @@ from forage.net.protocol import (
     LeftOut,
     LobbyOut,
     PlacedOut,
+    ProgressOut,
     TurnOut,
 )
 from forage.net.rooms import (
@@ -97,8 +98,10 @@ def test_placed_tells_the_player_their_score_as_the_engine_has_it() -> None:
     room.start(1, 1.0)
     placement = first_legal(room, 2)
     update = room.place(2, place_in(1, placement), 1.0)
-    [placed] = to(update, 2)
+    placed, progress = to(update, 2)
     assert isinstance(placed, PlacedOut) and placed.turn == 1
+    assert progress == ProgressOut(turn=1, placed=[2], waiting=[1])
+    assert to(update, 1) == [progress]  # the others learn who has placed, not where
     game = room.seats[2].game
     assert game is not None and placed.score == game.score()
     assert placed.placement() == placement
@@ -153,7 +156,9 @@ def test_a_stuck_player_is_out_and_the_room_goes_on_without_them() -> None:
     room = room_of(2, Deal(cards=(1, 2, 3, 4, 5)), cards=Deck.of(cards))
     room.start(1, 1.0)
     stuck = room.place(1, place_in(1, place(2, 0, 0)), 1.0)
-    assert [m.type for m in to(stuck, 1)] == ["placed"]  # not told before the call
+    # not told before the call: the others see player 1 as having placed, as any player
+    assert [m.type for m in to(stuck, 1)] == ["placed", "progress"]
+    assert to(stuck, 2) == [ProgressOut(turn=1, placed=[1], waiting=[2])]
     assert PlayerStatus(1, Status.STUCK) in stuck.events
     call = room.place(2, place_in(1, place(2, 1, 0)), 1.0)
     [turn] = [m for m in to(call, 1) if isinstance(m, TurnOut)]
@@ -261,7 +266,21 @@ def test_rejoin_sends_what_rebuilds_the_players_game() -> None:
     assert mirror.moves == game.moves
     assert mirror.game().position.board == game.position.board
     assert set().union(*(cards_told(m) for m in told)) <= set(room.deal.cards[:6])
+    assert told[-1] == ProgressOut(turn=4, placed=[2], waiting=[1])  # whom the turn waits for
     assert errors(room.rejoin("not-a-token", 5.0), 0) == [("no-room", None)]
+
+
+def test_a_player_going_out_mid_turn_is_no_longer_waited_for() -> None:
+    room = room_of(3)
+    room.start(1, 1.0)
+    place_first(room, 1)
+    left = room.leave(2, 2.0)
+    assert to(left, 1)[-1] == ProgressOut(turn=1, placed=[1], waiting=[3])
+    assert to(left, 2) == [LeftOut(room=room.code)]  # gone: told nothing more
+    room.disconnect(3, 3.0)
+    waited = room.tick(3.0 + RULES.wait_seconds)
+    assert [m for m in to(waited, 1) if isinstance(m, ProgressOut)] == []  # the card is called
+    assert room.turn == 2
 
 
 def test_a_room_rebuilt_from_what_is_stored_is_the_same_room() -> None:

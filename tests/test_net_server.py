@@ -37,6 +37,7 @@ from forage.net.protocol import (
     JoinedOut,
     LobbyOut,
     PlacedOut,
+    ProgressOut,
     TurnOut,
 )
 from forage.net.rooms import RoomRules
@@ -99,6 +100,9 @@ def test_no_card_is_sent_before_it_is_called_and_a_slow_player_holds_it_back(
             }
             await fast.place_first()
             assert isinstance(await fast.read(), PlacedOut)
+            waited = ProgressOut(turn=1, placed=[fast.player], waiting=[slow.player])
+            assert await expect(fast.client, ProgressOut) == waited
+            assert await expect(slow.client, ProgressOut) == waited
             assert await quiet(fast.client, 0.5) == []  # no turn while the slow one thinks
             await slow.place_first()
             assert isinstance(await slow.read(), PlacedOut)
@@ -137,6 +141,7 @@ def test_refused_placements_carry_the_contracts_codes_and_the_game_goes_on(
             assert await refusal(host.client) == ("stale-turn", None)
             await host.place_first()
             assert isinstance(await host.read(), PlacedOut)
+            assert isinstance(await host.read(), ProgressOut)
             await host.place_first()
             assert await refusal(host.client) == ("already-placed", None)
             await guest.place_first()

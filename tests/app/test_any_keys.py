@@ -25,8 +25,9 @@ KEYS = (
     "enter", "t", "u", "ctrl+r", "c", "p", "m", "v", "b", "home", "end", "1", "2", "a", "n",
     "o", "y", "x", "g", "s", "question_mark", "escape", "L", "P", "f", "F", "w",
 )  # fmt: skip
-"""Every key a screen of the game binds, but q (which leaves the app at once), with enter
-twice as likely (it places cards and answers dialogs, so games get to their end)."""
+"""Every key a screen of the game binds, but q (which leaves the app at once) and f (which
+reaches for a rooms server: tests/app/test_rooms.py), with enter twice as likely (it places
+cards and answers dialogs, so games get to their end)."""
 PRESSES = 200
 PLACING = 0.25
 """How often, on the game screen, the next presses place a card instead."""

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import io
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -28,6 +26,7 @@ from forage.screen_size import clamp_size
 if TYPE_CHECKING:
     from forage.ai.review import Settings
     from forage.app.recorder import Recorder
+    from forage.app.screens.rooms import RoomDone
 
 guard_input()
 
@@ -167,6 +166,32 @@ class ForageApp(ForageBaseApp):
         day = today()
         self.push_screen(PuzzleScreen(daily_puzzle(day), day, over_game=True))
 
+    async def on_game_screen_friends_asked(self, message: GameScreen.FriendsAsked) -> None:
+        """Ask for a name and a room code over the game; once in the room, its lobby (the
+        game waits underneath, saved, until the player is done with the room)."""
+        from forage.app.screens.friends import FriendsScreen, rooms_server
+        from forage.history.games import login_name
+
+        if self.services.room is not None:
+            return
+        name = await self.services.ask(lambda history: history.player, login_name())
+
+        def answered(answer: str | None) -> None:
+            if answer == "in":
+                from forage.app.screens.lobby import LobbyScreen
+
+                self.push_screen(LobbyScreen())
+
+        self.push_screen(FriendsScreen(rooms_server(), name), answered)
+
+    async def on_room_done(self, message: RoomDone) -> None:
+        """Back from the room to the game: the room's link closed, its screen gone."""
+        from forage.app.screens.rooms import RoomScreen
+
+        await self.services.close_room()
+        if isinstance(self.screen, RoomScreen):
+            await self.pop_screen()
+
     def _offer_learning(self) -> None:
         """On a player's very first start, offer the guided first game, never again (not in
         a browser tab: the data folder of ``forage serve`` is the server's, shared by every
@@ -261,15 +286,6 @@ class ForageApp(ForageBaseApp):
             self.crash = Panicked(out.getvalue().strip() or "Textual stopped the app")
         super().panic(*renderables)
         self._exit_renderables.clear()
-
-    def history_notice(self, message: str) -> None:
-        """Tell the player about the history (a file moved aside, a game it could not
-        take); from any thread, and never after the app has stopped."""
-        if threading.get_ident() == self._thread_id:
-            self.notify(message, severity="warning", timeout=8)
-        elif self.is_running:
-            with contextlib.suppress(RuntimeError):  # the app stopped meanwhile
-                self.call_from_thread(self.notify, message, severity="warning", timeout=8)
 
     def fresh_session(self) -> Session:
         """The game the command line asked for."""

@@ -151,6 +151,15 @@ class ForageBaseApp(App[int]):
                 screen.told(recorded)
                 return
 
+    def history_notice(self, message: str) -> None:
+        """Tell the player about the history (a file moved aside, a game it could not
+        take); from any thread, and never after the app has stopped."""
+        if threading.get_ident() == self._thread_id:
+            self.notify(message, severity="warning", timeout=8)
+        elif self.is_running:
+            with contextlib.suppress(RuntimeError):  # the app stopped meanwhile
+                self.call_from_thread(self.notify, message, severity="warning", timeout=8)
+
     def listen_for_signals(self) -> None:
         """End cleanly on SIGTERM, SIGINT and SIGHUP (not in headless tests).
 

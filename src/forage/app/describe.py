@@ -285,6 +285,8 @@ def outcome_lines(outcome: Outcome, base: int, final: tuple[int, int] | None = N
 
 ASK_KEY: Final = "w"
 """The key that turns on or off the question before a costly drop."""
+FRIENDS_KEY: Final = "i"
+"""The key on the game screen that plays with friends: a room on a server."""
 
 
 def costly_question(before: int, after: int, final: bool) -> str:

@@ -228,6 +228,17 @@ class Recorder:
             self._recorded[key] = self.history().record(game, info, once=True)
             self._told()
 
+    def record_room(self, key: object, game: Game, info: PlayInfo) -> Recorded | None:
+        """Record a game played in a room (finished, or left before the room's end), once
+        for each ``key``; what was stored (None for a game with no placement)."""
+        with self._using:
+            if key in self._recorded:
+                return self._recorded[key]
+            done = self.history().record(game, info, once=True) if game.moves else None
+            self._recorded[key] = done
+            self._told()
+            return done
+
     def set_par(self, recorded: Recorded, par: int, proven: bool) -> list[Achievement]:
         """Note the par found for a recorded game; the achievements that unlocks."""
         found = self.history().set_par(recorded.game.id, par, proven)
@@ -275,7 +286,7 @@ class Recorder:
         from forage.app.describe import ASCII
         from forage.history.daily import share_line
 
-        met = len(first.recipes_met) if first.mode == "recipe" else None
+        met = len(first.recipes_met) if first.is_challenge else None
         return share_line(
             self.daily,
             first.final,

@@ -1,5 +1,7 @@
 """The app's background work, in one place: the history on its own thread, the analyses
-(hints, par, reviews) in shared worker processes, and the analyses kept between runs.
+(hints, par, reviews) in shared worker processes, the analyses kept between runs, and the
+connection to a room on a server (:class:`forage.net.link.RoomLink`, on the app's event
+loop).
 
 The app makes one :class:`Services` and every screen asks it (:func:`services_of`); a test
 hands the screens a fake by giving the app another. Nothing here draws or decides a rule:
@@ -36,6 +38,7 @@ if TYPE_CHECKING:  # the workers' modules load with the first task, not at start
     from forage.ai.workers import Task
     from forage.app.recorder import Recorder
     from forage.engine import Game
+    from forage.net.link import RoomLink
 
 T = TypeVar("T")
 
@@ -313,13 +316,24 @@ class HistoryMemory:
 
 
 class Services:
-    """What the app does off the key-press path: its history and its analyses."""
+    """What the app does off the key-press path: its history, its analyses and its room."""
 
-    def __init__(self, history: Recorder | None = None, analysis: Analysis | None = None) -> None:
-        """Services on this history (None: history off) and these workers (made when
-        first asked for)."""
+    def __init__(
+        self,
+        history: Recorder | None = None,
+        analysis: Analysis | None = None,
+        room: RoomLink | None = None,
+        room_link: Callable[[str], RoomLink] | None = None,
+    ) -> None:
+        """Services on this history (None: history off), these workers (made when first
+        asked for) and the link to the room being played in, if one is open; ``room_link``
+        makes the link to a server's rooms when one is asked for (a plain
+        :class:`~forage.net.link.RoomLink` by default; tests may hand a fake)."""
         self.history = history
         self._analysis = analysis
+        self.room = room
+        """The link to the room the player is in (None: none): its state, its connection."""
+        self._room_link = room_link
 
     @property
     def analysis(self) -> Analysis:
@@ -355,6 +369,25 @@ class Services:
             self.analysis.run(Priority.LATER, par_task(start, settings.par_effort))
         index = len(game.moves) - 1
         self.analysis.run(Priority.LATER, move_task(start, game.moves, index, settings))
+
+    def open_room(self, server: str) -> RoomLink:
+        """A new link to the rooms of ``server`` (not yet open: create or join with it),
+        kept as the app's room in place of any before it (which is let go unclosed: close
+        it first)."""
+        if self._room_link is not None:
+            link = self._room_link(server)
+        else:
+            from forage.net.link import RoomLink
+
+            link = RoomLink(server)
+        self.room = link
+        return link
+
+    async def close_room(self) -> None:
+        """Close the link to the room, if one is open (on the app's event loop)."""
+        link, self.room = self.room, None
+        if link is not None:
+            await link.close()
 
     def end_analyses(self) -> None:
         """Drop the analyses waiting and end the workers (the app is closing)."""

@@ -26,6 +26,7 @@ from forage.cli.errors import (
     report_crash,
     shortened,
 )
+from forage.net import DEFAULT_SERVER
 from forage.startup import exit_on_interrupt
 
 COMMANDS = (
@@ -42,6 +43,7 @@ COMMANDS = (
     "daily",
     "serve",
     "leaderboard",
+    "room",
     "review",
     "learn",
     "puzzle",
@@ -234,6 +236,23 @@ def _leaderboard(sub: Subparsers) -> None:
     board.add_argument("--json", action="store_true", help="print the server's JSON as it is")
 
 
+def _room(sub: Subparsers) -> None:
+    room = sub.add_parser("room", help="play with friends: open a room on a server, or join one")
+    rooms = room.add_subparsers(dest="room_command", metavar="new|join", required=True)
+    new = rooms.add_parser("new", help="open a room, show its code to give to friends, and play")
+    join = rooms.add_parser("join", help="join a friend's room and play in it")
+    join.add_argument("code", metavar="CODE", help="the room's code, as the host's screen shows it")
+    for command in (new, join):
+        command.add_argument(
+            "--server", metavar="URL", default=DEFAULT_SERVER, help=f"the server ({DEFAULT_SERVER})"
+        )
+        command.add_argument(
+            "--name", metavar="NAME", help="your name in the room (default: the last name used)"
+        )
+    new.add_argument("--recipes", action="store_true", help="play a recipe challenge")
+    new.add_argument("--deck", type=int, choices=(1, 2), default=1, help="deck 1 or 2")
+
+
 _PARSERS: Final[dict[str, Callable[[Subparsers], None]]] = {
     "play": _play,
     "learn": _learn,
@@ -253,6 +272,7 @@ _PARSERS: Final[dict[str, Callable[[Subparsers], None]]] = {
     "puzzle": _puzzle,
     "serve": _serve,
     "leaderboard": _leaderboard,
+    "room": _room,
 }
 """Each command's subparser, in the order ``forage --help`` lists them."""
 
@@ -390,6 +410,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from forage.cli.leaderboard import leaderboard_command
 
         return leaderboard_command(args)
+    if command == "room":
+        from forage.cli.room import room_command
+
+        return room_command(args)
     if command in ("stats", "history", "daily"):
         from forage.cli import history
 

@@ -31,6 +31,7 @@ from forage.adapters.textual_serve import ServerBase, game_process
 from forage.cli.errors import shortened
 from forage.cli.served_game import SERVER_PID_VARIABLE
 from forage.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED
+from forage.net import ROOMS_SERVER_VARIABLE
 from forage.net.server import RoomServer
 from forage.screen_size import clamp_size
 
@@ -88,14 +89,18 @@ class TokenBucket:
         return True
 
 
-def game_command(server_pid: int) -> str:
+def game_command(server_pid: int, rooms: str | None = None) -> str:
     """The shell command each browser tab runs: this Python's ``forage play`` (the shell
     replaced by it, so that the game's parent is the server and stopping the game stops
-    that process), told which server started it."""
+    that process), told which server started it and, if it serves rooms, their address
+    (where the game's ``i`` plays with friends)."""
     words = [sys.executable, "-m", "forage", "play"]
     if os.name == "nt":
         return subprocess.list2cmdline(words)
-    return f"export {SERVER_PID_VARIABLE}={server_pid}; exec {shlex.join(words)}"
+    told = f"export {SERVER_PID_VARIABLE}={server_pid}; "
+    if rooms is not None:
+        told += f"export {ROOMS_SERVER_VARIABLE}={shlex.quote(rooms)}; "
+    return f"{told}exec {shlex.join(words)}"
 
 
 def full_page(limit: int) -> str:
@@ -192,10 +197,14 @@ class GameServer(ServerBase):
         command: str | None = None,
         limits: TabLimits | None = None,
         rooms: RoomServer | None = None,
+        rooms_address: str | None = None,
     ) -> None:
         """A server for host:port that runs ``command`` (the game) for each tab, and serves
-        ``rooms`` at ``/play`` if given."""
-        super().__init__(command or game_command(os.getpid()), host=host, port=port, title="Forage")
+        ``rooms`` at ``/play`` if given, which the tabs' games reach at ``rooms_address``
+        (``http://HOST:PORT`` on this computer)."""
+        if command is None:
+            command = game_command(os.getpid(), rooms_address if rooms is not None else None)
+        super().__init__(command, host=host, port=port, title="Forage")
         self.names = names
         self.max_games = max_games
         self.limits = limits or TabLimits()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import sys
 from collections.abc import Callable
@@ -167,15 +168,18 @@ def run_puzzle(day: date) -> int:
         recorder.close()
 
 
-def run_app(build: Callable[[], ForageBaseApp]) -> int:
-    """Run an app made by ``build`` in the terminal; returns its exit code (70 after a
-    crash, logged as :func:`run_game` logs one)."""
+def run_app(
+    build: Callable[[], ForageBaseApp], loop: asyncio.AbstractEventLoop | None = None
+) -> int:
+    """Run an app made by ``build`` in the terminal (on ``loop``, if given: one that holds
+    the app's connections); returns its exit code (70 after a crash, logged as
+    :func:`run_game` logs one)."""
     for name, value in zip(("COLUMNS", "ROWS"), clamped_size(), strict=True):
         if value is not None:
             os.environ[name] = value
     app = build()
     try:
-        code = app.run()
+        code = app.run(loop=loop)
         crash = app.crash
     except Exception as error:  # outside Textual's own handling: still logged, never shown
         code, crash = None, error

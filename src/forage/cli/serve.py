@@ -171,4 +171,4 @@ def _make_server(
     at most ``limit`` games at once, and the rooms at ``/play`` if given."""
     from forage.cli.game_server import GameServer
 
-    return GameServer(host, port, names, limit, rooms=rooms)
+    return GameServer(host, port, names, limit, rooms=rooms, rooms_address=page_address(host, port))

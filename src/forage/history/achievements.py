@@ -110,7 +110,7 @@ def _wins(a: Achievement, game: StoredGame, history: Sequence[StoredGame]) -> bo
 
 
 def _recipe_wins(a: Achievement, game: StoredGame, history: Sequence[StoredGame]) -> bool:
-    return sum(1 for g in history if g.won and g.mode == "recipe") >= a.value
+    return sum(1 for g in history if g.won and g.is_challenge) >= a.value
 
 
 def _recipes_beaten(a: Achievement, game: StoredGame, history: Sequence[StoredGame]) -> bool:

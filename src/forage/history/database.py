@@ -28,6 +28,13 @@ BUSY_SECONDS: Final = 10.0
 READ_BUSY_SECONDS: Final = 2.0
 """How long ``forage stats`` and ``history`` wait for a file another process has locked."""
 
+GAME_COLUMNS_V4: Final = (
+    "id, player, status, mode, deal, seed, deck, recipes, dice_total, mice, split_dice, "
+    "edwood, base, bonus, final, rating, recipes_met, stuck, won, moves, hints, undos, "
+    "started, ended, daily, app_version, record, par, par_proven"
+)
+"""Every column of the games table up to version 4, in order."""
+
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     # version 1: the games, the settings (the last player), the achievements unlocked
     (
@@ -98,6 +105,50 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             rating INTEGER NOT NULL,
             PRIMARY KEY (player, puzzle)
         )""",
+    ),
+    # version 5: games played in a room (mode 'room', the room's code, the player's place
+    # of how many). SQLite cannot change a CHECK constraint, so the table is built again,
+    # every row and id kept (in the one transaction of the migration).
+    (
+        """CREATE TABLE games_v5 (
+            id INTEGER PRIMARY KEY,
+            player TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('finished', 'abandoned')),
+            mode TEXT NOT NULL CHECK (mode IN ('standard', 'recipe', 'room')),
+            deal TEXT NOT NULL,
+            seed TEXT,
+            deck INTEGER NOT NULL DEFAULT 1,
+            recipes TEXT,
+            dice_total INTEGER NOT NULL,
+            mice INTEGER NOT NULL,
+            split_dice INTEGER NOT NULL,
+            edwood INTEGER NOT NULL,
+            base INTEGER NOT NULL,
+            bonus INTEGER NOT NULL,
+            final INTEGER NOT NULL,
+            rating TEXT NOT NULL,
+            recipes_met TEXT NOT NULL DEFAULT '',
+            stuck INTEGER NOT NULL,
+            won INTEGER,
+            moves INTEGER NOT NULL,
+            hints INTEGER NOT NULL DEFAULT 0,
+            undos INTEGER NOT NULL DEFAULT 0,
+            started TEXT NOT NULL,
+            ended TEXT NOT NULL,
+            daily TEXT,
+            app_version TEXT NOT NULL,
+            record TEXT NOT NULL,
+            par INTEGER,
+            par_proven INTEGER,
+            room TEXT,
+            placing INTEGER,
+            players INTEGER
+        )""",
+        f"INSERT INTO games_v5 ({GAME_COLUMNS_V4}) SELECT {GAME_COLUMNS_V4} FROM games",
+        "DROP TABLE games",
+        "ALTER TABLE games_v5 RENAME TO games",
+        "CREATE INDEX games_by_player ON games (player, status, ended)",
+        "CREATE INDEX games_by_deal ON games (deal)",
     ),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)

@@ -25,6 +25,10 @@ MAX_PLAYER: Final = 40
 """The longest player name, in characters."""
 MOST_ASKED: Final = 1_000_000
 """The most hints or undos a stored game counts: far more than any game asks for."""
+MOST_PLAYERS: Final = 100
+"""The most players a stored room game counts: far more than a room holds."""
+ROOM_CODE_LENGTH: Final = 16
+"""The longest room code a stored game names (a code is letters and digits)."""
 
 
 def now_utc() -> datetime:
@@ -71,6 +75,12 @@ class PlayInfo:
     daily: date | None = None
     par: int | None = None
     par_proven: bool | None = None
+    room: str | None = None
+    """The code of the room the game was played in (``forage room``), if it was."""
+    placing: int | None = None
+    """The player's place in the room's results (1 first; ties share), once it ended."""
+    players: int | None = None
+    """How many played in the room."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +110,9 @@ class StoredGame:
     record: str
     par: int | None = None
     par_proven: bool | None = None
+    room: str | None = None
+    placing: int | None = None
+    players: int | None = None
 
     @property
     def final(self) -> int:
@@ -110,6 +123,16 @@ class StoredGame:
     def finished(self) -> bool:
         """Whether the game was played to its end (not abandoned)."""
         return self.status == "finished"
+
+    @property
+    def is_challenge(self) -> bool:
+        """Whether the game was a recipe challenge (played alone or in a room)."""
+        return bool(self.recipes)
+
+    @property
+    def kind(self) -> str:
+        """The kind of deal: ``recipe`` for a recipe challenge, else ``standard``."""
+        return "recipe" if self.is_challenge else "standard"
 
     @property
     def all_placed(self) -> bool:
@@ -124,13 +147,14 @@ class StoredGame:
             return None
 
     def to_json(self) -> dict[str, Any]:
-        """The game as ``forage history --json`` shows it (CONTRACT.md), plus its status."""
+        """The game as ``forage history --json`` shows it (CONTRACT.md: ``mode`` is the kind of
+        deal, ``standard`` or ``recipe``, a room game's too), plus its status and room."""
         return {
             "id": self.id,
             "player": self.player,
             "started": self.started,
             "ended": self.ended,
-            "mode": self.mode,
+            "mode": self.kind,
             "deal": self.deal,
             "seed": self.seed,
             "final": self.score.final,
@@ -145,6 +169,9 @@ class StoredGame:
             "recipes": list(self.recipes),
             "recipes_met": list(self.recipes_met),
             "rating": self.rating,
+            "room": self.room,
+            "placing": self.placing,
+            "players": self.players,
         }
 
 
@@ -225,7 +252,8 @@ def from_row(row: dict[str, Any]) -> StoredGame:
     if _of(row, "recipes", str, optional=True) != (dotted(recipes) if recipes else None):
         raise ValueError("recipes: not the deal's")
     status = _one_of(row, "status", ("finished", "abandoned"))
-    mode = _one_of(row, "mode", ("recipe",) if recipes else ("standard",))
+    mode = _one_of(row, "mode", ("recipe" if recipes else "standard", "room"))
+    room, placing, players = _room(row, mode)
     deck = _within(row, "deck", 1, 1 if recipes else 2)
     met = {dotted(kept): kept for size in range(3) for kept in combinations(recipes, size)}
     score = _score(row)
@@ -259,7 +287,30 @@ def from_row(row: dict[str, Any]) -> StoredGame:
         record=_of(row, "record", str),
         par=_within(row, "par", -SCORE_LIMIT, SCORE_LIMIT, optional=True) if "par" in row else None,
         par_proven=None if proven is None else bool(proven),
+        room=room,
+        placing=placing,
+        players=players,
     )
+
+
+def _room(row: dict[str, Any], mode: str) -> tuple[str | None, int | None, int | None]:
+    """A stored game's room, placing and players: a room code of letters and digits, the
+    players from 1 and the placing among them, all given only for a room game (absent from
+    a file older than the rooms); ValueError if not."""
+    if "room" not in row:
+        if mode == "room":
+            raise ValueError("room: a room game with no room")
+        return None, None, None
+    if mode != "room":
+        if (row["room"], row["placing"], row["players"]) != (None, None, None):
+            raise ValueError("room: given for a game not played in a room")
+        return None, None, None
+    code: str = _of(row, "room", str)
+    if not (code.isascii() and code.isalnum() and 0 < len(code) <= ROOM_CODE_LENGTH):
+        raise ValueError(f"room: not a room code ({code[:20]!r})")
+    players: int = _within(row, "players", 1, MOST_PLAYERS)
+    placing = _within(row, "placing", 1, players, optional=True)
+    return code, placing, players
 
 
 def stored_player(name: object) -> str:
@@ -275,10 +326,11 @@ def game_row(game: Game, info: PlayInfo) -> dict[str, Any]:
     result = game.result()
     recipes = game.deal.recipes
     record = record_from_game(game, info.seed, info.deck).to_json()
+    kind = "recipe" if recipes is not None else "standard"
     return {
         "player": check_player(info.player),
         "status": "finished" if result.finished else "abandoned",
-        "mode": "recipe" if recipes is not None else "standard",
+        "mode": "room" if info.room is not None else kind,
         "deal": game.deal.code,
         "seed": None if info.seed is None else str(info.seed),
         "deck": info.deck if recipes is None else 1,
@@ -298,4 +350,7 @@ def game_row(game: Game, info: PlayInfo) -> dict[str, Any]:
         "record": record,
         "par": info.par,
         "par_proven": None if info.par_proven is None else int(info.par_proven),
+        "room": info.room,
+        "placing": info.placing,
+        "players": info.players,
     }

@@ -80,6 +80,7 @@ def figures_table(stats: Statistics, plain: bool = False) -> Table:
     table.add_row("recipe challenges", f"{stats.recipe_won} won of {stats.recipe_played} played")
     beaten = ", ".join(recipe_name(n) for n in stats.recipes_beaten) or "none yet"
     table.add_row("recipes beaten", f"{len(stats.recipes_beaten)} of 18: {beaten}")
+    table.add_row("rooms", f"first in {stats.rooms_first} of {stats.rooms_played} played")
     table.add_row("games abandoned", str(stats.abandoned))
     puzzles = stats.puzzles
     table.add_row("puzzles solved", f"{puzzles.solved} of {puzzles.tried} tried")
@@ -189,9 +190,13 @@ def export_text(game: StoredGame) -> str:
 
 
 def mode_cell(game: StoredGame) -> str:
-    """``standard``, ``recipe``, or ``daily`` / ``daily r`` for the daily deal."""
+    """``standard``, ``recipe``, ``daily`` / ``daily r`` for the daily deal, or ``room`` /
+    ``room r`` and the place of ``players`` (``room 2/4``) for a game played in a room."""
     if game.daily:
-        return "daily r" if game.mode == "recipe" else "daily"
+        return "daily r" if game.is_challenge else "daily"
+    if game.room is not None:
+        kind = "room r" if game.is_challenge else "room"
+        return kind if game.placing is None else f"{kind} {game.placing}/{game.players}"
     return game.mode
 
 
@@ -263,6 +268,7 @@ def stats_json(
             for a in achievements
         ],
         "abandoned": stats.abandoned,
+        "rooms": {"played": stats.rooms_played, "first": stats.rooms_first},
         "distribution": [{"from": start, "count": n} for start, n in stats.distribution],
         "recent": stats.recent,
         "puzzles": {

@@ -1,6 +1,9 @@
 """Statistics of a player's finished games: pure functions of the stored history.
 
 Only finished games count; an abandoned game appears in the history but in no figure here.
+A game played in a room counts as any game (it is played by the same rules, without hints
+or undos), a recipe challenge's among the recipe challenges; the rooms have figures of
+their own too: how many were played to their end, and in how many the player came first.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ def recipes_beaten(games: Sequence[StoredGame]) -> list[int]:
     """The recipes beaten: both recipes of every recipe challenge won, in number order."""
     beaten: set[int] = set()
     for game in games:
-        if game.finished and game.mode == "recipe" and game.won:
+        if game.finished and game.is_challenge and game.won:
             beaten.update(game.recipes)
     return sorted(beaten)
 
@@ -84,6 +87,10 @@ class Statistics:
     recent: list[int]
     puzzles: PuzzleStats = field(default_factory=PuzzleStats)
     """The player's puzzle tries: solved, rating, streak."""
+    rooms_played: int = 0
+    """Finished games played in a room."""
+    rooms_first: int = 0
+    """Of those, the rooms the player came first in (a shared first place counts)."""
 
 
 def statistics(
@@ -98,7 +105,8 @@ def statistics(
     scores = [g.final for g in done]
     wins = sum(1 for g in done if g.won)
     current, best_run = streaks([bool(g.won) for g in done])
-    recipe = [g for g in done if g.mode == "recipe"]
+    recipe = [g for g in done if g.is_challenge]
+    rooms = [g for g in done if g.room is not None]
     return Statistics(
         player=player,
         games=len(done),
@@ -115,4 +123,6 @@ def statistics(
         distribution=distribution(scores),
         recent=scores[-RECENT:],
         puzzles=puzzles or PuzzleStats(),
+        rooms_played=len(rooms),
+        rooms_first=sum(1 for g in rooms if g.placing == 1),
     )

@@ -14,5 +14,17 @@ a websocket.
 - :mod:`~forage.net.server`: the aiohttp websocket handler at ``/play``, its limits and
   timers, the daily and its leaderboard's pages; with PostgreSQL, several servers on one
   database.
-- :mod:`~forage.net.client`: an asyncio client of the protocol.
+- :mod:`~forage.net.client`: an asyncio client of the protocol, and a player's game as told.
+- :mod:`~forage.net.link`: a player's link to a room: what they have been told, kept through
+  lost connections.
+
+This module itself imports nothing, so that the command line can name the default server.
 """
+
+from typing import Final
+
+DEFAULT_SERVER: Final = "http://127.0.0.1:8000"
+"""The rooms server a client plays on unless told (``forage serve``'s own address)."""
+ROOMS_SERVER_VARIABLE: Final = "FORAGE_ROOMS_SERVER"
+"""Where ``forage serve`` tells a browser tab's game the address of its rooms (the game's
+``i`` plays there; else on :data:`DEFAULT_SERVER`)."""

@@ -3,12 +3,14 @@
 :class:`RoomClient` connects to a server's ``/play``, sends each client message and reads
 the server's, parsed (an async iterator, or :meth:`RoomClient.receive`). :class:`PlayerGame`
 follows one player's messages (``deal``, ``placed``, ``turn``) and gives that player's
-engine game as far as the cards called, so a client that rejoins rebuilds its game from
-what the server sends again.
+engine game as far as the cards called (a :class:`CalledGame`, which waits for the next
+call rather than ending), so a client that rejoins rebuilds its game from what the server
+sends again.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -19,7 +21,9 @@ import aiohttp
 
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Placement
+from forage.net import DEFAULT_SERVER
 from forage.net.protocol import (
+    LAST_TURN,
     MAX_MESSAGE_BYTES,
     ClientMessage,
     CreateIn,
@@ -39,7 +43,8 @@ from forage.net.protocol import (
 from forage.record import MouseIn
 
 PLAY_PATH: Final = "/play"
-DEFAULT_SERVER: Final = "http://127.0.0.1:8000"
+DEALT: Final = LAST_TURN + 1
+"""The cards of a room's deal: nine, the first starting the woodland (R12)."""
 
 
 def play_url(server: str) -> str:
@@ -81,17 +86,23 @@ class RoomClient:
         *,
         session: aiohttp.ClientSession | None = None,
         timeout: float = 10.0,
+        heartbeat: float | None = None,
     ) -> RoomClient:
-        """Open a connection to a server's ``/play``."""
+        """Open a connection to a server's ``/play`` (waiting at most ``timeout`` seconds for
+        the handshake); with ``heartbeat``, a ping every that many seconds finds a server
+        that has gone silent (the connection then ends as closed)."""
         owns = session is None
         session = session or aiohttp.ClientSession()
         try:
-            socket = await session.ws_connect(
-                play_url(server),
-                timeout=aiohttp.ClientWSTimeout(ws_receive=None, ws_close=timeout),
-                max_msg_size=4 * MAX_MESSAGE_BYTES,
-                autoping=True,
-                heartbeat=None,
+            socket = await asyncio.wait_for(
+                session.ws_connect(
+                    play_url(server),
+                    timeout=aiohttp.ClientWSTimeout(ws_receive=None, ws_close=timeout),
+                    max_msg_size=4 * MAX_MESSAGE_BYTES,
+                    autoping=True,
+                    heartbeat=heartbeat,
+                ),
+                timeout,
             )
         except BaseException:
             if owns:
@@ -193,6 +204,35 @@ class RoomClient:
                 return
 
 
+class CalledGame(Game):
+    """A player's game in a room, its cards called one turn at a time: while a card is still
+    to be called (the deal known so far is short of :data:`DEALT`), a hand of one card is
+    the card kept, waiting for the call, so the game is neither finished nor stuck; R13 is
+    judged on the hand once the card called is in it, as the room judges it."""
+
+    def awaits_call(self) -> bool:
+        """Whether the hand waits for a card that is still to be called."""
+        return len(self.deal.cards) < DEALT and len(self.position.hand) < 2
+
+    @property
+    def draw_pile(self) -> int:
+        """How many cards are still to come: to be called, or drawn from those called."""
+        return DEALT - self.position.next_draw
+
+    @property
+    def turns(self) -> int:
+        """How many turns the room plays (8: nine cards)."""
+        return DEALT - 1
+
+    def is_finished(self) -> bool:
+        """Whether every card of the deal has been placed (never while one is to be called)."""
+        return not self.awaits_call() and super().is_finished()
+
+    def is_stuck(self) -> bool:
+        """Whether no hand card can be placed (R13), once the hand holds the card called."""
+        return not self.awaits_call() and super().is_stuck()
+
+
 @dataclass
 class PlayerGame:
     """One player's game as the server's messages tell it: the deal, the cards called and
@@ -243,14 +283,14 @@ class PlayerGame:
         if position.next_draw != len(self._game.deal.cards) or len(position.hand) != 1:
             return None
         drawn = position._replace(hand=(*position.hand, card), next_draw=position.next_draw + 1)
-        game = Game.at(self._deal(), standard_deck(), drawn)
+        game = CalledGame.at(self._deal(), standard_deck(), drawn)
         game.moves = list(self._game.moves)
         return game
 
     def game(self) -> Game:
-        """The player's engine game, with the cards called so far."""
+        """The player's engine game, with the cards called so far (a :class:`CalledGame`)."""
         if self._game is None:
-            game = Game(self._deal(), standard_deck())
+            game = CalledGame(self._deal(), standard_deck())
             for move in self.moves:
                 game.push(move)
             self._game = game

@@ -57,6 +57,11 @@ MAX_MICE: Final = 6
 """The most mouse colours a placement names: one for each area of the card."""
 MAX_FIELD: Final = 100
 """The longest room code or token a message may give, in characters."""
+CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
+"""The characters of a room code: digits and capitals, none that reads as another (no 0 O,
+1 I L, U)."""
+CODE_LENGTH: Final = 8
+"""Characters in a room code: 30**8, about 39 bits."""
 
 
 class ErrorCode(StrEnum):
@@ -102,6 +107,15 @@ def room_name(text: str) -> str:
     if marks:
         raise ValueError(f"a player name cannot hold {' or '.join(marks)}")
     return name
+
+
+def room_code(text: str) -> str | None:
+    """A room code as a player may type it (any case, with spaces or a dash), written as the
+    server writes it; None if it cannot be one."""
+    code = text.upper().replace("-", "").replace(" ", "")
+    if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
+        return None
+    return code
 
 
 Name = Annotated[StrictStr, Field(max_length=4 * MAX_NAME), AfterValidator(room_name)]
@@ -306,6 +320,17 @@ class TurnOut(_Out):
     standings: list[Standing]
 
 
+class ProgressOut(_Out):
+    """``progress`` (an addition): during turn t, who has placed it and who is still waited
+    for (players out of the game are in neither list); sent to every connected player when
+    a placement, or a player leaving or waited out, does not end the turn."""
+
+    type: Literal["progress"] = "progress"
+    turn: int
+    placed: list[int]
+    waiting: list[int]
+
+
 class ResultLine(_Out):
     """A player's result in ``end``: the final score, won or not, and the game record."""
 
@@ -340,12 +365,14 @@ class ErrorOut(_Out):
     reason: str | None = None
 
 
-ServerMessage = JoinedOut | LobbyOut | DealOut | PlacedOut | TurnOut | EndOut | LeftOut | ErrorOut
+ServerMessage = (
+    JoinedOut | LobbyOut | DealOut | PlacedOut | TurnOut | ProgressOut | EndOut | LeftOut | ErrorOut
+)
 _SERVER: Final[TypeAdapter[ServerMessage]] = TypeAdapter(
     Annotated[ServerMessage, Field(discriminator="type")]
 )
 SERVER_TYPES: Final = frozenset(
-    {"joined", "lobby", "deal", "placed", "turn", "end", "left", "error"}
+    {"joined", "lobby", "deal", "placed", "turn", "progress", "end", "left", "error"}
 )
 
 

@@ -39,6 +39,7 @@ from forage.net.protocol import (
     LobbyPlayer,
     PlacedOut,
     PlaceIn,
+    ProgressOut,
     ResultLine,
     ServerMessage,
     Standing,
@@ -594,6 +595,8 @@ class Room:
                     told.append(self._turn_message(turn + 1))
         if self.phase is Phase.ENDED:
             told.append(EndOut(results=list(self.results), reason=self.end_reason))
+        elif seat.game is not None:
+            told.append(self.progress())
         return told
 
     def leave(self, player: int, now: float) -> Update:
@@ -684,12 +687,22 @@ class Room:
             return
         playing = [s for s in self.seats.values() if s.playing]
         if any(s.placed < self.turn for s in playing):
+            if any(isinstance(event, Moved | PlayerStatus) for event in update.events):
+                update.sends.extend(self._to_all(self.progress()))
             return
         if not playing or self.turn >= min(LAST_TURN, len(self.deal.cards) - 1):
             self._end(update, EndReason.FINISHED, now)
             return
         self.turn += 1
         update.sends.extend(self._to_all(self._turn_message(self.turn)))
+
+    def progress(self) -> ProgressOut:
+        """Who has placed the turn being played and who is still waited for (a player out
+        of the game is in neither; one who placed is ``placed``, stuck or not, so that
+        nothing tells of the next card before it is called)."""
+        placed = [s.player for s in self.members() if s.game is not None and s.placed >= self.turn]
+        waiting = [s.player for s in self.members() if s.playing and s.placed < self.turn]
+        return ProgressOut(turn=self.turn, placed=placed, waiting=waiting)
 
     def _turn_message(self, turn: int) -> TurnOut:
         """The call of a turn's card, with the standings as they were then."""

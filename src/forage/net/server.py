@@ -68,6 +68,8 @@ from forage.net.daily import (
 from forage.net.database import Conflict, StoreFault
 from forage.net.protocol import (
     CLOSING,
+    CODE_ALPHABET,
+    CODE_LENGTH,
     MAX_MESSAGE_BYTES,
     BadMessage,
     ClientMessage,
@@ -84,6 +86,7 @@ from forage.net.protocol import (
     error,
     message_text,
     read_client_message,
+    room_code,
 )
 from forage.net.rooms import (
     Event,
@@ -102,11 +105,6 @@ log: Final = logging.getLogger("forage.rooms")
 
 PATH: Final = "/play"
 """Where the websocket is served."""
-CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
-"""The characters of a room code: digits and capitals, none that reads as another (no 0 O,
-1 I L, U V)."""
-CODE_LENGTH: Final = 8
-"""Characters in a room code: 30**8, about 39 bits."""
 TOKEN_BYTES: Final = 16
 """A player's token: 128 random bits."""
 ADDRESSES_KEPT: Final = 10_000
@@ -120,15 +118,6 @@ LONGEST_TIMER: Final = 600.0
 def new_code() -> str:
     """A fresh, unguessable room code."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def room_code(text: str) -> str | None:
-    """A room code as a player may type it (any case, with spaces or a dash), written as the
-    server writes it; None if it cannot be one."""
-    code = text.upper().replace("-", "").replace(" ", "")
-    if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
-        return None
-    return code
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from forage.app.describe import (
     DOT,
     ELLIPSIS,
     ENTER_KEY,
+    FRIENDS_KEY,
     MOUSE_COLOUR,
     asking_words,
     card_name,
@@ -55,6 +56,7 @@ from forage.app.widgets import (
     KeyBar,
     ScorePanel,
     StatusBar,
+    StatusState,
     SupplyView,
     WoodlandView,
 )
@@ -106,6 +108,7 @@ class GameScreen(ForageScreen):
         Binding(ASK_KEY, "ask_costly", "Ask before costly drops", show=False),
         Binding("f", "spot(1)", "Next spot", show=False),
         Binding("F", "spot(-1)", "Spot back", show=False),
+        Binding(FRIENDS_KEY, "friends", "Friends", show=False),
     ]
 
     OWN_GAME: ClassVar[bool] = True
@@ -167,11 +170,16 @@ class GameScreen(ForageScreen):
             yield HandView(id="hand")
             yield SupplyView(id="supply")
             yield ScorePanel(id="score")
+            yield from self.compose_side()
         yield StatusBar(id="status", classes="body")
         yield KeyBar()
 
     def compose_lesson(self) -> ComposeResult:
         """What goes between the title and the woodland: nothing in a game of one's own."""
+        yield from ()
+
+    def compose_side(self) -> ComposeResult:
+        """What goes below the score in the side panel: nothing in a game of one's own."""
         yield from ()
 
     def marked(self) -> frozenset[tuple[int, int]]:
@@ -290,18 +298,25 @@ class GameScreen(ForageScreen):
         note = self._message or (COSTLY_NOTE if asking else "") or self._hint_text() or self._last
         note_tone = self._last_tone if note == self._last else "note"
         self._message = ""
-        widgets.status.state = status_state(
-            game,
-            standing,
-            outcome,
-            waiting=waiting,
-            peek=self._peek,
-            note=note,
-            note_tone=note_tone,
-            after=after,
-            hints=self.check_action("hint", ()) is not False,
-            asking=asking,
+        widgets.status.state = self.status_shown(
+            status_state(
+                game,
+                standing,
+                outcome,
+                waiting=waiting,
+                peek=self._peek,
+                note=note,
+                note_tone=note_tone,
+                after=after,
+                hints=self.check_action("hint", ()) is not False,
+                asking=asking,
+            )
         )
+
+    def status_shown(self, state: StatusState) -> StatusState:
+        """What the status bar shows of the state the game gives: that state, in a game of
+        one's own."""
+        return state
 
     def _position_key(self) -> PositionKey:
         """Which game of this screen and which position of it is shown."""
@@ -310,6 +325,12 @@ class GameScreen(ForageScreen):
     def say(self, text: str) -> None:
         """Answer a key on the status bar's last line (instead of a notification)."""
         self._message = text
+        self.changed()
+
+    def keep_note(self, text: str, tone: str = "note") -> None:
+        """Say what happened on the status bar's last line, in the palette's mark ``tone``,
+        until the next drop (or undo, redo) says what it did."""
+        self._last, self._last_tone = text, tone
         self.changed()
 
     def _hint_text(self) -> str:
@@ -432,9 +453,14 @@ class GameScreen(ForageScreen):
             self.changed()
             return
         self.keeper().keep(self.session)
+        self.after_placing(outcome)
         self.think_ahead()
         self._dropped("Placed", outcome.placement.card, before, outcome)
         self.check_end()
+
+    def after_placing(self, outcome: Outcome) -> None:
+        """After a legal placement is made on this screen: nothing more in a game of one's
+        own (a room's screen sends it to the server)."""
 
     def think_ahead(self) -> None:
         """While the player thinks: have the app's workers review the move just made (and
@@ -615,6 +641,13 @@ class GameScreen(ForageScreen):
     def action_puzzle(self) -> None:
         """Ask for the day's puzzle over this game (the app opens it; escape comes back)."""
         self.post_message(self.PuzzleAsked())
+
+    class FriendsAsked(Message):
+        """The player asked to play with friends: a room on a server (``i``)."""
+
+    def action_friends(self) -> None:
+        """Ask for a room to play in with friends (the app asks for a name and a code)."""
+        self.post_message(self.FriendsAsked())
 
     def action_help(self) -> None:
         """Open the keys and rules."""

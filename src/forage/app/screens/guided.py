@@ -35,6 +35,7 @@ class GuidedScreen(GameScreen):
             "puzzle",
             "ask_costly",
             "spot",
+            "friends",
         }
     )
     """The game's keys a set position does without."""

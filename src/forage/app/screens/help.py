@@ -15,6 +15,7 @@ from forage.app.describe import (
     BAR,
     BASKET,
     CROSS,
+    FRIENDS_KEY,
     LEGEND,
     PEEK,
     SLASH,
@@ -50,6 +51,7 @@ KEYS: Final = f"""\
   n                 new game
   L                 learn the rules by playing them (as forage learn)
   P                 the day's puzzle: find the one best placement
+  {FRIENDS_KEY}                 play with friends in a room (forage serve)
   q                 quit; the game is saved and offered next time
 [b]Mouse[/b]
   click the woodland    move the card there (its top-left area)

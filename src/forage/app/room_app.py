@@ -1,0 +1,51 @@
+"""``forage room``: the app that plays in a room the command line has opened or joined.
+
+The command connects first (so that a server that cannot be reached, or a room that is not
+there, is one line and exit 2) and hands the open link over; the app shows the lobby, the
+room's game and its results, and ends when the player is done with the room.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from forage.app.base import ForageBaseApp
+from forage.app.services import Services
+
+if TYPE_CHECKING:
+    from forage.app.recorder import Recorder
+    from forage.app.screens.rooms import RoomDone
+    from forage.app.session import Session
+    from forage.net.link import RoomLink
+
+
+class RoomApp(ForageBaseApp):
+    """Forage in a room: the lobby, the game with the server calling the cards, the results."""
+
+    TITLE = "Forage"
+
+    def __init__(self, link: RoomLink, recorder: Recorder | None = None) -> None:
+        """The app of the room ``link`` is in (open), its game kept in ``recorder``'s history."""
+        super().__init__(Services(history=recorder, room=link))
+        if recorder is not None:
+            recorder.tell = self.history_notice
+
+    def on_mount(self) -> None:
+        """The lobby (which gives way to the game once the server deals)."""
+        from forage.app.screens.lobby import LobbyScreen
+
+        self.listen_for_signals()
+        self.push_screen(LobbyScreen())
+
+    @property
+    def session(self) -> Session | None:
+        """The session of the room's game, while its screen is showing."""
+        from forage.app.screens.room_game import RoomGameScreen
+
+        screen = self.screen
+        return screen.session if isinstance(screen, RoomGameScreen) else None
+
+    async def on_room_done(self, message: RoomDone) -> None:
+        """The player is done with the room: close its link and end."""
+        await self.services.close_room()
+        self.exit(0)

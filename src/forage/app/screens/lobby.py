@@ -1,0 +1,161 @@
+"""The lobby of a room: its code drawn large enough to read out across a table, who is
+here (and whose connection is lost), the host's key to deal, and leaving.
+
+Once the server deals, the lobby gives way to the room's game screen.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from forage.app.describe import ELLIPSIS
+from forage.app.lettering import big_lines, shown_code
+from forage.app.screens.base import too_small_notice
+from forage.app.screens.rooms import (
+    RoomNews,
+    RoomScreen,
+    connection_line,
+    connection_news,
+    players_text,
+    title_of,
+)
+from forage.app.themes import marks_of
+from forage.app.widgets.keys import KeyBar
+from forage.net import DEFAULT_SERVER
+from forage.net.protocol import MAX_PLAYERS, MIN_PLAYERS, ErrorOut
+
+LEAVING: Final = (
+    "Leave room {code}? You can join it again with its code until the host starts; "
+    "the others stay in it."
+)
+
+
+class LobbyScreen(RoomScreen):
+    """The room before the deal; the host deals with ``s``, escape or ``q`` leaves."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "start", "Start the game"),
+        Binding("q,escape", "leave", "Leave room"),
+    ]
+
+    def __init__(self) -> None:
+        """The lobby of the app's room."""
+        super().__init__()
+        self._note = ""
+        """The answer to the last key or the last news, under the players."""
+
+    def compose(self) -> ComposeResult:
+        """The title; the code, large; how friends join; the players; what is awaited."""
+        yield too_small_notice()
+        with Vertical(id="lobby", classes="body"):
+            yield Static(id="lobby-title", classes="room-title")
+            yield Static("Give your friends the room's code:", id="lobby-ask")
+            yield Static(id="lobby-code")
+            yield Static(id="lobby-join")
+            yield Static(id="lobby-players")
+            yield Static(id="lobby-status")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        """Show the room as it stands (the deal may have come already)."""
+        self.update_view()
+        self.call_after_refresh(self.follow_deal)
+
+    def follow_deal(self) -> None:
+        """Once dealt, the room's game takes over from the lobby."""
+        state = self.state
+        if state.game is not None and state.end is None:
+            from forage.app.screens.room_game import RoomGameScreen
+
+            self.app.switch_screen(RoomGameScreen.of_room(self.app))
+
+    def on_room_news(self, message: RoomNews) -> None:
+        """Show the room as it now stands; say what happened."""
+        news = message.news
+        said = connection_news(news)
+        if said is not None:
+            self._note = said
+        if isinstance(news.message, ErrorOut):
+            self._note = f"The server says: {news.message.message}."
+        self.update_view()
+        self.follow_deal()
+
+    def update_view(self) -> None:
+        """Every line of the lobby, from the link's state."""
+        state = self.state
+        marks = marks_of(self.app)
+        self.query_one("#lobby-title", Static).update(title_of(state, "lobby"))
+        code = "\n".join(big_lines(shown_code(state.room)))
+        self.query_one("#lobby-code", Static).update(Text(code, marks["score"]))
+        server = "" if self.link.server == DEFAULT_SERVER else f" --server {self.link.server}"
+        self.query_one("#lobby-join", Static).update(
+            Text.assemble(
+                ("They join with: ", ""),
+                (f"forage room join {shown_code(state.room)}{server}", "bold"),
+                "\n(in a browser game of this server: f, then the code)",
+            )
+        )
+        players = Text(f"Here ({len(state.players)} of {MAX_PLAYERS}):\n", "bold")
+        players.append_text(players_text(state, marks))
+        self.query_one("#lobby-players", Static).update(players)
+        self.query_one("#lobby-status", Static).update(self.status_text())
+        self.refresh_bindings()
+
+    def status_text(self) -> Text:
+        """What the lobby waits for, or what went wrong."""
+        state = self.state
+        marks = marks_of(self.app)
+        text = Text()
+        problem = connection_line(self.link)
+        if problem is not None:
+            text.append(problem + "\n", marks["loss"])
+        if state.end is not None:
+            text.append("The room has ended: nobody is left to play in it. q leaves.\n")
+        elif state.is_host:
+            text.append(
+                f"You are the host: s starts the game once everyone is here "
+                f"({MIN_PLAYERS} to {MAX_PLAYERS} players).\n"
+            )
+        else:
+            host = state.name(state.host) if state.host is not None else "the host"
+            text.append(f"Waiting for {host}, the host, to start the game.\n")
+        if self._note:
+            text.append(self._note, marks["note"])
+        return text
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only the host deals."""
+        if action == "start":
+            return self.state.is_host and self.state.end is None
+        return True
+
+    async def action_start(self) -> None:
+        """Ask the server to deal (it checks there are enough players, and says so)."""
+        here = len(self.state.players)
+        if here < MIN_PLAYERS:
+            self._note = (
+                f"A room starts with {MIN_PLAYERS} to {MAX_PLAYERS} players, and only you are "
+                "here: give your friends the code."
+            )
+        elif await self.link.start():
+            self._note = f"Dealing{ELLIPSIS}"
+        else:
+            self._note = "Not connected just now: try again once back in the room."
+        self.update_view()
+
+    def action_leave(self) -> None:
+        """Leave the room, once the player says so (what leaving does is asked first)."""
+        from forage.app.screens.confirm import ConfirmScreen
+
+        async def answered(answer: str | None) -> None:
+            if answer == "yes":
+                await self.leave_room()
+
+        question = LEAVING.format(code=shown_code(self.state.room))
+        self.app.push_screen(ConfirmScreen(question, ("leave", "stay")), answered)

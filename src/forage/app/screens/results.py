@@ -1,0 +1,187 @@
+"""A room's results: everyone's final score (highest first, as the server ranks them), who
+won the room, and each player's woodland to look at, replayed by the engine from the game
+record the server gave (a key steps through them).
+
+The player's own game goes into their history here, with the room's code and their place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from forage.app.describe import POINTER
+from forage.app.screens.base import too_small_notice
+from forage.app.screens.rooms import (
+    RoomNews,
+    RoomScreen,
+    finished_game,
+    keep_room_game,
+    names_text,
+    places,
+    placing_of,
+    replayed,
+    title_of,
+)
+from forage.app.themes import DEFAULT_MARKS, marks_of
+from forage.app.widgets import KeyBar, WoodlandState, WoodlandView
+from forage.engine.scoring import WIN_LINE
+from forage.net.protocol import EndOut, EndReason
+
+if TYPE_CHECKING:
+    from forage.engine import Game
+
+
+def ordinal(number: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``..."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number if number < 20 else number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def winner_line(end: EndOut) -> str:
+    """Who won the room (the highest final; a tie shares first place), and why it ended if
+    not everyone's game was over."""
+    reason = {
+        EndReason.IDLE.value: " The room ended with nobody playing for a long while: every "
+        "game ends as it stood.",
+        EndReason.EMPTY.value: " Everyone left the room.",
+    }.get(end.reason, "")
+    if not end.results:
+        return "Nobody was dealt a game." + reason
+    best = end.results[0].final
+    first = [line.name for line in end.results if line.final == best]
+    if len(first) == 1:
+        return f"{first[0]} wins the room with {best} points.{reason}"
+    return f"{names_text(first)} share first place with {best} points.{reason}"
+
+
+def results_text(
+    end: EndOut, player: int, shown: int, marks: Mapping[str, Style] = DEFAULT_MARKS
+) -> Text:
+    """The results table: place, name (the player marked), final, won; the woodland shown
+    pointed at."""
+    text = Text()
+    text.append("  place  player                                     final  won\n", "bold")
+    for index, (place, line) in enumerate(zip(places(end), end.results, strict=True)):
+        pointer = POINTER if index == shown else " "
+        name = line.name + (" (you)" if line.player == player else "")
+        text.append(f"{pointer} {ordinal(place):<6} ")
+        text.append(f"{name[:42]:<42} ", "bold" if line.player == player else "")
+        text.append(f"{line.final:>5}", marks["score"])
+        text.append("  yes" if line.won else "  no", marks["gain"] if line.won else marks["bad"])
+        text.append("\n")
+    recipes = bool(end.results and end.results[0].record.get("recipes"))
+    what = "the recipes' target reached" if recipes else f"{WIN_LINE} points or more"
+    text.append(f"won: {what} (the rules' win, whatever the others scored)", "dim")
+    return text
+
+
+class ResultsScreen(RoomScreen):
+    """Everyone's result and woodland; tab (or the arrows) steps through the woodlands,
+    escape or ``q`` is done with the room."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab,right,down", "step(1)", "Next woodland", priority=True),
+        Binding("shift+tab,left,up", "step(-1)", "Previous", show=False, priority=True),
+        Binding("q,escape", "close", "Done"),
+    ]
+
+    def __init__(self, started: datetime | None = None) -> None:
+        """The results of the app's room, which ended; ``started``: when the player's game
+        was dealt (kept in the history)."""
+        super().__init__()
+        self.started = started
+        self.shown = 0
+        self.kept = ""
+        """What the history kept of the player's game, once it has."""
+        self._games: dict[int, Game | str] = {}
+
+    def compose(self) -> ComposeResult:
+        """The title, who won, the table, the woodland shown and its caption."""
+        yield too_small_notice()
+        with Vertical(id="results", classes="body"):
+            yield Static(id="results-title", classes="room-title")
+            yield Static(id="results-winner")
+            yield Static(id="results-table")
+            yield Static(id="results-caption")
+            yield WoodlandView(id="results-woodland")
+        yield KeyBar()
+
+    @property
+    def end(self) -> EndOut:
+        """The room's end, as the server told it."""
+        end = self.state.end
+        assert end is not None
+        return end
+
+    def on_mount(self) -> None:
+        """Show the results; keep the player's game in their history."""
+        self.update_view()
+        self.run_worker(self._keep(), group="history")
+
+    async def _keep(self) -> None:
+        """Keep the player's game in the history (on the history's thread), then say so."""
+        state = self.state
+        key = ("room", state.room, state.player)
+        recorded = await keep_room_game(self.app, key, finished_game(state, self.started))
+        if recorded is not None:
+            place = placing_of(state)
+            of = f": {ordinal(place)} of {len(self.end.results)}" if place is not None else ""
+            self.kept = f"Your game is in your history{of}."
+            self.update_view()
+
+    def on_room_news(self, message: RoomNews) -> None:
+        """The room is over: nothing it says changes the results."""
+
+    def game_of(self, index: int) -> Game | str:
+        """The game of result ``index``, replayed once."""
+        found = self._games.get(index)
+        if found is None:
+            found = self._games[index] = replayed(self.end.results[index])
+        return found
+
+    def update_view(self) -> None:
+        """Every part of the screen, for the woodland shown."""
+        end, state = self.end, self.state
+        marks = marks_of(self.app)
+        self.query_one("#results-title", Static).update(title_of(state, "results"))
+        winner = Text(winner_line(end), marks["gain"] + Style(bold=True))
+        if self.kept:
+            winner.append(f"\n{self.kept}", marks["note"])
+        self.query_one("#results-winner", Static).update(winner)
+        self.query_one("#results-table", Static).update(
+            results_text(end, state.player, self.shown, marks)
+        )
+        caption = Text()
+        woodland = self.query_one(WoodlandView)
+        if end.results:
+            line = end.results[self.shown]
+            whose = "Your" if line.player == state.player else f"{line.name}'s"
+            game = self.game_of(self.shown)
+            if isinstance(game, str):
+                caption.append(f"{whose} woodland cannot be shown: {game}", marks["bad"])
+                woodland.state = WoodlandState(game=self.shown + 1)
+            else:
+                caption.append(f"{whose} woodland", "bold")
+                caption.append(f" (final {line.final}); tab shows the next.")
+                woodland.state = WoodlandState(squares=game.woodland.squares, game=self.shown + 1)
+        self.query_one("#results-caption", Static).update(caption)
+
+    def action_step(self, step: int) -> None:
+        """Show the next (or the previous) player's woodland."""
+        count = len(self.end.results)
+        if count:
+            self.shown = (self.shown + step) % count
+            self.update_view()
+
+    def action_close(self) -> None:
+        """Done with the room."""
+        self.done_with_room()

@@ -1,0 +1,278 @@
+"""A room's game: the game screen with the server calling the cards.
+
+The player's game is the engine's, rebuilt from what the server tells them
+(:class:`forage.net.client.PlayerGame`, a :class:`~forage.net.client.CalledGame` that waits
+for each call rather than ending). A placement is made on screen as in a game of one's own
+(the engine checks it) and sent with its turn; once the player has placed, the status bar
+says whom the turn waits for, until the server calls the next card into the hand. Every
+message from the server brings the screen's game up to what it was told (never back, but
+for a placement the server refused). No undo (the server has the placement), no hint (the
+room plays fair), no new game; ``q`` leaves the room, saying what that does. The results
+come with the server's ``end``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+from textual.app import ComposeResult
+from textual.widgets import Static
+
+from forage.app.describe import DOT, ELLIPSIS, card_name
+from forage.app.keeper import Forgetful, Keeper
+from forage.app.lettering import shown_code
+from forage.app.screens.game import GameScreen
+from forage.app.screens.rooms import (
+    RoomNews,
+    RoomScreen,
+    connection_line,
+    connection_news,
+    keep_room_game,
+    left_game,
+    names_text,
+    standings_text,
+)
+from forage.app.session import Session
+from forage.app.themes import marks_of
+from forage.app.widgets import StatusState
+from forage.engine import Game, Outcome, Placement
+from forage.history.games import now_utc
+from forage.net.protocol import ErrorOut, TurnOut
+
+LEAVING: Final = (
+    "Leave the room? You leave the room; the others play on. Your game ends as it stands "
+    "and is kept in your history as left."
+)
+
+
+def called_line(message: TurnOut, game: Game) -> str:
+    """What the call of a turn says."""
+    if message.card is None:
+        return f"Turn {message.turn}: the last turn; no card is left to call."
+    return f"Turn {message.turn}: {card_name(game.card(message.card))} is called."
+
+
+class RoomSession(Session):
+    """A room's game on screen, named by its room."""
+
+    def __init__(self, game: Game, room: str, cursor: Placement | None = None) -> None:
+        """The game of room ``room``; without a cursor, the card starts centred."""
+        super().__init__(game, cursor=cursor)
+        self.room = room
+
+    def label(self) -> str:
+        """How the game is named on screen: by its room."""
+        kind = "recipe challenge" if self.is_challenge else "standard game"
+        return f"room {shown_code(self.room)} {DOT} {kind}"
+
+
+class RoomGameScreen(GameScreen, RoomScreen):
+    """The game screen of a room: the server calls the cards, the others' scores beside.
+
+    GameScreen comes first: Textual styles a screen as the chain of its first bases, so the
+    game screen's grid (``app.tcss``) applies."""
+
+    OWN_GAME: ClassVar[bool] = False
+    """The game is the room's: never saved or resumed (the server keeps it)."""
+
+    LOCKED: ClassVar[frozenset[str]] = frozenset(
+        {"undo", "redo", "hint", "new_game", "learn", "puzzle", "friends"}
+    )
+    """The game's keys a room does without."""
+
+    def __init__(self, game: Game, room: str) -> None:
+        """The screen of the player's game in room ``room``, as told so far."""
+        super().__init__(RoomSession(game.copy(), room))
+        self.dealt_at = now_utc()
+        self._announced = 1
+        """The last turn whose call was said (a rejoin tells the calls again)."""
+        self._results_due = False
+        self._results_shown = False
+
+    @classmethod
+    def of_room(cls, app: object) -> RoomGameScreen:
+        """The screen of the app's room, dealt."""
+        from forage.app.screens.rooms import link_of
+
+        state = link_of(app).state
+        assert state.game is not None
+        return cls(state.game.game(), state.room)
+
+    def compose_side(self) -> ComposeResult:
+        """Below the score: every player's score, and who has placed this turn."""
+        yield Static(id="players")
+
+    def on_mount(self) -> None:
+        """Show the players (the game shows itself)."""
+        self.show_players()
+
+    # -- keys ---------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The game's keys, less those a room does without."""
+        if action in self.LOCKED:
+            return False
+        return super().check_action(action, parameters)
+
+    def key_label(self, action: str, description: str) -> str | None:
+        """``q`` leaves the room."""
+        if action == "quit_game":
+            return "Leave room"
+        return super().key_label(action, description)
+
+    def keeper(self) -> Keeper:
+        """The room's game is never saved (the server has it; the game of one's own keeps
+        its save)."""
+        return Forgetful()
+
+    def recorder(self) -> None:
+        """The room's game is kept in the history by the room's screens, not as a game of
+        one's own."""
+        return None
+
+    def waiting(self) -> bool:
+        """Whether the player has placed the turn being played and waits for the next call."""
+        state = self.state
+        game = self.session.game
+        if state.end is not None or state.game is None or game.is_over():
+            return False
+        return len(game.moves) >= state.turn
+
+    def action_place(self) -> None:
+        """Place the card, unless the player has placed this turn already."""
+        if self.waiting():
+            self.say("You have placed this turn: the next card is called once everyone has placed.")
+            return
+        super().action_place()
+
+    def after_placing(self, outcome: Outcome) -> None:
+        """Send the placement, for its turn, to the server (again after a lost connection,
+        until it answers)."""
+        turn = len(self.session.game.moves)
+        self.run_worker(self.link.place(turn, outcome.placement), group="room")
+
+    def action_quit_game(self) -> None:
+        """Leave the room (asked first, saying what it does); after the end, the results."""
+        if self.state.end is not None:
+            self.show_results()
+            return
+        from forage.app.screens.confirm import ConfirmScreen
+
+        async def answered(answer: str | None) -> None:
+            if answer == "yes":
+                key = ("room", self.state.room, self.state.player)
+                found = left_game(self.state, self.session.game.copy(), self.dealt_at)
+                await keep_room_game(self.app, key, found)
+                await self.leave_room()
+
+        self.app.push_screen(ConfirmScreen(LEAVING, ("leave", "stay")), answered)
+
+    # -- the room's news ----------------------------------------------------------------------
+
+    def on_room_news(self, message: RoomNews) -> None:
+        """Bring the game up to what the server has told, show the players, say what
+        happened; at the end, the results."""
+        news = message.news
+        said = connection_news(news)
+        told = news.message
+        if isinstance(told, ErrorOut):
+            self.follow_room(force=True)
+            said = f"The server refused that: {told.message}."
+        else:
+            self.follow_room()
+            if isinstance(told, TurnOut) and told.turn > self._announced:
+                self._announced = told.turn
+                said = called_line(told, self.session.game)
+        self.show_players()
+        if said is not None:
+            self.keep_note(said)
+        else:
+            self.changed()
+        if self.state.end is not None:
+            self.show_results()
+
+    def follow_room(self, force: bool = False) -> bool:
+        """Play on the game the server has told of when it is further on than the screen's
+        (a card called, a placement the screen has not made); with ``force``, whenever it
+        differs (a placement the server refused). Whether the game changed."""
+        told = self.state.game
+        if told is None:
+            return False
+        target = told.game()
+        mine = self.session.game
+        there = (len(target.deal.cards), len(target.moves))
+        here = (len(mine.deal.cards), len(mine.moves))
+        if there == here and target.moves == mine.moves:
+            return False
+        if not force and there <= here:
+            return False  # the screen's placement is on its way, or the server is retelling
+        old = self.session
+        session = RoomSession(target.copy(), self.state.room, cursor=old.cursor)
+        if old.cursor is None or old.cursor.card not in session.game.hand:
+            session.reset_cursor()
+        else:
+            session.fresh = old.fresh
+        self.load(session)
+        return True
+
+    def show_players(self) -> None:
+        """The side panel's players: scores, who has placed, who is waited for."""
+        self.query_one("#players", Static).update(standings_text(self.state, marks_of(self.app)))
+
+    def status_shown(self, state: StatusState) -> StatusState:
+        """While the player waits (for the others, or the results) the status bar says for
+        whom; while the connection is lost, its last line says so."""
+        room = self.state
+        game = self.session.game
+        waited = room.waiting_for()
+        if room.end is not None:
+            state = state._replace(
+                headline="The room has ended.", details="The results come next.", tone="idle"
+            )
+        elif game.is_over():
+            headline = (
+                "No card in your hand fits anywhere: your game ends here."
+                if game.is_stuck()
+                else "All your cards are placed."
+            )
+            details = (
+                f"Waiting for {names_text(waited)} to finish; then everyone's results."
+                if waited
+                else f"Waiting for the results{ELLIPSIS}"
+            )
+            state = state._replace(headline=headline, details=details, tone="idle", brief="")
+        elif self.waiting():
+            headline = (
+                f"Waiting for {names_text(waited)} to place turn {room.turn}."
+                if waited
+                else f"Waiting for the next card{ELLIPSIS}"
+            )
+            details = "The next card is called once everyone has placed; move your card meanwhile."
+            state = state._replace(headline=headline, details=details, tone="idle", brief="")
+        problem = connection_line(self.link)
+        if problem is not None:
+            state = state._replace(note=problem, note_tone="loss")
+        return state
+
+    def check_end(self) -> None:
+        """No end screen of one's own: the results come once the room has ended."""
+        if self.state.end is not None:
+            self.show_results()
+
+    def show_results(self) -> None:
+        """The room's results, in place of this screen (once any dialog over it closes)."""
+        if self._results_shown:
+            return
+        if self.app.screen is not self:
+            self._results_due = True
+            return
+        from forage.app.screens.results import ResultsScreen
+
+        self._results_shown = True
+        self.app.switch_screen(ResultsScreen(started=self.dealt_at))
+
+    def on_screen_resume(self) -> None:
+        """Back on top: the results, if the room ended meanwhile."""
+        if self._results_due:
+            self._results_due = False
+            self.show_results()

@@ -1,0 +1,256 @@
+"""What the room's screens share (the lobby, the game, the results): the app's link to the
+room, its news as Textual messages, the lines that say who is where, leaving, and what the
+history keeps of a room's game.
+
+The link (:class:`forage.net.link.RoomLink`) is the app's (``services_of(app).room``); a
+screen that follows it gets each message and change of connection as :class:`RoomNews`
+and reads the link's state, so what it shows is always the latest. A screen decides no
+rule: the state's game is the engine's, its standings and results the server's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from rich.style import Style
+from rich.text import Text
+from textual.message import Message
+
+from forage.app.describe import DOT, ELLIPSIS, TICK
+from forage.app.lettering import shown_code
+from forage.app.screens.base import ForageScreen
+from forage.app.services import services_of
+from forage.app.themes import DEFAULT_MARKS
+from forage.net.link import Connection, News, RoomLink, RoomState
+from forage.net.protocol import EndOut, ResultLine
+
+if TYPE_CHECKING:
+    from forage.engine import Game
+    from forage.history.games import PlayInfo
+    from forage.history.store import Recorded
+
+
+class RoomNews(Message):
+    """News of the app's room: a message from the server, or a change of the connection."""
+
+    def __init__(self, news: News) -> None:
+        """The link's news."""
+        super().__init__()
+        self.news = news
+
+
+class RoomDone(Message):
+    """The player is done with the room (left it, or closed its results): the app goes back
+    to where it was before the room (``forage room``: it ends)."""
+
+
+def link_of(app: object) -> RoomLink:
+    """The app's link to its room (raises RuntimeError when no room is open)."""
+    link = services_of(app).room
+    if link is None:
+        raise RuntimeError("no room is open")
+    return link
+
+
+class RoomScreen(ForageScreen):
+    """A full screen of the app's room: it follows the link's news while it is mounted."""
+
+    CSS_PATH = "rooms.tcss"
+
+    _stop_watching: Callable[[], None] | None = None
+
+    @property
+    def link(self) -> RoomLink:
+        """The app's link to the room."""
+        return link_of(self.app)
+
+    @property
+    def state(self) -> RoomState:
+        """What the player has been told of the room, as it stands."""
+        return self.link.state
+
+    def on_mount(self) -> None:
+        """Follow the room's news from now on."""
+        self._stop_watching = self.link.watch(self._told)
+
+    def _told(self, news: News) -> None:
+        """Hand the link's news to this screen, as a message."""
+        self.post_message(RoomNews(news))
+
+    def on_unmount(self) -> None:
+        """Stop following the room's news."""
+        if self._stop_watching is not None:
+            self._stop_watching()
+            self._stop_watching = None
+
+    def done_with_room(self) -> None:
+        """Hand the room back to the app (the lobby or results left, the room left)."""
+        self.app.post_message(RoomDone())
+
+    async def leave_room(self) -> None:
+        """Leave the room (the server is told; the others stay) and hand it back to the app."""
+        await self.link.leave()
+        self.done_with_room()
+
+
+def names_text(names: Sequence[str]) -> str:
+    """Names in a sentence: ``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def connection_line(link: RoomLink) -> str | None:
+    """What to say of the connection while it is not open (None while it is)."""
+    if link.connection is Connection.LOST:
+        why = f" ({link.problem})" if link.problem else ""
+        return f"Connection lost, trying again{ELLIPSIS}{why}"
+    if link.connection is Connection.GONE:
+        return f"The room cannot be taken back: {link.problem or 'the server no longer has it'}."
+    return None
+
+
+def connection_news(news: News) -> str | None:
+    """What a change of connection says on the screen's last line, if it is one."""
+    if news.connection is Connection.OPEN:
+        return "Back in the room."
+    if news.connection is Connection.LOST:
+        return f"Connection lost, trying again{ELLIPSIS}"
+    return None
+
+
+def title_of(state: RoomState, what: str) -> str:
+    """A room screen's title line."""
+    return f"Forage {DOT} room {shown_code(state.room)} {DOT} {what}"
+
+
+def players_text(state: RoomState, marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
+    """The lobby's players, one a line: the host and the player marked, the connection."""
+    text = Text()
+    for index, line in enumerate(state.players):
+        if index:
+            text.append("\n")
+        text.append(f"{index + 1}. ")
+        text.append(line.name, "bold" if line.player == state.player else "")
+        roles = [
+            *(["host"] if line.player == state.host else []),
+            *(["you"] if line.player == state.player else []),
+        ]
+        if roles:
+            text.append(f" ({', '.join(roles)})")
+        if not line.connected:
+            text.append(f"  connection lost{ELLIPSIS}", marks["loss"])
+    return text
+
+
+def standings_text(state: RoomState, marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
+    """The side panel of a room's game: every player's score when this turn was called,
+    who has placed this turn (a tick) and who is waited for, out of the game or
+    disconnected; the player marked."""
+    text = Text()
+    text.append(f"Players, turn {state.turn}\n", "bold")
+    placed = state.placed_now()
+    scores = {line.player: line.score for line in state.standings}
+    order = [line.player for line in state.standings] or [p.player for p in state.players]
+    for number in order:
+        out = not state.playing(number)
+        mark = TICK if number in placed else ("-" if out else " ")
+        text.append(f"{mark} ", marks["gain"] if number in placed else "")
+        name = state.name(number) + (" (you)" if number == state.player else "")
+        text.append(f"{name[:18]:<18}", "bold" if number == state.player else "")
+        score = scores.get(number)
+        text.append(f" {score:>4}" if score is not None else "     ", marks["score"])
+        if out:
+            text.append(" out", marks["bad"])
+        elif not state.connected(number):
+            text.append(" lost", marks["loss"])
+        text.append("\n")
+    waited = state.waiting_for()
+    if state.game is not None and state.game.placed and waited:
+        text.append(f"Waiting for {names_text(waited)}.", marks["note"])
+    return text
+
+
+def places(end: EndOut) -> list[int]:
+    """Each result's place, in the order given (1 first; a tie shares the place)."""
+    finals = [line.final for line in end.results]
+    return [1 + sum(1 for other in finals if other > final) for final in finals]
+
+
+def placing_of(state: RoomState) -> int | None:
+    """The player's place in the room's results, once it has ended and they are in them."""
+    end = state.end
+    if end is None:
+        return None
+    found = [
+        place for place, r in zip(places(end), end.results, strict=True) if r.player == state.player
+    ]
+    return found[0] if found else None
+
+
+def replayed(line: ResultLine) -> Game | str:
+    """A result's game, replayed by the engine from its record; or why it cannot be."""
+    from forage.record import load_game
+
+    try:
+        game, refusal = load_game(json.dumps(line.record))
+    except ValueError as exc:
+        return f"its record cannot be read ({exc})"
+    if refusal is not None:
+        return f"its record has an illegal move ({refusal.message})"
+    return game
+
+
+def finished_game(state: RoomState, started: datetime | None) -> tuple[Game, PlayInfo] | None:
+    """The player's game of an ended room, replayed by the engine from the record the server
+    gave, and what the history keeps with it; None if the player has no result (or its
+    record cannot be replayed)."""
+    from forage.history.games import PlayInfo, now_utc
+
+    end = state.end
+    mine = None if end is None else next((r for r in end.results if r.player == state.player), None)
+    if end is None or mine is None:
+        return None
+    game = replayed(mine)
+    if isinstance(game, str):
+        return None
+    ended = now_utc()
+    info = PlayInfo(
+        player=mine.name,
+        started=started or ended,
+        ended=ended,
+        room=state.room,
+        placing=placing_of(state),
+        players=len(end.results),
+    )
+    return game, info
+
+
+def left_game(state: RoomState, game: Game, started: datetime | None) -> tuple[Game, PlayInfo]:
+    """The player's game of a room left before its end (as far as it went), and what the
+    history keeps with it."""
+    from forage.history.games import PlayInfo, now_utc
+
+    ended = now_utc()
+    count = len(state.standings) or len(state.players)
+    return game, PlayInfo(
+        player=state.name(state.player),
+        started=started or ended,
+        ended=ended,
+        room=state.room,
+        players=count or None,
+    )
+
+
+async def keep_room_game(
+    app: object, key: object, found: tuple[Game, PlayInfo] | None
+) -> Recorded | None:
+    """Keep a room's game in the player's history, once for ``key``, on the history's
+    thread; what was stored (None without a history, or a game)."""
+    if found is None:
+        return None
+    game, info = found
+    return await services_of(app).ask(lambda history: history.record_room(key, game, info), None)

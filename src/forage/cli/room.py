@@ -1,0 +1,92 @@
+"""``forage room new`` and ``forage room join CODE``: play with friends in a room on a
+rooms server (``forage serve``).
+
+The name and the code are checked as the server checks them, and the room is opened or
+joined before the screen comes up: a bad name or code, a server that cannot be reached, a
+room that is not there or has started are each one line on stderr, exit 2. Once the
+screen is up, a lost connection is said there and tried again by itself. Textual is
+imported only once in the room.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from forage.cli.errors import BadInput, shortened
+from forage.net.link import Refused, RoomLink, Unreachable
+from forage.net.protocol import ErrorCode, room_code, room_name
+
+
+def room_player(given: str | None) -> str:
+    """The name to play under: ``--name``, else the last name used (else the login name),
+    as ``forage play`` names its player; BadInput naming the problem if the server would
+    refuse it."""
+    from forage.history.database import HistoryUnreadable
+    from forage.history.games import login_name
+    from forage.history.store import HistoryStore
+
+    name = given
+    if name is None:
+        try:
+            with HistoryStore.read() as store:
+                name = store.default_player()
+        except HistoryUnreadable:
+            name = login_name()
+    try:
+        return room_name(name)
+    except ValueError as exc:
+        how = "" if given is not None else "; give another with --name"
+        raise BadInput(f"--name: {exc} (got {shortened(name)!r}{how})") from None
+
+
+def refusal_line(refused: Refused, server: str, code: str | None) -> str:
+    """The one line for a room the server would not open or let the player into."""
+    if refused.code == ErrorCode.NAME_TAKEN:
+        return f"--name: {refused} (choose another with --name)"
+    if refused.code == ErrorCode.NO_ROOM:
+        return f"room {code}: no room has that code on {server} (check it with the host)"
+    return f"{server}: {refused}"
+
+
+def room_command(args: argparse.Namespace) -> int:
+    """Open (``new``) or join a room, then play in it on the screen until done with it."""
+    name = room_player(args.name)
+    code = None
+    if args.room_command == "join":
+        code = room_code(args.code)
+        if code is None:
+            raise BadInput(
+                f"CODE: not a room code: {shortened(args.code)!r} (8 letters and digits, "
+                "as the host's screen shows it)"
+            )
+    loop = asyncio.new_event_loop()
+    link = RoomLink(args.server)
+    try:
+        try:
+            if code is None:
+                loop.run_until_complete(link.create(name, args.recipes, args.deck))
+            else:
+                loop.run_until_complete(link.join(code, name))
+        except Unreachable as exc:
+            raise BadInput(f"--server: {exc}") from None
+        except Refused as exc:
+            raise BadInput(refusal_line(exc, args.server, code)) from None
+        return play_room(link, name, loop)
+    finally:
+        loop.run_until_complete(link.close())
+        loop.close()
+
+
+def play_room(link: RoomLink, name: str, loop: asyncio.AbstractEventLoop) -> int:
+    """The room's screens on the terminal, on the event loop that holds the link; the
+    player's game is kept in their history under ``name``."""
+    from forage.app.recorder import Recorder
+    from forage.app.room_app import RoomApp
+    from forage.cli.play import run_app
+
+    recorder = Recorder(name)
+    try:
+        return run_app(lambda: RoomApp(link, recorder), loop=loop)
+    finally:
+        recorder.close()

@@ -1,0 +1,458 @@
+"""A player's link to a room: what the server has told them, kept through lost connections.
+
+:class:`RoomState` follows the server's messages (pure: no I/O): the room and the player's
+place in it, the lobby, the player's game as told (:class:`~forage.net.client.PlayerGame`),
+the standings, who has placed the turn being played, the results.
+
+:class:`RoomLink` owns the connection (a :class:`~forage.net.client.RoomClient`) on the
+event loop it is opened on: it opens or joins a room, sends the player's actions, reads the
+server's messages into its state and tells its watchers of each (:class:`News`). A lost
+connection is opened again by itself, the player's place taken back with the token
+(``rejoin``) and the state rebuilt from what the server sends again; a placement sent but
+not answered is sent again. Only the player leaving, the link being closed, the room's end
+or a room the server no longer has (:attr:`Connection.GONE`) stop it trying.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import os
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Final
+
+import aiohttp
+
+from forage.engine import Placement
+from forage.net.client import Closed, PlayerGame, RoomClient
+from forage.net.protocol import (
+    BadMessage,
+    DealOut,
+    EndOut,
+    ErrorCode,
+    ErrorOut,
+    JoinedOut,
+    LeftOut,
+    LobbyOut,
+    LobbyPlayer,
+    PlacedOut,
+    ProgressOut,
+    ServerMessage,
+    Standing,
+    TurnOut,
+)
+
+CONNECT_SECONDS: Final = 10.0
+"""How long opening a connection (and the server's first answer) may take."""
+HEARTBEAT_SECONDS: Final = 15.0
+"""A ping this often finds a server gone silent (a network that vanished) within about as
+long again."""
+RETRY_SECONDS: Final = (0.5, 1.0, 2.0, 4.0, 5.0)
+"""The waits before each new try after a lost connection; the last one repeats."""
+
+LOST: Final = (Closed, aiohttp.ClientError, ConnectionError, TimeoutError, BadMessage)
+"""What a connection that has ended (or that talks nonsense) raises."""
+
+
+class Connection(StrEnum):
+    """Where a link's connection stands."""
+
+    OPEN = "open"
+    LOST = "lost"
+    """Lost: being opened again."""
+    CLOSED = "closed"
+    """Closed on purpose: the player left, the room ended, or the link was closed."""
+    GONE = "gone"
+    """The player's place cannot be taken back: the server no longer has the room."""
+
+
+class Unreachable(Exception):
+    """No rooms server answered at an address; the message says why, in one line."""
+
+
+class Refused(Exception):
+    """The server refused to open or join a room: its error ``code`` and one-line message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        """The server's error code and message."""
+        self.code = code
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class News:
+    """What a link tells its watchers: a message taken into its state, or a change of its
+    connection."""
+
+    message: ServerMessage | None = None
+    connection: Connection | None = None
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A placement sent for a turn and not answered yet."""
+
+    turn: int
+    placement: Placement
+
+
+@dataclass
+class RoomState:
+    """What a player has been told of their room, as it stands."""
+
+    room: str = ""
+    player: int = 0
+    token: str = ""
+    players: tuple[LobbyPlayer, ...] = ()
+    host: int | None = None
+    started: bool = False
+    game: PlayerGame | None = None
+    """The player's game as told, once dealt (built afresh from each ``deal``)."""
+    standings: tuple[Standing, ...] = ()
+    """Everyone's line when the turn being played was called (none before turn 2)."""
+    progress: ProgressOut | None = None
+    """Who has placed the latest turn told of, and who is waited for."""
+    end: EndOut | None = None
+    left: bool = False
+    names: dict[int, str] = field(default_factory=dict)
+    """Every player's name by number, as the lobby and standings have given them."""
+
+    def follow(self, message: ServerMessage) -> None:
+        """Take in a message from the server."""
+        if isinstance(message, JoinedOut):
+            self.room, self.player, self.token = message.room, message.player, message.token
+            if message.host:
+                self.host = message.player
+        elif isinstance(message, LobbyOut):
+            self.players = tuple(message.players)
+            self.host, self.started = message.host, message.started or self.started
+            self.names.update((p.player, p.name) for p in message.players)
+        elif isinstance(message, DealOut):
+            self.game = PlayerGame.dealt(message)
+            self.started, self.standings, self.progress, self.end = True, (), None, None
+        elif isinstance(message, TurnOut):
+            self.standings = tuple(message.standings)
+            self.names.update((s.player, s.name) for s in message.standings)
+            if self.game is not None:
+                self.game.follow(message)
+        elif isinstance(message, PlacedOut):
+            if self.game is not None:
+                self.game.follow(message)
+        elif isinstance(message, ProgressOut):
+            self.progress = message
+        elif isinstance(message, EndOut):
+            self.end = message
+            self.names.update((r.player, r.name) for r in message.results)
+        elif isinstance(message, LeftOut):
+            self.left = True
+
+    @property
+    def is_host(self) -> bool:
+        """Whether this player is the room's host."""
+        return self.host is not None and self.host == self.player
+
+    @property
+    def turn(self) -> int:
+        """The turn being played (0 before the deal)."""
+        return 0 if self.game is None else self.game.turn
+
+    def name(self, player: int) -> str:
+        """A player's name (``player N`` if none was told)."""
+        return self.names.get(player, f"player {player}")
+
+    def connected(self, player: int) -> bool:
+        """Whether a player's connection is up, as the lobby last said."""
+        return any(p.player == player and p.connected for p in self.players)
+
+    def playing(self, player: int) -> bool:
+        """Whether a player is still in the game, as the last call or progress said."""
+        progress = self.progress
+        if progress is not None and progress.turn == self.turn:
+            return player in progress.waiting or player in progress.placed
+        line = next((s for s in self.standings if s.player == player), None)
+        if line is not None:
+            return line.playing
+        return any(p.player == player for p in self.players)
+
+    def placed_now(self) -> frozenset[int]:
+        """The players known to have placed the turn being played."""
+        progress = self.progress
+        mine = {self.player} if self.game is not None and self.game.placed else set()
+        if progress is None or progress.turn != self.turn:
+            return frozenset(mine)
+        return frozenset(mine | set(progress.placed))
+
+    def waiting_for(self) -> list[str]:
+        """The names of the other players the turn being played still waits for."""
+        progress = self.progress
+        if progress is not None and progress.turn == self.turn:
+            waited = [p for p in progress.waiting if p != self.player]
+        else:
+            everyone = [s.player for s in self.standings] or [p.player for p in self.players]
+            waited = [
+                p
+                for p in everyone
+                if p != self.player and self.playing(p) and p not in self.placed_now()
+            ]
+        return [self.name(p) for p in waited]
+
+
+Connector = Callable[[str], Awaitable[RoomClient]]
+Watcher = Callable[[News], None]
+
+
+async def _connect(server: str) -> RoomClient:
+    """A connection to a server's rooms, with a heartbeat."""
+    return await RoomClient.connect(server, timeout=CONNECT_SECONDS, heartbeat=HEARTBEAT_SECONDS)
+
+
+def unreachable_line(server: str, error: BaseException) -> str:
+    """Why a server could not be reached, in one line."""
+    if isinstance(error, aiohttp.InvalidURL | ValueError):
+        return f"not a server address: {server!r} (give one as http://HOST:PORT)"
+    if isinstance(error, aiohttp.WSServerHandshakeError):
+        return f"{server} answers, but serves no rooms at /play (HTTP {error.status})"
+    if isinstance(error, TimeoutError):
+        return f"no answer from {server} within {CONNECT_SECONDS:.0f} s"
+    if isinstance(error, aiohttp.ClientConnectorError):
+        number = error.os_error.errno
+        why = os.strerror(number) if number else str(error.os_error)
+        return f"cannot reach {server} ({why.lower()}): is forage serve running there?"
+    return f"cannot reach {server} ({error.__class__.__name__}: {error})"
+
+
+class RoomLink:
+    """A player's seat in a room on a server, kept through lost connections."""
+
+    def __init__(
+        self,
+        server: str,
+        *,
+        connect: Connector = _connect,
+        retry_seconds: Sequence[float] = RETRY_SECONDS,
+    ) -> None:
+        """A link to the rooms of ``server`` (``http://HOST:PORT``), not yet open; ``connect``
+        opens each connection (tests may hand another)."""
+        self.server = server
+        self.state = RoomState()
+        self.connection = Connection.CLOSED
+        self.problem: str | None = None
+        """Why the connection was lost, or why it cannot be taken back."""
+        self.pending: Pending | None = None
+        """A placement sent and not answered yet (sent again after a lost connection)."""
+        self._connect = connect
+        self._retry = tuple(retry_seconds) or (1.0,)
+        self._client: RoomClient | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._watchers: list[Watcher] = []
+        self._stopping = False
+
+    # -- watching ---------------------------------------------------------------------------
+
+    def watch(self, watcher: Watcher) -> Callable[[], None]:
+        """Tell ``watcher`` of every message and change of connection from now on (on the
+        link's event loop); returns what stops that."""
+        self._watchers.append(watcher)
+
+        def stop() -> None:
+            with contextlib.suppress(ValueError):
+                self._watchers.remove(watcher)
+
+        return stop
+
+    def _tell(self, news: News) -> None:
+        for watcher in list(self._watchers):
+            watcher(news)
+
+    # -- opening ----------------------------------------------------------------------------
+
+    async def create(self, name: str, recipes: bool = False, deck: int = 1) -> None:
+        """Open a new room as its host; raises Unreachable or Refused."""
+        await self._open(lambda client: client.create(name, recipes, deck))
+
+    async def join(self, room: str, name: str) -> None:
+        """Join a room that has not started; raises Unreachable or Refused."""
+        await self._open(lambda client: client.join(room, name))
+
+    async def _client_for(self) -> RoomClient:
+        """A new connection to the server; raises Unreachable saying why there is none."""
+        try:
+            return await self._connect(self.server)
+        except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as error:
+            raise Unreachable(unreachable_line(self.server, error)) from None
+
+    async def _open(self, ask: Callable[[RoomClient], Awaitable[None]]) -> None:
+        """Connect, ask for a place (``create`` or ``join``) and take the answer."""
+        client = await self._client_for()
+        try:
+            await ask(client)
+            answer = await client.receive(CONNECT_SECONDS)
+        except LOST as error:
+            await client.close()
+            raise Unreachable(unreachable_line(self.server, error)) from None
+        if isinstance(answer, ErrorOut):
+            await client.close()
+            raise Refused(answer.code, answer.message)
+        self.state = RoomState()
+        self._take(answer)
+        self._client, self.connection, self._stopping = client, Connection.OPEN, False
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    # -- acting -----------------------------------------------------------------------------
+
+    async def _send(self, action: Callable[[RoomClient], Awaitable[None]]) -> bool:
+        """Send a message on the open connection; whether it went (a lost one is opened
+        again by the reader)."""
+        client = self._client
+        if client is None or self.connection is not Connection.OPEN:
+            return False
+        try:
+            await action(client)
+        except LOST:
+            return False
+        return True
+
+    async def start(self) -> bool:
+        """Ask the server to deal (the host only); whether the message went."""
+        return await self._send(lambda client: client.start())
+
+    async def place(self, turn: int, placement: Placement) -> None:
+        """Place a card for a turn: sent now if connected, else once the place is taken back."""
+        self.pending = Pending(turn, placement)
+        await self._send(lambda client: client.place(turn, placement))
+
+    async def leave(self) -> None:
+        """Leave the room (the others stay in it, and play on); the link closes."""
+        await self._send(lambda client: client.leave())
+        self.state.left = True
+        await self.close()
+
+    async def close(self) -> None:
+        """Stop reading and close the connection (the server waits for the player as for a
+        lost connection, unless they left)."""
+        self._stopping = True
+        reader, self._reader = self._reader, None
+        if reader is not None and reader is not asyncio.current_task():
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reader
+        await self._drop()
+        if self.connection is not Connection.GONE:
+            self.connection = Connection.CLOSED
+
+    async def _drop(self) -> None:
+        """Close the connection there is, if any."""
+        client, self._client = self._client, None
+        if client is not None:
+            with contextlib.suppress(Exception):
+                await client.close()
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def _take(self, message: ServerMessage) -> None:
+        """A message from the server: into the state, then to the watchers. An answer to
+        the placement sent clears it; a refusal of a placement already made (sent again after
+        a lost connection) is not news."""
+        pending = self.pending
+        if pending is not None:
+            if _answers(message, pending):
+                self.pending = None
+        elif isinstance(message, ErrorOut) and message.code == ErrorCode.ALREADY_PLACED:
+            return
+        self.state.follow(message)
+        self._tell(News(message=message))
+
+    async def _read(self) -> None:
+        """Read the server's messages, opening the connection again whenever it is lost,
+        until the link is closed, the player has left or the room has ended."""
+        while True:
+            client = self._client
+            if client is None:
+                return
+            try:
+                while True:
+                    self._take(await client.receive())
+            except LOST as error:
+                self.problem = _why(error)
+            await self._drop()
+            if self._stopping or self.state.left or self.state.end is not None:
+                self.connection = Connection.CLOSED
+                self._tell(News(connection=Connection.CLOSED))
+                return
+            self.connection = Connection.LOST
+            self._tell(News(connection=Connection.LOST))
+            if not await self._take_back():
+                return
+
+    async def _take_back(self) -> bool:
+        """Open the connection again and take the player's place back with the token,
+        trying until it works; False once that cannot be (the room is gone, or the link
+        closed meanwhile)."""
+        tries = 0
+        while not self._stopping:
+            await asyncio.sleep(self._retry[min(tries, len(self._retry) - 1)])
+            tries += 1
+            try:
+                client = await self._client_for()
+            except Unreachable as exc:
+                self.problem = str(exc)
+                self._tell(News(connection=Connection.LOST))
+                continue
+            try:
+                await client.rejoin(self.state.room, self.state.token)
+                answer = await client.receive(CONNECT_SECONDS)
+            except LOST as error:
+                self.problem = _why(error)
+                await client.close()
+                continue
+            if isinstance(answer, ErrorOut):
+                await client.close()
+                self.problem = answer.message
+                if answer.code == ErrorCode.NO_ROOM:
+                    self.connection = Connection.GONE
+                    self._tell(News(connection=Connection.GONE))
+                    return False
+                continue
+            if self._stopping:
+                await client.close()
+                return False
+            self._client, self.connection, self.problem = client, Connection.OPEN, None
+            self._take(answer)
+            self._tell(News(connection=Connection.OPEN))
+            pending = self.pending
+            if pending is not None:
+                await self._send(functools.partial(_place, pending=pending))
+            return True
+        return False
+
+
+PLACEMENT_REFUSALS: Final = frozenset(
+    {ErrorCode.ILLEGAL, ErrorCode.STALE_TURN, ErrorCode.ALREADY_PLACED, ErrorCode.BAD_MESSAGE}
+)
+"""The errors that answer a placement: it was not made."""
+
+
+def _answers(message: ServerMessage, pending: Pending) -> bool:
+    """Whether a message answers a placement sent: made, or refused."""
+    if isinstance(message, PlacedOut):
+        return message.turn == pending.turn
+    return isinstance(message, ErrorOut) and message.code in PLACEMENT_REFUSALS
+
+
+async def _place(client: RoomClient, pending: Pending) -> None:
+    """Send a placement again."""
+    await client.place(pending.turn, pending.placement)
+
+
+def _why(error: BaseException) -> str:
+    """A lost connection's cause, in a few words."""
+    if isinstance(error, Closed):
+        return "the server closed the connection"
+    if isinstance(error, TimeoutError):
+        return "the server stopped answering"
+    if isinstance(error, BadMessage):
+        return f"the server sent something unreadable ({error})"
+    return f"the connection broke ({error.__class__.__name__})"

@@ -1,0 +1,126 @@
+"""Snapshot tests of the room's lobby and results at 80x24 and 120x40, on a link handed the
+server's messages (no server: a fixed code, fixed names, a room played out by the pure
+room); the big letters of a room code, in blocks and in plain ASCII."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from app_helpers import ascii_output
+from room_helpers import place_in, room_of, to
+from textual.pilot import Pilot
+
+from forage.app.lettering import GLYPHS, HEIGHT, big_lines, big_width, shown_code
+from forage.app.room_app import RoomApp
+from forage.app.screens.results import ResultsScreen, ordinal, winner_line
+from forage.app.screens.rooms import places
+from forage.engine import Deal
+from forage.net.link import Connection, RoomLink
+from forage.net.protocol import (
+    CODE_ALPHABET,
+    EndOut,
+    JoinedOut,
+    LobbyOut,
+    LobbyPlayer,
+    ResultLine,
+    ServerMessage,
+)
+from forage.net.rooms import Phase
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+Snap = Callable[..., bool]
+CODE = "K7MX3QPA"
+
+
+def told(*messages: ServerMessage) -> RoomLink:
+    """A link that has been told these messages, its connection open (no server)."""
+    link = RoomLink("http://127.0.0.1:8000")
+    link.connection = Connection.OPEN
+    for message in messages:
+        link.state.follow(message)
+    return link
+
+
+def lobby_of(*players: tuple[str, bool]) -> LobbyOut:
+    """A lobby of players (name, connected), the first the host."""
+    lines = [
+        LobbyPlayer(player=n + 1, name=name, connected=up) for n, (name, up) in enumerate(players)
+    ]
+    return LobbyOut(room=CODE, players=lines, host=1)
+
+
+JOINED = JoinedOut(room=CODE, player=1, token="t", host=True)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_lobby_with_a_lost_connection(snap_compare: Snap, size: tuple[int, int]) -> None:
+    link = told(JOINED, lobby_of(("Ann", True), ("Bob", True), ("Cy", False)))
+    assert snap_compare(RoomApp(link), terminal_size=size)
+
+
+def played_room(players: int) -> EndOut:
+    """The end of a room of ``players`` (seed 7): Ann places where her score gains most,
+    the others their first legal placement."""
+    room = room_of(players, Deal.from_seed(7))
+    room.start(1, 1.0)
+    updates = []
+    while room.phase is Phase.PLAYING:
+        for seat in list(room.seats.values()):
+            if seat.playing and seat.placed < room.turn and room.phase is Phase.PLAYING:
+                assert seat.game is not None
+                outcomes = list(seat.game.outcomes())
+                best = max(outcomes, key=lambda o: o.score_change) if seat.player == 1 else None
+                placement = (best or outcomes[0]).placement
+                updates.append(room.place(seat.player, place_in(room.turn, placement), 1.0))
+    [end] = [m for m in to(updates[-1], 1) if isinstance(m, EndOut)]
+    return end
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_results_of_a_room_of_three(snap_compare: Snap, size: tuple[int, int]) -> None:
+    end = played_room(3)
+    link = told(JOINED, lobby_of(("Ann", True), ("Bob", True), ("Cy", True)), end)
+    app = RoomApp(link)
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        await app.push_screen(ResultsScreen())
+        await pilot.press("tab")  # the second player's woodland
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def test_who_won_a_room_and_the_places_of_a_tie() -> None:
+    def line(player: int, name: str, final: int) -> ResultLine:
+        return ResultLine(player=player, name=name, final=final, won=final >= 35, record={})
+
+    tie = EndOut(results=[line(2, "Bob", 40), line(1, "Ann", 40), line(3, "Cy", 12)])
+    assert places(tie) == [1, 1, 3]
+    assert winner_line(tie) == "Bob and Ann share first place with 40 points."
+    alone = EndOut(results=[line(1, "Ann", 41), line(2, "Bob", 40)], reason="idle")
+    assert winner_line(alone).startswith("Ann wins the room with 41 points. The room ended")
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 21, 22)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "21st", "22nd"
+    ]  # fmt: skip
+
+
+def test_every_character_of_a_room_code_has_a_big_glyph_five_by_five() -> None:
+    assert set(CODE_ALPHABET) <= set(GLYPHS)
+    for char, glyph in GLYPHS.items():
+        assert len(glyph) == HEIGHT and len({len(row) for row in glyph}) == 1, char
+    lines = big_lines(shown_code(CODE), plain=False)
+    assert len(lines) == HEIGHT and {len(line) for line in lines} == {big_width("K7MX-3QPA")}
+    assert big_width("K7MX-3QPA") <= 76  # whole at 80 columns, with the lobby's margins
+    assert set("".join(lines)) == {"█", " "}
+    assert shown_code(CODE) == "K7MX-3QPA"
+
+
+def test_the_big_code_is_plain_ascii_under_forage_ascii(tmp_path: object) -> None:
+    out = ascii_output(
+        "from forage.app.lettering import big_lines\nprint('\\n'.join(big_lines('K7MX-3QPA')))",
+        tmp_path,  # type: ignore[arg-type]
+    )
+    assert set(out) <= set("# \n") and "#" in out
+    assert out.splitlines()[0].startswith("#   # #####")
