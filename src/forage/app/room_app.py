@@ -7,6 +7,7 @@ room's game and its results, and ends when the player is done with the room.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import TYPE_CHECKING
 
 from forage.app.base import ForageBaseApp
@@ -24,9 +25,14 @@ class RoomApp(ForageBaseApp):
 
     TITLE = "Forage"
 
-    def __init__(self, link: RoomLink, recorder: Recorder | None = None) -> None:
-        """The app of the room ``link`` is in (open), its game kept in ``recorder``'s history."""
+    def __init__(
+        self, link: RoomLink, recorder: Recorder | None = None, online_daily: date | None = None
+    ) -> None:
+        """The app of the room ``link`` is in (open), its game kept in ``recorder``'s
+        history; ``online_daily``: the day, when the room is a try of the server's online
+        daily (its results then show the day's board)."""
         super().__init__(Services(history=recorder, room=link))
+        self.online_daily = online_daily
         if recorder is not None:
             recorder.tell = self.history_notice
 

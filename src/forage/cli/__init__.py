@@ -203,6 +203,17 @@ def _daily(sub: Subparsers) -> None:
     daily.add_argument("--recipes", action="store_true", help="the day's recipe challenge")
     daily.add_argument("--code", action="store_true", help="print its deal code and exit")
     daily.add_argument("--player", metavar="NAME", help="who is playing (default: the last name)")
+    daily.add_argument(
+        "--online",
+        action="store_true",
+        help="the server's daily: dealt a card at a time, one ranked try a day, a leaderboard",
+    )
+    daily.add_argument(
+        "--server",
+        default="http://127.0.0.1:8000",
+        help="with --online: the server (http://127.0.0.1:8000)",
+    )
+    daily.add_argument("--name", metavar="NAME", help="with --online: your name on the server")
 
 
 def _serve(sub: Subparsers) -> None:

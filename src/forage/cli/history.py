@@ -116,7 +116,17 @@ def history_command(args: argparse.Namespace) -> int:
 
 
 def daily_command(args: argparse.Namespace) -> int:
-    """Print the day's deal code (``--code``) or play the day's deal."""
+    """Print the day's deal code (``--code``) or play the day's deal; with ``--online``,
+    the server's daily."""
+    if args.online:
+        if args.code or args.date is not None or args.recipes:
+            raise BadInput(
+                "--online: the server deals its own daily (today's, a standard game): "
+                "drop --code, --date and --recipes"
+            )
+        from forage.cli.room import daily_online_command
+
+        return daily_online_command(args)
     try:
         day = today() if args.date is None else parse_day(args.date)
     except ValueError as exc:

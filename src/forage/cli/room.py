@@ -1,5 +1,6 @@
 """``forage room new`` and ``forage room join CODE``: play with friends in a room on a
-rooms server (``forage serve``).
+rooms server (``forage serve``); ``forage daily --online``: the server's daily, a room of
+one.
 
 The name and the code are checked as the server checks them, and the room is opened or
 joined before the screen comes up: a bad name or code, a server that cannot be reached, a
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
+from datetime import UTC, date, datetime
 
 from forage.cli.errors import BadInput, shortened
 from forage.net.link import Refused, RoomLink, Unreachable
@@ -78,15 +81,70 @@ def room_command(args: argparse.Namespace) -> int:
         loop.close()
 
 
-def play_room(link: RoomLink, name: str, loop: asyncio.AbstractEventLoop) -> int:
+def play_room(
+    link: RoomLink,
+    name: str,
+    loop: asyncio.AbstractEventLoop,
+    online_daily: date | None = None,
+) -> int:
     """The room's screens on the terminal, on the event loop that holds the link; the
-    player's game is kept in their history under ``name``."""
+    player's game is kept in their history under ``name`` (a try of the online daily of
+    ``online_daily``, if it is one)."""
     from forage.app.recorder import Recorder
     from forage.app.room_app import RoomApp
     from forage.cli.play import run_app
 
     recorder = Recorder(name)
     try:
-        return run_app(lambda: RoomApp(link, recorder), loop=loop)
+        return run_app(lambda: RoomApp(link, recorder, online_daily), loop=loop)
     finally:
         recorder.close()
+
+
+def daily_online_command(args: argparse.Namespace) -> int:
+    """Play today's try of the server's online daily (registering the name on its first
+    try, its token kept in the data folder), then see the day's board."""
+    from forage.net.identity import daily_token, keep_daily_token
+
+    name = room_player(args.name if args.name is not None else args.player)
+    token = daily_token(args.server, name)
+    loop = asyncio.new_event_loop()
+    link = RoomLink(args.server)
+    try:
+        try:
+            loop.run_until_complete(link.daily(name, token))
+        except Unreachable as exc:
+            raise BadInput(f"--server: {exc}") from None
+        except Refused as exc:
+            if exc.code == ErrorCode.PLAYED:
+                print(
+                    f"forage: you have played today's online daily on {args.server} (one "
+                    f"ranked try a day); its board: forage leaderboard --server {args.server}"
+                )
+                return 0
+            if exc.code == ErrorCode.NAME_TAKEN:
+                raise BadInput(
+                    f"--name: {name!r} is another player's on {args.server}'s daily "
+                    "(this computer holds no token for it): choose another with --name"
+                ) from None
+            raise BadInput(refusal_line(exc, args.server, None)) from None
+        if token is None:
+            try:
+                keep_daily_token(args.server, name, link.state.token)
+            except OSError as exc:
+                from forage.files import os_problem
+
+                print(
+                    f"forage: warning: your name's token cannot be kept ({os_problem(exc)}): "
+                    f"{name!r} cannot be played on {args.server} from here again",
+                    file=sys.stderr,
+                )
+        return play_room(link, name, loop, online_daily=today_utc())
+    finally:
+        loop.run_until_complete(link.close())
+        loop.close()
+
+
+def today_utc() -> date:
+    """Today, UTC: the online daily's day."""
+    return datetime.now(UTC).date()

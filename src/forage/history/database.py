@@ -107,14 +107,15 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         )""",
     ),
     # version 5: games played in a room (mode 'room', the room's code, the player's place
-    # of how many). SQLite cannot change a CHECK constraint, so the table is built again,
+    # of how many), and the tries of a server's online daily (mode 'daily-online', its
+    # room's code). SQLite cannot change a CHECK constraint, so the table is built again,
     # every row and id kept (in the one transaction of the migration).
     (
         """CREATE TABLE games_v5 (
             id INTEGER PRIMARY KEY,
             player TEXT NOT NULL,
             status TEXT NOT NULL CHECK (status IN ('finished', 'abandoned')),
-            mode TEXT NOT NULL CHECK (mode IN ('standard', 'recipe', 'room')),
+            mode TEXT NOT NULL CHECK (mode IN ('standard', 'recipe', 'room', 'daily-online')),
             deal TEXT NOT NULL,
             seed TEXT,
             deck INTEGER NOT NULL DEFAULT 1,

@@ -81,6 +81,13 @@ class PlayInfo:
     """The player's place in the room's results (1 first; ties share), once it ended."""
     players: int | None = None
     """How many played in the room."""
+    online: bool = False
+    """The game was a try of a server's online daily (``forage daily --online``): a room of
+    one, ``daily`` its day."""
+
+
+ROOM_MODES: Final = ("room", "daily-online")
+"""The modes of games played on a rooms server: in a room, and the online daily's tries."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +179,7 @@ class StoredGame:
             "room": self.room,
             "placing": self.placing,
             "players": self.players,
+            "online": self.mode == "daily-online",
         }
 
 
@@ -252,7 +260,7 @@ def from_row(row: dict[str, Any]) -> StoredGame:
     if _of(row, "recipes", str, optional=True) != (dotted(recipes) if recipes else None):
         raise ValueError("recipes: not the deal's")
     status = _one_of(row, "status", ("finished", "abandoned"))
-    mode = _one_of(row, "mode", ("recipe" if recipes else "standard", "room"))
+    mode = _one_of(row, "mode", ("recipe" if recipes else "standard", *ROOM_MODES))
     room, placing, players = _room(row, mode)
     deck = _within(row, "deck", 1, 1 if recipes else 2)
     met = {dotted(kept): kept for size in range(3) for kept in combinations(recipes, size)}
@@ -298,10 +306,10 @@ def _room(row: dict[str, Any], mode: str) -> tuple[str | None, int | None, int |
     players from 1 and the placing among them, all given only for a room game (absent from
     a file older than the rooms); ValueError if not."""
     if "room" not in row:
-        if mode == "room":
+        if mode in ROOM_MODES:
             raise ValueError("room: a room game with no room")
         return None, None, None
-    if mode != "room":
+    if mode not in ROOM_MODES:
         if (row["room"], row["placing"], row["players"]) != (None, None, None):
             raise ValueError("room: given for a game not played in a room")
         return None, None, None
@@ -330,7 +338,7 @@ def game_row(game: Game, info: PlayInfo) -> dict[str, Any]:
     return {
         "player": check_player(info.player),
         "status": "finished" if result.finished else "abandoned",
-        "mode": "room" if info.room is not None else kind,
+        "mode": "daily-online" if info.online else "room" if info.room is not None else kind,
         "deal": game.deal.code,
         "seed": None if info.seed is None else str(info.seed),
         "deck": info.deck if recipes is None else 1,

@@ -190,8 +190,11 @@ def export_text(game: StoredGame) -> str:
 
 
 def mode_cell(game: StoredGame) -> str:
-    """``standard``, ``recipe``, ``daily`` / ``daily r`` for the daily deal, or ``room`` /
+    """``standard``, ``recipe``, ``daily`` / ``daily r`` for the daily deal, ``online`` for a
+    try of a server's online daily, or ``room`` /
     ``room r`` and the place of ``players`` (``room 2/4``) for a game played in a room."""
+    if game.mode == "daily-online":
+        return "online r" if game.is_challenge else "online"
     if game.daily:
         return "daily r" if game.is_challenge else "daily"
     if game.room is not None:

@@ -106,7 +106,7 @@ def statistics(
     wins = sum(1 for g in done if g.won)
     current, best_run = streaks([bool(g.won) for g in done])
     recipe = [g for g in done if g.is_challenge]
-    rooms = [g for g in done if g.room is not None]
+    rooms = [g for g in done if g.mode == "room"]
     return Statistics(
         player=player,
         games=len(done),

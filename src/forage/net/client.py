@@ -22,6 +22,7 @@ import aiohttp
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Placement
 from forage.net import DEFAULT_SERVER
+from forage.net.daily import BOARD_PATH, Board
 from forage.net.protocol import (
     LAST_TURN,
     MAX_MESSAGE_BYTES,
@@ -295,3 +296,21 @@ class PlayerGame:
                 game.push(move)
             self._game = game
         return self._game
+
+
+async def day_board(server: str, day: str | None = None, timeout: float = 10.0) -> Board:
+    """The online daily's leaderboard of ``day`` (today, UTC, by default) on ``server``
+    (``GET /daily/leaderboard``); raises aiohttp's errors, TimeoutError, or ValueError for an
+    answer that is not a leaderboard."""
+    parts = urlsplit(server if "://" in server else f"http://{server}")
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    query = "" if day is None else f"date={day}"
+    url = urlunsplit((scheme, parts.netloc, BOARD_PATH, query, ""))
+    async with (
+        aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as session,
+        session.get(url) as answer,
+    ):
+        text = await answer.text()
+        if answer.status != 200:
+            raise ValueError(f"{url}: answered {answer.status}")
+    return Board.model_validate_json(text)

@@ -277,6 +277,12 @@ class RoomLink:
         """Join a room that has not started; raises Unreachable or Refused."""
         await self._open(lambda client: client.join(room, name))
 
+    async def daily(self, name: str, token: str | None) -> None:
+        """Take the day's try of the server's online daily under ``name`` (registering it
+        if ``token`` is None): a room of one, dealt at once, or the try under way; raises
+        Unreachable or Refused (``name-taken``, ``played``...)."""
+        await self._open(lambda client: client.daily(name, token))
+
     async def _client_for(self) -> RoomClient:
         """A new connection to the server; raises Unreachable saying why there is none."""
         try:

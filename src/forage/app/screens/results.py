@@ -8,9 +8,11 @@ The player's own game goes into their history here, with the room's code and the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import replace
+from datetime import date, datetime
+from typing import TYPE_CHECKING, ClassVar, Final
 
+import aiohttp
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -34,6 +36,8 @@ from forage.app.screens.rooms import (
 from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.widgets import KeyBar, WoodlandState, WoodlandView
 from forage.engine.scoring import WIN_LINE
+from forage.net.client import day_board
+from forage.net.daily import Board, name_key
 from forage.net.protocol import EndOut, EndReason
 
 if TYPE_CHECKING:
@@ -84,6 +88,35 @@ def results_text(
     return text
 
 
+SHOWN_ON_BOARD: Final = 5
+"""How many of the day's best the results show beside the player's own line."""
+
+
+def board_text(board: Board, name: str, marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
+    """The online daily's board as the results show it: the player's place among the day's
+    finished tries, the best few, and the player's own line where it is below them."""
+    key = name_key(name)
+    mine = next((e for e in board.entries if name_key(e.name) == key), None)
+    text = Text()
+    count = len(board.entries)
+    if mine is None:
+        text.append(f"Today's board ({board.date}): {count} finished; yours is not on it yet.")
+    else:
+        text.append(f"Today's board ({board.date}): ", "bold")
+        text.append(f"you are {ordinal(mine.rank)} of {count}", marks["score"])
+        text.append(" (ties go to who finished first).")
+    shown = [e for e in board.entries[:SHOWN_ON_BOARD]]
+    if mine is not None and mine not in shown:
+        shown.append(mine)
+    for entry in shown:
+        own = mine is not None and entry is mine
+        text.append(f"\n  {ordinal(entry.rank):<6} {entry.name[:40]:<40} ")
+        text.append(f"{entry.final:>4}", marks["score"] + Style(bold=own))
+        if own:
+            text.append("  (you)", "bold")
+    return text
+
+
 class ResultsScreen(RoomScreen):
     """Everyone's result and woodland; tab (or the arrows) steps through the woodlands,
     escape or ``q`` is done with the room."""
@@ -102,6 +135,8 @@ class ResultsScreen(RoomScreen):
         self.shown = 0
         self.kept = ""
         """What the history kept of the player's game, once it has."""
+        self.board: Text | None = None
+        """The online daily's board with the player's place, once read (a try of it)."""
         self._games: dict[int, Game | str] = {}
 
     def compose(self) -> ComposeResult:
@@ -127,16 +162,45 @@ class ResultsScreen(RoomScreen):
         self.update_view()
         self.run_worker(self._keep(), group="history")
 
+    @property
+    def online_daily(self) -> date | None:
+        """The day of the online daily whose try this room was, if it was one."""
+        day = getattr(self.app, "online_daily", None)
+        return day if isinstance(day, date) else None
+
     async def _keep(self) -> None:
-        """Keep the player's game in the history (on the history's thread), then say so."""
+        """Keep the player's game in the history (on the history's thread), then say so; a
+        try of the online daily, then the day's board with the player's place."""
         state = self.state
         key = ("room", state.room, state.player)
-        recorded = await keep_room_game(self.app, key, finished_game(state, self.started))
+        found = finished_game(state, self.started)
+        day = self.online_daily
+        if day is not None and found is not None:
+            game, info = found
+            info = replace(info, online=True, daily=day, placing=None, players=1)
+            found = (game, info)
+        recorded = await keep_room_game(self.app, key, found)
+        if day is not None:
+            if recorded is not None:
+                self.kept = "Your try is in your history."
+            await self._show_board(day)
+            return
         if recorded is not None:
             place = placing_of(state)
             of = f": {ordinal(place)} of {len(self.end.results)}" if place is not None else ""
             self.kept = f"Your game is in your history{of}."
             self.update_view()
+
+    async def _show_board(self, day: date) -> None:
+        """Read the day's board from the server and show the player's place on it."""
+        marks = marks_of(self.app)
+        try:
+            board = await day_board(self.link.server, day.isoformat())
+        except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as error:
+            self.board = Text(f"Today's board cannot be read: {error}.", marks["bad"])
+        else:
+            self.board = board_text(board, self.state.name(self.state.player), marks)
+        self.update_view()
 
     def on_room_news(self, message: RoomNews) -> None:
         """The room is over: nothing it says changes the results."""
@@ -156,6 +220,9 @@ class ResultsScreen(RoomScreen):
         winner = Text(winner_line(end), marks["gain"] + Style(bold=True))
         if self.kept:
             winner.append(f"\n{self.kept}", marks["note"])
+        if self.board is not None:
+            winner.append("\n")
+            winner.append_text(self.board)
         self.query_one("#results-winner", Static).update(winner)
         self.query_one("#results-table", Static).update(
             results_text(end, state.player, self.shown, marks)

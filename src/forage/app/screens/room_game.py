@@ -43,6 +43,10 @@ LEAVING: Final = (
     "Leave the room? You leave the room; the others play on. Your game ends as it stands "
     "and is kept in your history as left."
 )
+PAUSING_DAILY: Final = (
+    "Stop for now? Your try of today's online daily waits for you on the server until the "
+    "day is over (midnight UTC): forage daily --online takes it up where you left it."
+)
 
 
 def called_line(message: TurnOut, game: Game) -> str:
@@ -157,6 +161,16 @@ class RoomGameScreen(GameScreen, RoomScreen):
             self.show_results()
             return
         from forage.app.screens.confirm import ConfirmScreen
+
+        if getattr(self.app, "online_daily", None) is not None:
+            # The day's one try is not given up: the connection closes, the try waits.
+
+            def paused(answer: str | None) -> None:
+                if answer == "yes":
+                    self.done_with_room()
+
+            self.app.push_screen(ConfirmScreen(PAUSING_DAILY, ("stop", "play on")), paused)
+            return
 
         async def answered(answer: str | None) -> None:
             if answer == "yes":
