@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
@@ -13,27 +12,25 @@ from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Static
 
-from forage.ai.workers import POOL_ERRORS, pool_problem
 from forage.app import saves
 from forage.app.describe import (
     ARROW_KEYS,
     ASK_KEY,
     COSTLY_NOTE,
-    DOT,
-    ELLIPSIS,
     ENTER_KEY,
     FRIENDS_KEY,
     MOUSE_COLOUR,
-    asking_words,
     card_name,
     drop_aftermath,
     tone_of,
 )
-from forage.app.keeper import Keeper, keeper_of
 from forage.app.screens.base import ForageScreen, too_small_notice
-from forage.app.services import Priority, recorder_of, services_of
+from forage.app.screens.game_drops import CostlyDrops
+from forage.app.screens.game_flow import GameFlow
+from forage.app.screens.game_hints import HintActions
+from forage.app.services import services_of
 from forage.app.session import Session
-from forage.app.settings import Settings, load_settings, save_settings
+from forage.app.settings import Settings
 from forage.app.themes import next_theme, palette_name
 from forage.app.view import (
     DropChange,
@@ -42,7 +39,6 @@ from forage.app.view import (
     Standing,
     drop_change,
     hand_state,
-    is_costly,
     score_state,
     spot_index,
     spot_order,
@@ -60,12 +56,10 @@ from forage.app.widgets import (
     SupplyView,
     WoodlandView,
 )
-from forage.engine import Game, Outcome, Placement
+from forage.engine import Outcome, Placement
 
 if TYPE_CHECKING:
-    from forage.ai.hint import Hint
-    from forage.app.recorder import Recorder
-    from forage.history.stats import Statistics
+    pass
 
 
 class GameWidgets(NamedTuple):
@@ -78,7 +72,7 @@ class GameWidgets(NamedTuple):
     status: StatusBar
 
 
-class GameScreen(ForageScreen):
+class GameScreen(HintActions, GameFlow, CostlyDrops, ForageScreen):
     """Play a game with the keyboard (or the mouse); every rule comes from the engine."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -117,6 +111,15 @@ class GameScreen(ForageScreen):
     ASKS_BEFORE_COSTLY: ClassVar[bool] = True
     """Whether a costly drop asks for a second enter here (``view.is_costly``), as the
     player's settings say."""
+
+    class LearnAsked(Message):
+        """The player asked for the guided first game over this one (``L``)."""
+
+    class PuzzleAsked(Message):
+        """The player asked for the day's puzzle over this game (``P``)."""
+
+    class FriendsAsked(Message):
+        """The player asked to play with friends: a room on a server (``i``)."""
 
     version: var[int] = var(0, init=False)
     """Goes up whenever the game or the cursor changes; the widgets are then updated."""
@@ -333,17 +336,6 @@ class GameScreen(ForageScreen):
         self._last, self._last_tone = text, tone
         self.changed()
 
-    def _hint_text(self) -> str:
-        """The hint in words while it is for the game as it stands, else nothing."""
-        if self._hint is None:
-            return ""
-        key, placement, text = self._hint
-        here = self.session.cursor
-        if key != (self._serial, tuple(self.session.game.moves)) or here != placement:
-            self._hint = None  # the card left the hinted placement: the hint no longer applies
-            return ""
-        return text
-
     # -- messages up ---------------------------------------------------------------------------
 
     def on_hand_view_chosen(self, message: HandView.Chosen) -> None:
@@ -470,50 +462,6 @@ class GameScreen(ForageScreen):
 
             services_of(self.app).think_ahead(self.session.game, review_settings(self.app))
 
-    @property
-    def asks_again(self) -> bool:
-        """Whether enter was pressed once for a costly drop, and a second enter places it."""
-        return self._asked is not None and self._asked == (
-            self._position_key(),
-            self.session.cursor,
-        )
-
-    def _ask_first(self) -> bool:
-        """Whether enter asks again rather than places: the drop shown is costly, the
-        player has not turned the question off, and enter was not just pressed for it."""
-        session = self.session
-        here = (self._position_key(), session.cursor)
-        if not self.ASKS_BEFORE_COSTLY or self._asked == here or not self._asks_costly():
-            return False
-        outcome = session.preview()
-        if outcome is None or not outcome.legal:
-            return False
-        game = session.game
-        after = game.result_after(outcome) if session.is_challenge else None
-        if not is_costly(drop_change(game, outcome, after)):
-            return False
-        self._asked = here
-        self.changed()
-        return True
-
-    def _asks_costly(self) -> bool:
-        """Whether the player wants a second enter before a costly drop (read once from
-        the data folder; in a browser tab, whose data folder is the server's, asked until
-        turned off there)."""
-        if self._settings is None:
-            self._settings = Settings() if self.app.is_web else load_settings()
-        return self._settings.ask_costly
-
-    def action_ask_costly(self) -> None:
-        """Turn the question before a costly drop off, or on again (kept for next time)."""
-        self._settings = Settings(ask_costly=not self._asks_costly())
-        self._asked = None
-        kept = self.app.is_web or save_settings(self._settings)
-        answer = asking_words(self._settings.ask_costly)
-        if not kept:
-            answer += " (For this game only: the data folder cannot be written.)"
-        self.say(answer)
-
     def _final(self) -> int:
         """The score that decides the game: final in a recipe challenge, else base."""
         game = self.session.game
@@ -558,229 +506,14 @@ class GameScreen(ForageScreen):
         if not back:
             self.check_end()
 
-    def action_hint(self) -> None:
-        """Work out a suggested placement in the background, then show it."""
-        game = self.session.game
-        if game.is_over():
-            return
-        self.session.hints += 1
-        self._early = None
-        self.say(f"Hint: looking for a good placement{ELLIPSIS}")
-        key = (self._serial, tuple(game.moves))
-        snapshot = self.session.snapshot()
-        self.run_worker(
-            lambda: self._find_hint(key, snapshot),
-            thread=True,
-            exclusive=True,
-            group="hint",
-        )
-
-    def _find_hint(self, key: tuple[int, tuple[Placement, ...]], game: Game) -> None:
-        """Worker thread: ask the hint module about a copy of the game."""
-        from forage.ai.hint import hint
-
-        def so_far(found: Hint) -> None:
-            self.app.call_from_thread(self._hint_ready, key, found)
-
-        # The look ahead here, the play-outs in the app's workers, before anything else.
-        executor = services_of(self.app).analysis.executor(Priority.NOW)
-        try:
-            found = hint(game, early=so_far, executor=executor)
-        except POOL_ERRORS as error:
-            self.app.call_from_thread(self.say, f"No hint: {pool_problem(error)}.")
-            return
-        self.app.call_from_thread(self._hint_ready, key, found)
-
-    def _hint_ready(self, key: tuple[int, tuple[Placement, ...]], found: Hint | None) -> None:
-        """Show the hint (first the answer so far, then the final one), unless the game
-        moved on while it was being worked out, or the player has moved the card off the
-        answer so far."""
-        if key != (self._serial, tuple(self.session.game.moves)):
-            return
-        if found is None:
-            self.say("No placement to suggest.")
-            return
-        early, self._early = self._early, None
-        if found.final and early is not None and self.session.cursor != early:
-            return  # the player moved the card off the answer so far: leave it be
-        self.show_hint(found.placement, found.gain, found.expected, found.final)
-        if not found.final:
-            self._early = self.session.cursor
-
-    def show_hint(
-        self, placement: Placement, gain: int = 0, expected: float = 0.0, final: bool = True
-    ) -> None:
-        """Move the card being placed to a suggested placement; enter then places it
-        (``final`` False: the answer so far, the search still checking it)."""
-        if self.session.go_to(placement):
-            self._peek = False
-            game = self.session.game
-            more = expected - (game.base + gain)
-            name = card_name(game.card(placement.card))
-            later = f", about {more:.0f} more next turn" if game.turn < game.turns else ""
-            text = (
-                f"Hint: {name} here, {gain:+d} now{later}."
-                if final  # the headline above says that enter places it
-                else f"Hint so far: {name} here, {gain:+d} now; still checking{ELLIPSIS}"
-            )
-            here = self.session.cursor
-            assert here is not None
-            self._hint = ((self._serial, tuple(self.session.game.moves)), here, text)
-            self.changed()
-
-    class LearnAsked(Message):
-        """The player asked for the guided first game over this one (``L``)."""
-
     def action_learn(self) -> None:
         """Ask for the guided first game over this one (the app opens it; escape comes back)."""
         self.post_message(self.LearnAsked())
-
-    class PuzzleAsked(Message):
-        """The player asked for the day's puzzle over this game (``P``)."""
 
     def action_puzzle(self) -> None:
         """Ask for the day's puzzle over this game (the app opens it; escape comes back)."""
         self.post_message(self.PuzzleAsked())
 
-    class FriendsAsked(Message):
-        """The player asked to play with friends: a room on a server (``i``)."""
-
     def action_friends(self) -> None:
         """Ask for a room to play in with friends (the app asks for a name and a code)."""
         self.post_message(self.FriendsAsked())
-
-    def action_help(self) -> None:
-        """Open the keys and rules."""
-        from forage.app.screens.help import HelpScreen
-
-        asks = self._asks_costly() if self.ASKS_BEFORE_COSTLY else None
-        self.app.push_screen(HelpScreen(self.session.game.recipes, ask_costly=asks))
-
-    def action_new_game(self) -> None:
-        """Start a new game (asking first if this one is under way)."""
-        from forage.app.screens.confirm import ConfirmScreen
-
-        game = self.session.game
-        if game.moves and not game.is_over():
-
-            def answered(answer: str | None) -> None:
-                if answer == "yes":
-                    self.load(self.session.new_game())
-
-            self.app.push_screen(
-                ConfirmScreen("Start a new game? This game will be lost."), answered
-            )
-        else:
-            self.leave_finished(lambda: self.load(self.session.new_game()), "A new game")
-
-    def action_quit_game(self) -> None:
-        """Save the game and leave (it is offered next time: not abandoned)."""
-        self.keeper().save(self.session)
-        self.leave_finished(lambda: self.app.exit(0), "Quitting")
-
-    def leave_finished(self, then: Callable[[], None], doing: str) -> None:
-        """Do ``then`` once the finished game on this screen (if it is one) is kept apart
-        from the save; when it cannot be kept, say why and what ``doing`` would do, and
-        ask first."""
-        recorder = self.recorder()
-        in_history = recorder is not None and recorder.has_recorded(self.session)
-        problem = self.keeper().secure_finished(self.session, in_history)
-        if problem is None:
-            then()
-            return
-        from forage.app.screens.confirm import ConfirmScreen
-
-        def answered(answer: str | None) -> None:
-            if answer == "yes":
-                then()
-            else:
-                self.say("The finished game is still here: free some space, then try again.")
-
-        question = (
-            f"This finished game is not kept anywhere yet ({problem}), so the history "
-            f"cannot have it.\n\n{doing} now loses it. Go on anyway?"
-        )
-        self.app.push_screen(ConfirmScreen(question, ("lose it", "keep playing here")), answered)
-
-    # -- game flow ---------------------------------------------------------------------------------
-
-    def load(self, session: Session) -> None:
-        """Play another session on this screen (the one it replaces, if unfinished, is
-        recorded as abandoned)."""
-        recorder = self.recorder()
-        if recorder is not None:
-            recorder.replaced(self.session)
-            recorder.prepare(session.carry_on(self.session))
-        self.session = session
-        self.set_class(session.is_challenge, "-challenge")
-        self._serial += 1
-        self._last = ""
-        self._hint = None
-        self._peek = False
-        self.query_one(ScorePanel).refresh(layout=True)
-        self.keeper().keep(session)
-        self.changed()
-        self.check_end()
-
-    # -- the history (forage.app.recorder) ----------------------------------------------------
-
-    def recorder(self) -> Recorder | None:
-        """The app's link to the history, which records this screen's games (None: none)."""
-        return recorder_of(self.app)
-
-    def keeper(self) -> Keeper:
-        """What writes this screen's game down (the save, the --record file)."""
-        return keeper_of(self.app)
-
-    def daily_label(self) -> str | None:
-        """How the daily deal is named in the title (not by its long seed), else None."""
-        recorder = self.recorder()
-        if recorder is not None and recorder.is_daily(self.session):
-            kind = "recipe challenge" if self.session.is_challenge else "standard game"
-            return f"daily deal {recorder.daily} {DOT} {kind}"
-        return None
-
-    async def action_stats(self) -> None:
-        """Open the statistics and achievements (read on the history's thread)."""
-        from forage.app.screens.stats import StatsScreen
-
-        nothing: tuple[Statistics | None, dict[str, str]] = (None, {})
-        stats, unlocked = await services_of(self.app).ask(
-            lambda history: history.statistics(), nothing
-        )
-        self.app.push_screen(StatsScreen(stats, unlocked))
-
-    async def action_history(self) -> None:
-        """Open the list of stored games, from which any can be reviewed (read on the
-        history's thread)."""
-        from forage.app.screens.history import SHOWN, HistoryScreen
-
-        games = await services_of(self.app).ask(lambda history: history.games(SHOWN), None)
-        self.app.push_screen(HistoryScreen(games))
-
-    def check_end(self) -> None:
-        """Show the end screen once the game is over (finished or stuck)."""
-        if not self.session.game.is_over() or self._ending:
-            return
-        from forage.app.screens.end import EndScreen
-
-        self._ending = True
-        self.app.push_screen(EndScreen(self.session), self._after_end)
-
-    def _after_end(self, choice: str | None) -> None:
-        self._ending = False
-        session = self.session
-        if choice == "again":
-            self.leave_finished(lambda: self.load(session.same_deal()), "Playing the deal again")
-        elif choice == "other":
-            other = session.other_deck()
-            if other is not None:
-                self.leave_finished(lambda: self.load(other), "Playing the other deck")
-        elif choice == "new":
-            self.leave_finished(lambda: self.load(session.new_game()), "A new game")
-        elif choice == "undo":
-            self.action_undo()
-        elif choice == "look":
-            self.say("The finished woodland: enter shows the summary again.")
-        elif choice == "quit":
-            self.leave_finished(lambda: self.app.exit(0), "Quitting")

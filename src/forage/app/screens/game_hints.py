@@ -1,0 +1,115 @@
+"""The game screen's hints: asked in the background, shown on the status bar's last line,
+the card moved to the answer so far and then the final one (part of ``GameScreen``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from forage.ai.workers import POOL_ERRORS, pool_problem
+from forage.app.describe import ELLIPSIS, card_name
+from forage.app.services import Priority, services_of
+from forage.engine import Game, Placement
+
+if TYPE_CHECKING:
+    from forage.ai.hint import Hint
+    from forage.app.screens.base import ForageScreen
+    from forage.app.session import Session
+
+    _Screen = ForageScreen
+else:
+    _Screen = object
+
+
+class HintActions(_Screen):
+    """``t``: a suggested placement, worked out by the app's workers."""
+
+    if TYPE_CHECKING:
+        session: Session
+        _serial: int
+        _peek: bool
+        _hint: tuple[tuple[int, tuple[Placement, ...]], Placement, str] | None
+        _early: Placement | None
+
+        def say(self, text: str) -> None: ...
+        def changed(self) -> None: ...
+
+    def _hint_text(self) -> str:
+        """The hint in words while it is for the game as it stands, else nothing."""
+        if self._hint is None:
+            return ""
+        key, placement, text = self._hint
+        here = self.session.cursor
+        if key != (self._serial, tuple(self.session.game.moves)) or here != placement:
+            self._hint = None  # the card left the hinted placement: the hint no longer applies
+            return ""
+        return text
+
+    def action_hint(self) -> None:
+        """Work out a suggested placement in the background, then show it."""
+        game = self.session.game
+        if game.is_over():
+            return
+        self.session.hints += 1
+        self._early = None
+        self.say(f"Hint: looking for a good placement{ELLIPSIS}")
+        key = (self._serial, tuple(game.moves))
+        snapshot = self.session.snapshot()
+        self.run_worker(
+            lambda: self._find_hint(key, snapshot),
+            thread=True,
+            exclusive=True,
+            group="hint",
+        )
+
+    def _find_hint(self, key: tuple[int, tuple[Placement, ...]], game: Game) -> None:
+        """Worker thread: ask the hint module about a copy of the game."""
+        from forage.ai.hint import hint
+
+        def so_far(found: Hint) -> None:
+            self.app.call_from_thread(self._hint_ready, key, found)
+
+        # The look ahead here, the play-outs in the app's workers, before anything else.
+        executor = services_of(self.app).analysis.executor(Priority.NOW)
+        try:
+            found = hint(game, early=so_far, executor=executor)
+        except POOL_ERRORS as error:
+            self.app.call_from_thread(self.say, f"No hint: {pool_problem(error)}.")
+            return
+        self.app.call_from_thread(self._hint_ready, key, found)
+
+    def _hint_ready(self, key: tuple[int, tuple[Placement, ...]], found: Hint | None) -> None:
+        """Show the hint (first the answer so far, then the final one), unless the game
+        moved on while it was being worked out, or the player has moved the card off the
+        answer so far."""
+        if key != (self._serial, tuple(self.session.game.moves)):
+            return
+        if found is None:
+            self.say("No placement to suggest.")
+            return
+        early, self._early = self._early, None
+        if found.final and early is not None and self.session.cursor != early:
+            return  # the player moved the card off the answer so far: leave it be
+        self.show_hint(found.placement, found.gain, found.expected, found.final)
+        if not found.final:
+            self._early = self.session.cursor
+
+    def show_hint(
+        self, placement: Placement, gain: int = 0, expected: float = 0.0, final: bool = True
+    ) -> None:
+        """Move the card being placed to a suggested placement; enter then places it
+        (``final`` False: the answer so far, the search still checking it)."""
+        if self.session.go_to(placement):
+            self._peek = False
+            game = self.session.game
+            more = expected - (game.base + gain)
+            name = card_name(game.card(placement.card))
+            later = f", about {more:.0f} more next turn" if game.turn < game.turns else ""
+            text = (
+                f"Hint: {name} here, {gain:+d} now{later}."
+                if final  # the headline above says that enter places it
+                else f"Hint so far: {name} here, {gain:+d} now; still checking{ELLIPSIS}"
+            )
+            here = self.session.cursor
+            assert here is not None
+            self._hint = ((self._serial, tuple(self.session.game.moves)), here, text)
+            self.changed()
