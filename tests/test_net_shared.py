@@ -7,14 +7,23 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
 from helpers import run_forage
 from postgres import Cluster, StoreAt
-from room_serving import Player, check_results, expect, rooms_at, run, start_rooms, until
+from room_serving import (
+    Player,
+    check_results,
+    expect,
+    quiet,
+    rooms_at,
+    run,
+    start_rooms,
+    until,
+)
 from serving import Served, forage_server, free_port
 
 from forage.net.client import RoomClient
@@ -22,6 +31,7 @@ from forage.net.daily import Board
 from forage.net.protocol import DealOut, EndOut, JoinedOut, LobbyOut, TurnOut
 from forage.net.rooms import RoomRules
 from forage.net.server import ServerRules
+from forage.net.store import RoomStore
 
 
 def board_of(served: Served) -> Board:
@@ -193,3 +203,36 @@ def test_the_players_of_a_server_that_stops_are_waited_for_by_the_others(
             assert {line.name for line in end.results} == {"Ann", "Bob"}
 
     run(scenario(), 120)
+
+
+def test_what_is_told_before_a_server_listens_is_passed_on_when_it_does(
+    tmp_path: Path, postgres: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = postgres.schema()
+    gate: list[asyncio.Event] = []
+    listening = RoomStore.notifications
+
+    async def late(store: RoomStore) -> AsyncIterator[str]:
+        await gate[0].wait()  # the servers' listeners connect only when the test says
+        async for payload in listening(store):
+            yield payload
+
+    monkeypatch.setattr(RoomStore, "notifications", late)
+
+    async def scenario() -> None:
+        gate.append(asyncio.Event())
+        async with (
+            rooms_at(tmp_path / "one", None, url) as one,
+            rooms_at(tmp_path / "two", None, url) as two,
+        ):
+            ann, bob = await one.player(), await two.player()
+            await ann.create("Ann")
+            await bob.join(ann.room, "Bob")
+            await ann.client.start()  # Bob's deal is told while server two is deaf
+            await ann.read_until(DealOut)
+            assert not any(isinstance(m, DealOut) for m in await quiet(bob.client, 0.5))
+            gate[0].set()
+            await bob.read_until(DealOut)
+            assert bob.mirror is not None and bob.mirror.turn == 1
+
+    run(scenario(), 60)

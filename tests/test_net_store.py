@@ -18,7 +18,7 @@ from forage.engine import Deal
 from forage.net.daily import daily_rules
 from forage.net.database import SCHEMA_VERSION, SQL, Conflict, StoreError, pyformat
 from forage.net.rooms import Kind, Phase, Room, RoomRules, Status, TryStarted, Update, token_hash
-from forage.net.store import RoomStore, Told
+from forage.net.store import RoomStore, Told, ToldAt
 from forage.paths import SERVER_FILE
 from forage.record import load_game
 
@@ -291,10 +291,14 @@ def test_messages_for_another_server_are_kept_for_it_alone(
     with store.locked("ROOMCODE") as version:
         assert version == 0
         store.tell("ROOMCODE", 3, [Told(2, '{"type":"lobby"}', other.server)], 10.0)
-    assert other.told("ROOMCODE", 3) == [Told(2, '{"type":"lobby"}', other.server)]
-    assert store.told("ROOMCODE", 3) == []
+        store.tell("ROOMCODE", 4, [Told(2, '{"type":"deal"}', other.server)], 12.0)
+    lobby = ToldAt(3, Told(2, '{"type":"lobby"}', other.server))
+    deal = ToldAt(4, Told(2, '{"type":"deal"}', other.server))
+    assert other.told_since("ROOMCODE", 2) == [lobby, deal]
+    assert other.told_since("ROOMCODE", 3) == [deal]
+    assert store.told_since("ROOMCODE", 0) == []
     store.forget_told(11.0)
-    assert other.told("ROOMCODE", 3) == []
+    assert other.told_since("ROOMCODE", 0) == [deal]
 
 
 def test_servers_that_stop_saying_they_run_are_dead_and_their_players_known(

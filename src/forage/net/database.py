@@ -129,6 +129,9 @@ TABLES: Final = (
 """Every table of the store (the rights a PostgreSQL role needs are on these)."""
 CHANNEL: Final = "forage_rooms"
 """The PostgreSQL notification channel on which servers tell each other of a room's change."""
+LISTENING: Final = ""
+"""The first of a shared database's notifications: listening from now (anything told
+before may have been missed)."""
 
 _ROOM_COLUMNS: Final = (
     "SELECT code, kind, deal, deck, seed, host, status, version, active, ended_at,"
@@ -189,9 +192,10 @@ SQL: Final[Mapping[str, str]] = {
         "INSERT INTO messages (room, version, seq, server, player, body, sent)"
         " VALUES (:code, :version, :seq, :server, :player, :body, :sent)"
     ),
-    "messages_of": (
-        "SELECT player, body FROM messages"
-        " WHERE room = :code AND version = :version AND server = :server ORDER BY seq"
+    "messages_since": (
+        "SELECT version, player, body FROM messages"
+        " WHERE room = :code AND version > :version AND server = :server"
+        " ORDER BY version, seq"
     ),
     "drop_messages": "DELETE FROM messages WHERE sent < :before",
     "notify": "SELECT pg_notify(:channel, :payload)",
@@ -323,8 +327,8 @@ class Database(ABC):
         yield
 
     def notifications(self) -> AsyncIterator[str]:
-        """The payloads of the other servers' notifications, as they come (a shared
-        database only)."""
+        """The payloads of the other servers' notifications, as they come, after
+        :data:`LISTENING` (a shared database only)."""
         raise StoreFault(f"{self.where}: only a shared database tells of other servers")
 
     @contextmanager

@@ -27,6 +27,7 @@ except ImportError:  # pragma: no cover - the extra is not installed
 
 from forage.net.database import (
     CHANNEL,
+    LISTENING,
     MIGRATIONS,
     SQL,
     Database,
@@ -131,8 +132,9 @@ class PostgresDatabase(Database):
         self.conn.close()
 
     async def notifications(self) -> AsyncIterator[str]:
-        """The payloads of the servers' notifications of room changes, as they come; raises
-        StoreFault when the connection fails."""
+        """:data:`LISTENING` once listening, then the payloads of the servers'
+        notifications of room changes, as they come; raises StoreFault when the connection
+        fails."""
         try:
             listener = await psycopg.AsyncConnection.connect(
                 self.url, autocommit=True, connect_timeout=CONNECT_SECONDS
@@ -141,6 +143,7 @@ class PostgresDatabase(Database):
             raise StoreFault(f"{self.where}: {first_line(exc)}") from None
         try:
             await listener.execute(f"LISTEN {CHANNEL}")
+            yield LISTENING
             async for notice in listener.notifies():
                 yield notice.payload
         except psycopg.Error as exc:

@@ -65,7 +65,7 @@ from forage.net.daily import (
     is_over,
     name_key,
 )
-from forage.net.database import Conflict, StoreFault
+from forage.net.database import LISTENING, Conflict, StoreFault
 from forage.net.protocol import (
     CLOSING,
     CODE_ALPHABET,
@@ -297,6 +297,9 @@ class RoomServer:
         self._tasks: list[asyncio.Task[None]] = []
         self._boards: dict[date, Shown] = {}
         """The boards last built, by day."""
+        self._told: dict[str, int] = {}
+        """A shared database: for each room with players connected here, the last version
+        whose messages for them from other servers have been passed on."""
 
     # -- the application ----------------------------------------------------------------------
 
@@ -664,11 +667,16 @@ class RoomServer:
     def _bind(self, client: Client, code: str, player: int) -> None:
         client.room, client.player = code, player
         self.seats[(code, player)] = client
+        room = self.rooms.get(code)
+        if self.store.shared and room is not None:
+            self._told.setdefault(code, room.version)
 
     def _unbind(self, client: Client) -> None:
         room, player = client.room, client.player
         if room is not None and player is not None and self.seats.get((room, player)) is client:
             del self.seats[(room, player)]
+            if not any(key[0] == room for key in self.seats):
+                self._told.pop(room, None)
         client.room = client.player = None
 
     # -- the online daily ---------------------------------------------------------------------
@@ -798,6 +806,7 @@ class RoomServer:
                 return None
             if holder is not None and store.holders(code).get(holder[0]) != holder[1]:
                 return None  # the player's connection is held elsewhere now
+            self._catch_up(code, version)
             room = self.rooms.get(code)
             if room is None or room.version != version:
                 room = self._reload(code)
@@ -810,6 +819,8 @@ class RoomServer:
                 room.version = version + 1
                 store.write(code, update.events)
                 store.set_state(code, room.version, room.active, room.deadline())
+                if code in self._told:
+                    self._told[code] = room.version
             mine = {actor, *((update.player, 0) if taking else ())}
             others = [send for send in update.sends if send.to not in mine]
             holders = store.holders(code) if others else {}
@@ -909,28 +920,43 @@ class RoomServer:
 
     async def _listen(self) -> None:
         """Pass on to the players connected here what other servers' actions told them;
-        listen again a moment after the connection fails."""
+        listen again a moment after the connection fails, passing on what was told
+        meanwhile."""
         while not self._stopping:
             try:
                 async for payload in self.store.notifications():
-                    self._on_notice(payload)
+                    if payload == LISTENING:
+                        for code in list(self._told):
+                            self._catch_up(code)
+                    else:
+                        self._on_notice(payload)
             except StoreFault as exc:
                 log.error("forage serve: lost the database's notifications (%s)", exc)
             await asyncio.sleep(1.0)
 
     def _on_notice(self, payload: str) -> None:
         code, _, version = payload.partition(" ")
-        if not any(key[0] == code for key in self.seats) or not version.isdigit():
+        if code in self._told and version.isdigit():
+            self._catch_up(code, int(version))
+
+    def _catch_up(self, code: str, version: int | None = None) -> None:
+        """Pass on the messages other servers stored for the room's players connected here
+        since the last passed on (up to at least ``version``, the room's version now known
+        to be stored)."""
+        since = self._told.get(code)
+        if since is None or (version is not None and version <= since):
             return
         try:
-            told = self.store.told(code, int(version))
+            stored = self.store.told_since(code, since)
         except StoreFault as exc:
             log.error("forage serve: room %s: could not read its messages (%s)", code, exc)
             return
-        for message in told:
-            client = self.seats.get((code, message.player))
+        for message in stored:
+            client = self.seats.get((code, message.told.player))
             if client is not None:
-                self._send(client, message.text)
+                self._send(client, message.told.text)
+        latest = max((message.version for message in stored), default=since)
+        self._told[code] = max(latest, since if version is None else version)
 
     async def _sweep(self) -> None:
         """Now and then: say this server is running, do what the time does to rooms whose

@@ -108,6 +108,14 @@ class Told:
     server: str = ""
 
 
+@dataclass(frozen=True)
+class ToldAt:
+    """A stored message and the room's version that told it."""
+
+    version: int
+    told: Told
+
+
 def _now() -> str:
     """The time now as stored: ISO 8601 in UTC, to the microsecond."""
     return datetime.now(UTC).strftime(STAMP)
@@ -288,11 +296,11 @@ class RoomStore:
         raises StoreFault when the connection fails."""
         return self.db.notifications()
 
-    def told(self, code: str, version: int) -> list[Told]:
-        """The messages of a room's version for players connected to this server that
-        another server stored."""
-        rows = self._run("messages_of", code=code, version=version, server=self.server).rows
-        return [Told(int(player), str(body), self.server) for player, body in rows]
+    def told_since(self, code: str, version: int) -> list[ToldAt]:
+        """The messages of a room's versions after ``version`` for players connected to this
+        server that other servers stored, in order."""
+        rows = self._run("messages_since", code=code, version=version, server=self.server).rows
+        return [ToldAt(int(at), Told(int(p), str(body), self.server)) for at, p, body in rows]
 
     def holders(self, code: str) -> dict[int, str | None]:
         """The server holding each player's connection in a room (None: disconnected)."""
