@@ -8,7 +8,7 @@ last placement: when the end screen shows the deal's par, and when the review (`
 complete. The deals are standard games and recipe challenges (the slowest to review).
 
     uv run python benchmarks/review_pace.py [--pace 5] [--seeds 1 2] [--recipes-seeds 3 4]
-        [--json]
+        [--baseline] [--json]
 
 The target: the review complete at most 1 s after the last placement, par shown with the
 end screen (docs/performance.md).
@@ -30,9 +30,10 @@ READY_SECONDS = 120.0
 """How long to wait for the par or the review before giving up on a deal."""
 
 
-async def play(seed: int, recipes: bool, pace: float) -> dict[str, Any]:
+async def play(seed: int, recipes: bool, pace: float, ahead: bool = True) -> dict[str, Any]:
     """Play one deal at ``pace`` seconds a move; the seconds from the last placement until
-    the par is shown and the review is complete."""
+    the par is shown and the review is complete. ``ahead``: review while the player thinks
+    (False: the baseline, nothing analysed until the game ends)."""
     from textual.widgets import Static
 
     from forage.app.app import ForageApp
@@ -45,7 +46,7 @@ async def play(seed: int, recipes: bool, pace: float) -> dict[str, Any]:
         recipes=recipes,
         offer_resume=False,
         show_par=True,
-        analyse_while_playing=True,
+        analyse_while_playing=ahead,
         recorder=Recorder("bench"),
     )
     async with app.run_test(size=(100, 32)) as pilot:
@@ -86,14 +87,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pace", type=float, default=5.0, help="seconds a move (5)")
     parser.add_argument("--seeds", type=int, nargs="*", default=[1, 2])
     parser.add_argument("--recipes-seeds", type=int, nargs="*", default=[3, 4])
+    parser.add_argument(
+        "--baseline", action="store_true", help="analyse nothing while playing (the baseline)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     os.environ["FORAGE_HOME"] = tempfile.mkdtemp(prefix="forage-bench-")
     runs = [(s, False) for s in args.seeds] + [(s, True) for s in args.recipes_seeds]
-    found = [asyncio.run(play(seed, recipes, args.pace)) for seed, recipes in runs]
+    found = [
+        asyncio.run(play(seed, recipes, args.pace, not args.baseline)) for seed, recipes in runs
+    ]
     reviews = [r["review"] for r in found if r["review"] is not None]
     summary = {
         "pace": args.pace,
+        "baseline": args.baseline,
         "deals": found,
         "review_worst": max(reviews) if reviews else None,
         "review_median": statistics.median(reviews) if reviews else None,

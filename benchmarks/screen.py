@@ -183,6 +183,8 @@ def _measure(
 ) -> tuple[float, list[float]]:
     """One run: the start-up time and the latency of each key press (s), the keys ``first``
     pressed before them (each waiting for what it shows)."""
+    from forage.app.saves import SAVE_NAME
+
     terminal = Terminal(argv, env, size)
     try:
         startup = terminal.first_frame(marker)
@@ -192,6 +194,8 @@ def _measure(
         latencies = [terminal.key_latency(key) for key in keys]
     finally:
         terminal.close()
+        # A placement leaves a game in progress, which the next start would offer to resume.
+        (Path(env["FORAGE_HOME"]) / SAVE_NAME).unlink(missing_ok=True)
     return startup, latencies
 
 

@@ -11,6 +11,7 @@ import pytest
 from helpers import load_benchmark
 
 FIRST_FRAME = load_benchmark("first_frame.py")
+returning_player = load_benchmark("screen.py").returning_player
 
 
 @pytest.mark.parametrize("leave", ["STOP", "QUIT"])
@@ -55,3 +56,38 @@ def test_the_hook_leaves_textual_to_be_imported_where_the_program_imports_it(
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "False"
+
+
+WRITE_MODULES = """
+import os
+import sys
+
+
+def patch(app):
+    _display = app._display
+    _run = app.run
+
+    def _list_when_drawn(self, screen, renderable):
+        _display(self, screen, renderable)
+        if renderable is not None:
+            print(*sorted(sys.modules), flush=True)
+            os._exit(0)
+
+    app._display = _list_when_drawn
+    app.run = lambda self, *args, **kwargs: _run(self, headless=True, size=(80, 24))
+"""
+
+
+def test_the_game_starts_no_worker_machinery_before_its_first_frame(tmp_path: Path) -> None:
+    """The worker processes' modules (multiprocessing, the process pool) are imported when
+    the first analysis is asked for, not on the way to the first frame."""
+    returning_player(str(tmp_path))
+    code = WRITE_MODULES + FIRST_FRAME.ON_IMPORT + FIRST_FRAME.GAME
+    env = {**os.environ, "FORAGE_HOME": str(tmp_path), "TERM": "xterm-256color"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    imported = set(done.stdout.split())
+    assert "forage.app.screens.game" in imported  # the board was drawn
+    assert not imported & {"multiprocessing", "concurrent.futures.process", "forage.ai.workers"}

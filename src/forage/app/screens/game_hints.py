@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from forage.ai.workers import POOL_ERRORS, pool_problem
 from forage.app.describe import ELLIPSIS, card_name
 from forage.app.services import Priority, services_of
 from forage.engine import Game, Placement
@@ -64,6 +63,7 @@ class HintActions(_Screen):
     def _find_hint(self, key: tuple[int, tuple[Placement, ...]], game: Game) -> None:
         """Worker thread: ask the hint module about a copy of the game."""
         from forage.ai.hint import hint
+        from forage.ai.workers import POOL_ERRORS, pool_problem
 
         def so_far(found: Hint) -> None:
             self.app.call_from_thread(self._hint_ready, key, found)
