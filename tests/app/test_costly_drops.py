@@ -132,7 +132,8 @@ async def test_turning_the_question_off_lasts_to_the_next_game(size: tuple[int, 
         assert "no longer ask" in app.screen.query_one(StatusBar).state.note
         await pilot.press("question_mark")
         await pilot.pause()
-        assert isinstance(app.screen, HelpScreen) and app.screen.ask_costly is False
+        assert isinstance(app.screen, HelpScreen)
+        assert "(kept for next time): now off" in str(app.screen.query_one("#help-text").content)
     assert load_settings().ask_costly is False
     assert json.loads(settings_path().read_text())["format"] == "forage-settings/1"
     app, spot = costly_app()

@@ -262,3 +262,19 @@ async def test_a_second_try_says_it_does_not_count(size: tuple[int, int]) -> Non
         await pilot.press("enter")
         await pilot.pause()
         assert f"{TICK} Solved" in lines(screen) and "does not count" in lines(screen)
+
+
+@sync
+async def test_the_help_of_a_puzzle_lists_only_the_keys_a_puzzle_has() -> None:
+    from forage.app.screens.help import HelpScreen
+
+    app = PuzzleApp(daily_puzzle(DAY), DAY)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("#help-text", Static).content)
+    assert "rotate clockwise" in text and "q, escape         leave" in text
+    for gone in ("undo the last placement", "hint: a suggested", "new game", "saved and offered"):
+        assert gone not in text

@@ -287,6 +287,28 @@ def test_leaving_the_game_says_what_it_does_and_the_others_play_on(
     assert (game.status, game.mode, game.room, game.placing) == ("abandoned", "room", code, None)
 
 
+def test_the_help_in_a_room_lists_only_the_keys_a_room_has(tmp_path: Path) -> None:
+    from forage.app.screens.help import HelpScreen
+
+    async def scenario() -> str:
+        async with rooms_at(tmp_path / "server") as rooms:
+            ann = await open_room(rooms.url)
+            app = RoomApp(ann, Recorder("Ann"))
+            async with app.run_test(size=(80, 24)) as pilot:
+                bob = await dealt(pilot, app, rooms.url)
+                await pilot.press("question_mark")
+                await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
+                text = text_of(app.screen, "#help-text")
+                await bob.close()
+            await ann.close()
+            return text
+
+    text = run(scenario())
+    assert "rotate clockwise" in text and "leave the room (it asks first)" in text
+    for gone in ("undo the last placement", "hint: a suggested", "new game", "saved and offered"):
+        assert gone not in text
+
+
 def test_f_in_the_game_joins_a_friends_room_on_the_tabs_server_and_comes_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -217,12 +217,17 @@ class GameScreen(HintActions, GameFlow, CostlyDrops, ForageScreen):
     """The keys that work on the card being placed: none once the game is over."""
 
     CARD_ACTIONS: ClassVar[frozenset[str]] = frozenset({"next_card", "choose"})
+    LOCKED: ClassVar[frozenset[str]] = frozenset()
+    """The game's keys this screen does without (not shown, not working, not in its help)."""
     """The keys that take the other hand card: none with one card left (the last turn)."""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Once the game is over the keys for placing a card are not shown (nor work), nor
-        those that take the other hand card while there is one card in hand."""
+        """The locked keys are not shown (nor work); once the game is over, nor those for
+        placing a card, nor those that take the other hand card while there is one card in
+        hand."""
         game = self.session.game
+        if action in self.LOCKED:
+            return False
         if action in self.CARD_ACTIONS and len(game.hand) < 2:
             return False
         return not (action in self.PLACING_ACTIONS and game.is_over())

@@ -29,6 +29,7 @@ class GameFlow(_Screen):
     if TYPE_CHECKING:
         session: Session
         ASKS_BEFORE_COSTLY: ClassVar[bool]
+        LOCKED: ClassVar[frozenset[str]]
         _ending: bool
         _serial: int
         _peek: bool
@@ -40,12 +41,17 @@ class GameFlow(_Screen):
         def action_undo(self) -> None: ...
         def _asks_costly(self) -> bool: ...
 
+    def quit_help(self) -> str | None:
+        """The help's line on what q does here (None: the game's own line)."""
+        return None
+
     def action_help(self) -> None:
-        """Open the keys and rules."""
-        from forage.app.screens.help import HelpScreen
+        """Open the keys (those of this screen) and rules."""
+        from forage.app.screens.help import HelpScreen, game_keys
 
         asks = self._asks_costly() if self.ASKS_BEFORE_COSTLY else None
-        self.app.push_screen(HelpScreen(self.session.game.recipes, ask_costly=asks))
+        keys = game_keys(asks, self.LOCKED, self.quit_help())
+        self.app.push_screen(HelpScreen(self.session.game.recipes, keys=keys))
 
     def action_new_game(self) -> None:
         """Start a new game (asking first if this one is under way)."""

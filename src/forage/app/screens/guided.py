@@ -53,11 +53,9 @@ class GuidedScreen(GameScreen):
         """The two lines of guidance."""
         yield Static(id="lesson", classes="body")
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The game's keys, less the locked ones."""
-        if action in self.LOCKED:
-            return False
-        return super().check_action(action, parameters)
+    def quit_help(self) -> str | None:
+        """q leaves, as escape does."""
+        return "  q, escape         leave"
 
     def check_end(self) -> None:
         """No end screen: the two lines say how it went."""

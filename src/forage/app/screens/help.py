@@ -30,35 +30,69 @@ from forage.engine import Recipe
 from forage.engine.areas import EDWOOD_POINTS, MOUSE_FACE, SPLIT_DIE_POINTS
 from forage.engine.scoring import WIN_LINE
 
-KEYS: Final = f"""\
-[b]Keys[/b]   ({UP_DOWN} scroll this help; escape or ? closes it)
-  arrows, h j k l   move the card being placed one area
-  r / R             rotate clockwise / counter-clockwise
-  tab, 1, 2         choose the hand card
-  enter, space      place the card where it is shown
-  c                 choose the mouse colour on a split area
-  p                 peek under the card (again: show the card)
-  u / ctrl+r        undo the last placement / redo it
-  t                 hint: a suggested placement (on the last line)
-  f / F             the card's next / previous legal spot, the spots in
-                    order of what they give at once (not in a puzzle)
-  {ASK_KEY}                 ask for a second enter before a drop that loses
-                    {COSTLY_LOSS} points or more or takes the score below zero:
-                    on or off (kept for next time){{asking}}
-  s                 statistics and achievements
-  g                 your games: pick one and review it move by move
-  v                 colours: the standard or the colour-blind palette
-  n                 new game
-  L                 learn the rules by playing them (as forage learn)
-  P                 the day's puzzle: find the one best placement
-  {FRIENDS_KEY}                 play with friends in a room (forage serve)
-  q                 quit; the game is saved and offered next time
-[b]Mouse[/b]
-  click the woodland    move the card there (its top-left area)
-  wheel, right click    rotate the card
-  double click          place the card there
-  click a hand card     choose it
-"""
+KEY_LINES: Final[tuple[tuple[str, str], ...]] = (
+    ("", f"[b]Keys[/b]   ({UP_DOWN} scroll this help; escape or ? closes it)"),
+    ("move", "  arrows, h j k l   move the card being placed one area"),
+    ("rotate", "  r / R             rotate clockwise / counter-clockwise"),
+    ("next_card", "  tab, 1, 2         choose the hand card"),
+    ("place", "  enter, space      place the card where it is shown"),
+    ("mouse_colour", "  c                 choose the mouse colour on a split area"),
+    ("peek", "  p                 peek under the card (again: show the card)"),
+    ("undo", "  u / ctrl+r        undo the last placement / redo it"),
+    ("hint", "  t                 hint: a suggested placement (on the last line)"),
+    (
+        "spot",
+        "  f / F             the card's next / previous legal spot, the spots in\n"
+        "                    order of what they give at once (not in a puzzle)",
+    ),
+    (
+        "ask_costly",
+        f"  {ASK_KEY}                 ask for a second enter before a drop that loses\n"
+        f"                    {COSTLY_LOSS} points or more or takes the score below zero:\n"
+        "                    on or off (kept for next time){asking}",
+    ),
+    ("stats", "  s                 statistics and achievements"),
+    ("history", "  g                 your games: pick one and review it move by move"),
+    ("colours", "  v                 colours: the standard or the colour-blind palette"),
+    ("new_game", "  n                 new game"),
+    ("learn", "  L                 learn the rules by playing them (as forage learn)"),
+    ("puzzle", "  P                 the day's puzzle: find the one best placement"),
+    ("friends", f"  {FRIENDS_KEY}                 play with friends in a room (forage serve)"),
+    ("quit_game", "  q                 quit; the game is saved and offered next time"),
+    (
+        "",
+        "[b]Mouse[/b]\n"
+        "  click the woodland    move the card there (its top-left area)\n"
+        "  wheel, right click    rotate the card\n"
+        "  double click          place the card there\n"
+        "  click a hand card     choose it",
+    ),
+)
+"""The game's help on its keys, a line (or a few) for each action, named as the game
+screen's bindings name it ("": not one key's)."""
+
+KEYS: Final = "\n".join(text for _, text in KEY_LINES) + "\n"
+"""Every key line of the game's help."""
+
+
+def game_keys(
+    ask_costly: bool | None = None,
+    without: frozenset[str] = frozenset(),
+    quit_line: str | None = None,
+) -> str:
+    """The help's key lines: with whether a costly drop asks twice now, where it can;
+    ``without`` the actions a screen does without; ``quit_line``: the line saying what q
+    does there, in place of the game's."""
+    asking = "" if ask_costly is None else f": now {'on' if ask_costly else 'off'}"
+    lines = []
+    for action, text in KEY_LINES:
+        if action == "quit_game" and quit_line is not None:
+            text = quit_line
+        elif action in without:
+            continue
+        lines.append(text.replace("{asking}", asking))
+    return "\n".join(lines) + "\n"
+
 
 READING: Final = f"""\
 [b]Reading the woodland[/b]
@@ -114,11 +148,10 @@ RULES: Final = f"""\
 """
 
 
-def game_help(ask_costly: bool | None = None) -> str:
-    """The game's help: keys (with whether a costly drop asks twice now, where it can),
-    how to read the woodland, and the rules."""
-    asking = "" if ask_costly is None else f": now {'on' if ask_costly else 'off'}"
-    return KEYS.replace("{asking}", asking) + "\n" + READING + "\n" + RULES
+def game_help(keys: str | None = None) -> str:
+    """The game's help: its keys (:func:`game_keys` by default), how to read the woodland,
+    and the rules."""
+    return (game_keys() if keys is None else keys) + "\n" + READING + "\n" + RULES
 
 
 class HelpScreen(ForageModal):
@@ -132,20 +165,20 @@ class HelpScreen(ForageModal):
         self,
         recipes: tuple[Recipe, ...] = (),
         text: str | None = None,
-        ask_costly: bool | None = None,
+        keys: str | None = None,
     ) -> None:
         """Help, listing this game's recipes when it is a recipe challenge; ``text``: another
-        screen's help instead of the game's; ``ask_costly``: whether a costly drop asks
-        for a second enter, as the player has it now (None: not on this screen)."""
+        screen's help instead of the game's; ``keys``: the game's key lines as this screen
+        has them (:func:`game_keys`)."""
         super().__init__()
         self.recipes = recipes
         self.text = text
-        self.ask_costly = ask_costly
+        self.keys = keys
 
     def compose(self) -> ComposeResult:
         """The help text in a scrolling box."""
         yield too_small_notice()
-        text = self.text if self.text is not None else game_help(self.ask_costly)
+        text = self.text if self.text is not None else game_help(self.keys)
         if self.recipes:
             target = sum(r.target for r in self.recipes)
             sums = " + ".join(str(r.target) for r in self.recipes)

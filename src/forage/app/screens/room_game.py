@@ -112,11 +112,11 @@ class RoomGameScreen(GameScreen, RoomScreen):
 
     # -- keys ---------------------------------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The game's keys, less those a room does without."""
-        if action in self.LOCKED:
-            return False
-        return super().check_action(action, parameters)
+    def quit_help(self) -> str | None:
+        """q leaves the room, or stops the day's try for now."""
+        if getattr(self.app, "online_daily", None) is not None:
+            return "  q                 stop for now; today's try waits for you"
+        return "  q                 leave the room (it asks first)"
 
     def key_label(self, action: str, description: str) -> str | None:
         """``q`` leaves the room."""
