@@ -287,6 +287,32 @@ def test_leaving_the_game_says_what_it_does_and_the_others_play_on(
     assert (game.status, game.mode, game.room, game.placing) == ("abandoned", "room", code, None)
 
 
+def test_a_stopping_signal_keeps_the_room_s_game_in_the_history_as_left(
+    tmp_path: Path, forage_home: Path
+) -> None:
+    async def scenario() -> str:
+        async with rooms_at(tmp_path / "server") as rooms:
+            ann = await open_room(rooms.url)
+            recorder = Recorder("Ann")
+            app = RoomApp(ann, recorder)
+            async with app.run_test(size=(80, 24)) as pilot:
+                bob = await dealt(pilot, app, rooms.url)
+                await place_by_keys(pilot, app)
+                app.stop_on_signal(129)  # the terminal closed
+                await settle(pilot, lambda: not app.is_running)
+            assert app.return_value == 129
+            await bob.close()
+            await ann.close()
+            recorder.close()
+            return ann.state.room
+
+    code = run(scenario())
+    with HistoryStore.open(forage_home) as store:
+        (game,) = store.games()
+    assert (game.status, game.mode, game.room) == ("abandoned", "room", code)
+    assert game.moves == 1
+
+
 def test_the_help_in_a_room_lists_only_the_keys_a_room_has(tmp_path: Path) -> None:
     from forage.app.screens.help import HelpScreen
 

@@ -51,6 +51,16 @@ class RoomApp(ForageBaseApp):
         screen = self.screen
         return screen.session if isinstance(screen, RoomGameScreen) else None
 
+    def stop_on_signal(self, code: int) -> None:
+        """Keep a room's game not yet ended in the history as left, then leave with
+        ``code``."""
+        from forage.app.screens.room_game import RoomGameScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, RoomGameScreen):
+                screen.keep_if_left()
+        super().stop_on_signal(code)
+
     async def on_room_done(self, message: RoomDone) -> None:
         """The player is done with the room: close its link and end."""
         await self.services.close_room()

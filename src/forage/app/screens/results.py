@@ -26,6 +26,7 @@ from forage.app.screens.rooms import (
     RoomNews,
     RoomScreen,
     finished_game,
+    history_key,
     keep_room_game,
     names_text,
     places,
@@ -172,7 +173,7 @@ class ResultsScreen(RoomScreen):
         """Keep the player's game in the history (on the history's thread), then say so; a
         try of the online daily, then the day's board with the player's place."""
         state = self.state
-        key = ("room", state.room, state.player)
+        key = history_key(state)
         found = finished_game(state, self.started)
         day = self.online_daily
         if day is not None and found is not None:

@@ -27,11 +27,13 @@ from forage.app.screens.rooms import (
     RoomScreen,
     connection_line,
     connection_news,
+    history_key,
     keep_room_game,
     left_game,
     names_text,
     standings_text,
 )
+from forage.app.services import services_of
 from forage.app.session import Session
 from forage.app.themes import marks_of
 from forage.app.widgets import StatusState
@@ -155,6 +157,18 @@ class RoomGameScreen(GameScreen, RoomScreen):
         turn = len(self.session.game.moves)
         self.run_worker(self.link.place(turn, outcome.placement), group="room")
 
+    def keep_if_left(self) -> None:
+        """The program is stopping (a signal): a game the room has not ended goes into the
+        history as left, as far as it went (the online daily's try waits on the server)."""
+        history = services_of(self.app).history
+        if self.state.end is not None or history is None:
+            return
+        if getattr(self.app, "online_daily", None) is not None:
+            return
+        key = history_key(self.state)
+        game, info = left_game(self.state, self.session.game.copy(), self.dealt_at)
+        history.later(lambda: history.record_room(key, game, info))
+
     def action_quit_game(self) -> None:
         """Leave the room (asked first, saying what it does); after the end, the results."""
         if self.state.end is not None:
@@ -174,9 +188,8 @@ class RoomGameScreen(GameScreen, RoomScreen):
 
         async def answered(answer: str | None) -> None:
             if answer == "yes":
-                key = ("room", self.state.room, self.state.player)
                 found = left_game(self.state, self.session.game.copy(), self.dealt_at)
-                await keep_room_game(self.app, key, found)
+                await keep_room_game(self.app, history_key(self.state), found)
                 await self.leave_room()
 
         self.app.push_screen(ConfirmScreen(LEAVING, ("leave", "stay")), answered)

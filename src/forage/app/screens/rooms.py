@@ -229,6 +229,11 @@ def finished_game(state: RoomState, started: datetime | None) -> tuple[Game, Pla
     return game, info
 
 
+def history_key(state: RoomState) -> tuple[str, str, int]:
+    """What the player's game of a room is kept under in the history (kept once)."""
+    return ("room", state.room, state.player)
+
+
 def left_game(state: RoomState, game: Game, started: datetime | None) -> tuple[Game, PlayInfo]:
     """The player's game of a room left before its end (as far as it went), and what the
     history keeps with it."""
