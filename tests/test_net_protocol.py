@@ -208,5 +208,10 @@ def test_server_messages_read_back_and_unknown_types_are_skipped() -> None:
     turn = json.loads(message_text(TurnOut(turn=8, card=None, standings=[])))
     assert turn == {"type": "turn", "turn": 8, "card": None, "standings": []}
     assert read_server_message('{"type": "news", "text": "later addition"}') is None
-    with pytest.raises(BadMessage):
-        read_server_message("[]")
+    assert read_server_message('{"type": ["a list"]}') is None
+    assert read_server_message('{"text": "no type"}') is None
+    for junk in ("[]", "not json", "[" * 100_000):
+        with pytest.raises(BadMessage, match="^not a JSON object$"):
+            read_server_message(junk)
+    with pytest.raises(BadMessage, match="^turn: "):
+        read_server_message('{"type": "turn", "turn": 2}')

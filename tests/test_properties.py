@@ -32,6 +32,7 @@ from forage.engine import (
     Rotation,
     Square,
     Woodland,
+    rules,
 )
 from forage.engine.areas import DICE_PER_COLOUR, FOOD_FACES, MOUSE_FACE, UPRIGHT_CELLS, rotate_cell
 
@@ -187,6 +188,18 @@ def check_placements(game: Game) -> None:
                             assert not game.outcome(trial).legal, trial
 
 
+def check_scan_orders(game: Game) -> None:
+    """The scan unordered (quickest to a first legal spot, as R13's check wants) finds each
+    legal spot of the ordered scan once, with the same resolution."""
+    pos = game.position
+    for number in game.hand:
+        shape = game.shape(number)
+        ordered = list(rules.scan(pos.board, pos.counts, pos.edwood, shape))
+        found = list(rules.scan(pos.board, pos.counts, pos.edwood, shape, ordered=False))
+        assert len(found) == len(ordered)
+        assert sorted(found, key=lambda spot: spot[:2]) == ordered
+
+
 @GAME_SETTINGS
 @given(game=games(), data=st.data())
 def test_random_games_keep_every_invariant(game: Game, data: st.DataObject) -> None:
@@ -196,6 +209,7 @@ def test_random_games_keep_every_invariant(game: Game, data: st.DataObject) -> N
     while True:
         if len(game.moves) == check_at:
             check_placements(game)
+            check_scan_orders(game)
         if game.is_over():
             break
         listed = legal(game)

@@ -11,7 +11,7 @@ Everything here is on the board's codes (:mod:`forage.engine.board`); the engine
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from enum import IntEnum, StrEnum
 from itertools import product
 from typing import Final, NamedTuple
@@ -519,6 +519,15 @@ def covers(board: Board, spot: int, turned: Turned) -> bool:
     return any(spot + d in board for d in turned.offsets)
 
 
+def _each_once(items: Iterable[int]) -> Iterator[int]:
+    """The items, each the first time it comes."""
+    seen: set[int] = set()
+    for item in items:
+        if item not in seen:
+            seen.add(item)
+            yield item
+
+
 def scan(
     board: Board,
     counts: tuple[int, int, int],
@@ -531,18 +540,22 @@ def scan(
 ) -> Iterator[LegalSpot]:
     """Every legal placement of a card: each rotation, each spot that covers the woodland.
 
-    ``ordered`` gives the engine's order (rotation, then y, then x). With ``bounds`` (for
-    each area mask, the most a cell can be worth on each code below) a spot whose cells'
-    bounds add up to less than ``floor[0]`` is skipped unresolved; the caller may raise
-    the floor as it goes.
+    ``ordered`` gives the engine's order (rotation, then y, then x); unordered, the spots
+    come as the woodland's squares give them, each once, so the first comes at once. With
+    ``bounds`` (for each area mask, the most a cell can be worth on each code below) a spot
+    whose cells' bounds add up to less than ``floor[0]`` is skipped unresolved; the caller
+    may raise the floor as it goes.
     """
     get = board.get
     for rotation, turned in enumerate(shape.turns):
         d0, d1, d2, d3, d4, d5 = turned.offsets
-        spots = {p - d for p in board for d in turned.offsets}
+        if ordered:
+            spots: Iterable[int] = sorted({p - d for p in board for d in turned.offsets})
+        else:
+            spots = _each_once(p - d for p in board for d in turned.offsets)
         if bounds is not None:
             b0, b1, b2, b3, b4, b5 = (bounds[c.area] for c in turned.cells)
-        for spot in sorted(spots) if ordered else spots:
+        for spot in spots:
             u0 = get(spot + d0, 0)
             u1 = get(spot + d1, 0)
             u2 = get(spot + d2, 0)
