@@ -72,13 +72,25 @@ def test_a_try_of_the_online_daily_plays_to_the_days_board_and_the_history(
             app = RoomApp(link, recorder, datetime.now(UTC).date())
             async with app.run_test(size=size) as pilot:
                 await settle(pilot, lambda: isinstance(app.screen, RoomGameScreen))
+                day = datetime.now(UTC).date().isoformat()
+                game = app.screen
+                assert isinstance(game, RoomGameScreen)
+                assert game.session.label() == f"online daily {day} · standard game"
+                assert game.key_label("quit_game", "Quit") == "Stop for now"
                 while isinstance(app.screen, RoomGameScreen):
                     await place_one(pilot, app)
                 results = app.screen
                 assert isinstance(results, ResultsScreen)
                 await settle(pilot, lambda: results.board is not None)
+                title = str(results.query_one("#results-title", Static).content)
+                assert title == f"Forage · online daily {day} · results"
                 winner = str(results.query_one("#results-winner", Static).content)
                 assert "Today's board" in winner and "you are 1st of 1" in winner
+                (line,) = results.end.results
+                verdict = "a win" if line.won else "not a win"
+                assert winner.startswith(f"Your try: {line.final} points, {verdict} (35 points")
+                assert str(results.query_one("#results-table", Static).content) == ""
+                assert results.check_action("step", (1,)) is False
                 assert "Your try is in your history." in winner
                 await pilot.press("q")
                 await settle(pilot, lambda: not app.is_running)

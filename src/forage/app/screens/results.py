@@ -68,6 +68,17 @@ def winner_line(end: EndOut) -> str:
     return f"{names_text(first)} share first place with {best} points.{reason}"
 
 
+def try_line(end: EndOut) -> str:
+    """How the player's try of the online daily ended (a room of one)."""
+    if not end.results:
+        return "Your try was not dealt."
+    line = end.results[0]
+    recipes = bool(line.record.get("recipes"))
+    win = "the recipes' target" if recipes else f"{WIN_LINE} points or more"
+    verdict = "a win" if line.won else "not a win"
+    return f"Your try: {line.final} points, {verdict} ({win} wins)."
+
+
 def results_text(
     end: EndOut, player: int, shown: int, marks: Mapping[str, Style] = DEFAULT_MARKS
 ) -> Text:
@@ -217,8 +228,12 @@ class ResultsScreen(RoomScreen):
         """Every part of the screen, for the woodland shown."""
         end, state = self.end, self.state
         marks = marks_of(self.app)
-        self.query_one("#results-title", Static).update(title_of(state, "results"))
-        winner = Text(winner_line(end), marks["gain"] + Style(bold=True))
+        self.query_one("#results-title", Static).update(
+            title_of(state, "results", self.online_daily)
+        )
+        daily = self.online_daily is not None
+        said = try_line(end) if daily else winner_line(end)
+        winner = Text(said, marks["gain"] + Style(bold=True))
         if self.kept:
             winner.append(f"\n{self.kept}", marks["note"])
         if self.board is not None:
@@ -226,7 +241,7 @@ class ResultsScreen(RoomScreen):
             winner.append_text(self.board)
         self.query_one("#results-winner", Static).update(winner)
         self.query_one("#results-table", Static).update(
-            results_text(end, state.player, self.shown, marks)
+            "" if daily else results_text(end, state.player, self.shown, marks)
         )
         caption = Text()
         woodland = self.query_one(WoodlandView)
@@ -239,9 +254,17 @@ class ResultsScreen(RoomScreen):
                 woodland.state = WoodlandState(game=self.shown + 1)
             else:
                 caption.append(f"{whose} woodland", "bold")
-                caption.append(f" (final {line.final}); tab shows the next.")
+                more = "; tab shows the next" if len(end.results) > 1 else ""
+                caption.append(f" (final {line.final}){more}.")
                 woodland.state = WoodlandState(squares=game.woodland.squares, game=self.shown + 1)
         self.query_one("#results-caption", Static).update(caption)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Stepping through the woodlands only where there is more than one."""
+        end = self.state.end
+        if action == "step" and (end is None or len(end.results) < 2):
+            return False
+        return super().check_action(action, parameters)
 
     def action_step(self, step: int) -> None:
         """Show the next (or the previous) player's woodland."""

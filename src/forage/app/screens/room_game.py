@@ -13,6 +13,7 @@ come with the server's ``end``.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import ClassVar, Final
 
 from textual.app import ComposeResult
@@ -20,7 +21,6 @@ from textual.widgets import Static
 
 from forage.app.describe import DOT, ELLIPSIS, card_name
 from forage.app.keeper import Forgetful, Keeper
-from forage.app.lettering import shown_code
 from forage.app.screens.game import GameScreen
 from forage.app.screens.rooms import (
     RoomNews,
@@ -31,6 +31,7 @@ from forage.app.screens.rooms import (
     keep_room_game,
     left_game,
     names_text,
+    room_name,
     standings_text,
 )
 from forage.app.services import services_of
@@ -61,15 +62,19 @@ def called_line(message: TurnOut, game: Game) -> str:
 class RoomSession(Session):
     """A room's game on screen, named by its room."""
 
-    def __init__(self, game: Game, room: str, cursor: Placement | None = None) -> None:
-        """The game of room ``room``; without a cursor, the card starts centred."""
+    def __init__(
+        self, game: Game, room: str, cursor: Placement | None = None, day: date | None = None
+    ) -> None:
+        """The game of room ``room``; without a cursor, the card starts centred; ``day``:
+        the room is the try of that day's online daily."""
         super().__init__(game, cursor=cursor)
         self.room = room
+        self.day = day
 
     def label(self) -> str:
-        """How the game is named on screen: by its room."""
+        """How the game is named on screen: by its room, or as the day's online daily."""
         kind = "recipe challenge" if self.is_challenge else "standard game"
-        return f"room {shown_code(self.room)} {DOT} {kind}"
+        return f"{room_name(self.room, self.day)} {DOT} {kind}"
 
 
 class RoomGameScreen(GameScreen, RoomScreen):
@@ -86,9 +91,12 @@ class RoomGameScreen(GameScreen, RoomScreen):
     )
     """The game's keys a room does without."""
 
-    def __init__(self, game: Game, room: str) -> None:
-        """The screen of the player's game in room ``room``, as told so far."""
-        super().__init__(RoomSession(game.copy(), room))
+    def __init__(self, game: Game, room: str, day: date | None = None) -> None:
+        """The screen of the player's game in room ``room``, as told so far; ``day``: the
+        room is the try of that day's online daily."""
+        super().__init__(RoomSession(game.copy(), room, day=day))
+        self.day = day
+        """The day whose online daily this room is a try of (None: a room of friends)."""
         self.dealt_at = now_utc()
         self._announced = 1
         """The last turn whose call was said (a rejoin tells the calls again)."""
@@ -102,7 +110,8 @@ class RoomGameScreen(GameScreen, RoomScreen):
 
         state = link_of(app).state
         assert state.game is not None
-        return cls(state.game.game(), state.room)
+        day = getattr(app, "online_daily", None)
+        return cls(state.game.game(), state.room, day if isinstance(day, date) else None)
 
     def compose_side(self) -> ComposeResult:
         """Below the score: every player's score, and who has placed this turn."""
@@ -116,14 +125,14 @@ class RoomGameScreen(GameScreen, RoomScreen):
 
     def quit_help(self) -> str | None:
         """q leaves the room, or stops the day's try for now."""
-        if getattr(self.app, "online_daily", None) is not None:
+        if self.day is not None:
             return "  q                 stop for now; today's try waits for you"
         return "  q                 leave the room (it asks first)"
 
     def key_label(self, action: str, description: str) -> str | None:
-        """``q`` leaves the room."""
+        """``q`` leaves the room (stops the online daily's try for now)."""
         if action == "quit_game":
-            return "Leave room"
+            return "Stop for now" if self.day is not None else "Leave room"
         return super().key_label(action, description)
 
     def keeper(self) -> Keeper:
@@ -163,7 +172,7 @@ class RoomGameScreen(GameScreen, RoomScreen):
         history = services_of(self.app).history
         if self.state.end is not None or history is None:
             return
-        if getattr(self.app, "online_daily", None) is not None:
+        if self.day is not None:
             return
         key = history_key(self.state)
         game, info = left_game(self.state, self.session.game.copy(), self.dealt_at)
@@ -176,7 +185,7 @@ class RoomGameScreen(GameScreen, RoomScreen):
             return
         from forage.app.screens.confirm import ConfirmScreen
 
-        if getattr(self.app, "online_daily", None) is not None:
+        if self.day is not None:
             # The day's one try is not given up: the connection closes, the try waits.
 
             def paused(answer: str | None) -> None:
@@ -234,7 +243,7 @@ class RoomGameScreen(GameScreen, RoomScreen):
         if not force and there <= here:
             return False  # the screen's placement is on its way, or the server is retelling
         old = self.session
-        session = RoomSession(target.copy(), self.state.room, cursor=old.cursor)
+        session = RoomSession(target.copy(), self.state.room, cursor=old.cursor, day=self.day)
         if old.cursor is None or old.cursor.card not in session.game.hand:
             session.reset_cursor()
         else:

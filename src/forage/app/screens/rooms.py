@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from rich.style import Style
@@ -122,9 +122,14 @@ def connection_news(news: News) -> str | None:
     return None
 
 
-def title_of(state: RoomState, what: str) -> str:
-    """A room screen's title line."""
-    return f"Forage {DOT} room {shown_code(state.room)} {DOT} {what}"
+def room_name(room: str, day: date | None = None) -> str:
+    """How a room is named on screen: by its code, or as the day's online daily."""
+    return f"online daily {day.isoformat()}" if day is not None else f"room {shown_code(room)}"
+
+
+def title_of(state: RoomState, what: str, day: date | None = None) -> str:
+    """A room screen's title line (``day``: the room is that day's online daily)."""
+    return f"Forage {DOT} {room_name(state.room, day)} {DOT} {what}"
 
 
 def players_text(state: RoomState, marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
