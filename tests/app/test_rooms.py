@@ -13,12 +13,14 @@ from pathlib import Path
 import pytest
 from app_helpers import drive_to, greedy
 from room_serving import QUICK, link_place_first, link_until, rooms_at, run
+from textual.binding import Binding
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from forage.app.app import ForageApp
+from forage.app.describe import FRIENDS_KEY
 from forage.app.lettering import big_lines, shown_code
 from forage.app.recorder import Recorder
 from forage.app.room_app import RoomApp
@@ -199,6 +201,13 @@ def test_the_lobby_shows_its_code_large_and_whole_and_who_is_here(
                     assert any(line.rstrip() in row for row in drawn)
                 assert code.region.right <= size[0] and code.region.bottom <= size[1] - 1
                 assert "1. Ann (host, you)" in text_of(screen, "#lobby-players")
+                # the browser game's key that opens the friends' dialog, whatever it is
+                assert f"this server: {FRIENDS_KEY}, then" in text_of(screen, "#lobby-join")
+                assert any(
+                    (b.key, b.action) == (FRIENDS_KEY, "friends")
+                    for b in GameScreen.BINDINGS
+                    if isinstance(b, Binding)
+                )
                 await pilot.press("s")  # alone: the host is told why not
                 assert "only you are here" in text_of(screen, "#lobby-status")
                 bob = RoomLink(rooms.url)

@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from forage.app.describe import ELLIPSIS
+from forage.app.describe import ELLIPSIS, FRIENDS_KEY
 from forage.app.lettering import big_lines, shown_code
 from forage.app.screens.base import too_small_notice
 from forage.app.screens.rooms import (
@@ -98,7 +98,7 @@ class LobbyScreen(RoomScreen):
             Text.assemble(
                 ("They join with: ", ""),
                 (f"forage room join {shown_code(state.room)}{server}", "bold"),
-                "\n(in a browser game of this server: f, then the code)",
+                f"\n(in a browser game of this server: {FRIENDS_KEY}, then the code)",
             )
         )
         players = Text(f"Here ({len(state.players)} of {MAX_PLAYERS}):\n", "bold")
