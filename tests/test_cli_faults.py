@@ -324,23 +324,35 @@ def test_a_long_player_name_is_not_echoed_whole(capsys: pytest.CaptureFixture[st
     assert err.count("\n") == 1 and len(err) < 200 and "at most 40" in err
 
 
+@pytest.mark.parametrize("kind", ["worker", "bug"])
 def test_a_headless_command_that_fails_unexpectedly_says_one_line_and_logs_it(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
 ) -> None:
     """A bug, or an analysis whose worker process is killed (``forage review FILE --json``):
-    exit 70, one line naming the log, the traceback in the log; never a traceback shown."""
+    exit 70, one line naming the log (and a worker's end as such), the traceback in the log;
+    never a traceback shown."""
     from concurrent.futures.process import BrokenProcessPool
 
     import forage.cli
 
-    def killed(args: object) -> int:
-        raise BrokenProcessPool("a child process terminated abruptly")
+    error = (
+        BrokenProcessPool("a child process terminated abruptly")
+        if kind == "worker"
+        else ValueError("a bug")
+    )
+
+    def failed(args: object) -> int:
+        raise error
 
     monkeypatch.setenv("FORAGE_HOME", str(tmp_path))
-    monkeypatch.setattr(forage.cli, "_dispatch", killed)
+    monkeypatch.setattr(forage.cli, "_dispatch", failed)
     assert main(["deal", "--seed", "1"]) == 70
     err = capsys.readouterr().err
     (line,) = err.splitlines()
     (log,) = tmp_path.glob("crash-*.log")
-    assert line == f"forage: the command stopped on an unexpected error; details in {log}"
-    assert "BrokenProcessPool" in log.read_text() and "Traceback" in log.read_text()
+    said = {
+        "worker": "stopped: one of its worker processes ended (killed, or out of memory?)",
+        "bug": "stopped on an unexpected error",
+    }[kind]
+    assert line == f"forage: the command {said}; details in {log}"
+    assert type(error).__name__ in log.read_text() and "Traceback" in log.read_text()

@@ -211,7 +211,7 @@ def test_server_messages_read_back_and_unknown_types_are_skipped() -> None:
     assert read_server_message('{"type": ["a list"]}') is None
     assert read_server_message('{"text": "no type"}') is None
     for junk in ("[]", "not json", "[" * 100_000):
-        with pytest.raises(BadMessage, match="^not a JSON object$"):
+        with pytest.raises(BadMessage, match=r"^not a JSON object$"):
             read_server_message(junk)
-    with pytest.raises(BadMessage, match="^turn: "):
+    with pytest.raises(BadMessage, match=r"^turn: "):
         read_server_message('{"type": "turn", "turn": 2}')

@@ -63,9 +63,11 @@ def one_line(message: str) -> str:
 
 def report_crash(error: BaseException, what: str = "the game") -> int:
     """Log an unexpected error's traceback in the data folder and say in one line what
-    stopped and where the log is; the exit code (``EXIT_CRASH``)."""
+    stopped (a worker process that ended is named as such) and where the log is; the exit
+    code (``EXIT_CRASH``)."""
     import time
     import traceback
+    from concurrent.futures import BrokenExecutor
 
     from forage import __version__
     from forage.app.saves import write_crash_log
@@ -76,7 +78,11 @@ def report_crash(error: BaseException, what: str = "the game") -> int:
         where = f"; details in {write_crash_log(header + details)}"
     except OSError:
         where = f": {error!r}"
-    print(f"forage: {what} stopped on an unexpected error{where}", file=sys.stderr)
+    if isinstance(error, BrokenExecutor):  # the machine's doing, not a bug
+        said = f"{what} stopped: one of its worker processes ended (killed, or out of memory?)"
+    else:
+        said = f"{what} stopped on an unexpected error"
+    print(f"forage: {said}{where}", file=sys.stderr)
     return EXIT_CRASH
 
 
