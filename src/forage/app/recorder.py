@@ -174,7 +174,7 @@ class Recorder:
         return game, info
 
     def has_recorded(self, session: Session) -> bool:
-        """Whether this session's finished game is stored in the history."""
+        """Whether the session's finished game is stored in the history."""
         return self._recorded.get(session.key) is not None
 
     def record_kept(self) -> list[Recorded]:

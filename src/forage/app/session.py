@@ -75,7 +75,7 @@ class Session:
         self.finished_in_save = False
         """The finished game could not be kept in a file of its own, but the save holds it."""
         self.key = next(_SESSION_KEYS)
-        """This session's own number for the run (the history records each session's game
+        """The session's own number for the run (the history records each session's game
         once under it; unlike ``id()``, never reused by a later session)."""
         if cursor is None:
             self.reset_cursor()
