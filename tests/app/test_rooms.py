@@ -265,9 +265,13 @@ def test_a_connection_dropped_mid_turn_is_taken_back_and_the_game_goes_on(
     run(scenario())
 
 
-def test_leaving_the_game_says_what_it_does_and_the_others_play_on(
-    tmp_path: Path, forage_home: Path
+@pytest.mark.parametrize("how", ["q", "signal"])
+def test_leaving_the_game_says_what_it_does_and_keeps_it_as_left(
+    tmp_path: Path, forage_home: Path, how: str
 ) -> None:
+    """q asks first, saying what leaving does, and the others play on; a stopping signal
+    (the terminal closed) keeps the game the same way."""
+
     async def scenario() -> str:
         async with rooms_at(tmp_path / "server") as rooms:
             ann = await open_room(rooms.url)
@@ -276,40 +280,22 @@ def test_leaving_the_game_says_what_it_does_and_the_others_play_on(
             async with app.run_test(size=(80, 24)) as pilot:
                 bob = await dealt(pilot, app, rooms.url)
                 await place_by_keys(pilot, app)
-                await pilot.press("q")
-                await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-                question = str(app.screen.query_one("#question", Static).content)
-                assert "You leave the room; the others play on." in question
-                await pilot.press("y")
+                if how == "q":
+                    await pilot.press("q")
+                    await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+                    question = str(app.screen.query_one("#question", Static).content)
+                    assert "You leave the room; the others play on." in question
+                    await pilot.press("y")
+                else:
+                    app.stop_on_signal(129)
                 await settle(pilot, lambda: not app.is_running)
-            assert ann.state.left and ann.connection is Connection.CLOSED
-            await link_place_first(bob)  # Bob plays on alone: the next card is called
-            await link_until(bob, lambda link: link.state.turn == 2)
-            assert not bob.state.playing(ann.state.player)
-            await bob.close()
-            recorder.close()
-            return ann.state.room
-
-    code = run(scenario())
-    with HistoryStore.open(forage_home) as store:
-        (game,) = store.games()
-    assert (game.status, game.mode, game.room, game.placing) == ("abandoned", "room", code, None)
-
-
-def test_a_stopping_signal_keeps_the_room_s_game_in_the_history_as_left(
-    tmp_path: Path, forage_home: Path
-) -> None:
-    async def scenario() -> str:
-        async with rooms_at(tmp_path / "server") as rooms:
-            ann = await open_room(rooms.url)
-            recorder = Recorder("Ann")
-            app = RoomApp(ann, recorder)
-            async with app.run_test(size=(80, 24)) as pilot:
-                bob = await dealt(pilot, app, rooms.url)
-                await place_by_keys(pilot, app)
-                app.stop_on_signal(129)  # the terminal closed
-                await settle(pilot, lambda: not app.is_running)
-            assert app.return_value == 129
+            if how == "q":
+                assert ann.state.left and ann.connection is Connection.CLOSED
+                await link_place_first(bob)  # Bob plays on alone: the next card is called
+                await link_until(bob, lambda link: link.state.turn == 2)
+                assert not bob.state.playing(ann.state.player)
+            else:
+                assert app.return_value == 129
             await bob.close()
             await ann.close()
             recorder.close()
@@ -318,7 +304,7 @@ def test_a_stopping_signal_keeps_the_room_s_game_in_the_history_as_left(
     code = run(scenario())
     with HistoryStore.open(forage_home) as store:
         (game,) = store.games()
-    assert (game.status, game.mode, game.room) == ("abandoned", "room", code)
+    assert (game.status, game.mode, game.room, game.placing) == ("abandoned", "room", code, None)
     assert game.moves == 1
 
 
@@ -344,7 +330,7 @@ def test_the_help_in_a_room_lists_only_the_keys_a_room_has(tmp_path: Path) -> No
         assert gone not in text
 
 
-def test_f_in_the_game_joins_a_friends_room_on_the_tabs_server_and_comes_back(
+def test_i_in_the_game_joins_a_friends_room_on_the_tabs_server_and_comes_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def scenario() -> None:
