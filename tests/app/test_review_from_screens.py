@@ -53,6 +53,32 @@ async def test_r_on_the_end_screen_reviews_the_game_and_q_comes_back() -> None:
 
 
 @sync
+async def test_closing_a_review_opened_over_the_game_alone_never_ends_the_game() -> None:
+    """A review right over the game screen (the end screen it came from already closed by
+    a key typed quickly after r) closes back to the game; only the review on its own
+    (forage review FILE) ends its app."""
+    from forage.app.review_app import ReviewApp
+    from forage.app.screens.review import review_screen
+
+    app = small_reviews(ForageApp(seed=4, offer_resume=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = session_of(app).game
+        await app.push_screen(review_screen(app, game))
+        assert [type(s) for s in app.screen_stack] == [GameScreen, ReviewScreen]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, GameScreen)
+    alone = ReviewApp(game, SMALL, workers=1)
+    async with alone.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(alone.screen, ReviewScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not alone.is_running
+
+
+@sync
 async def test_g_lists_the_stored_games_and_enter_reviews_one(forage_home: Path) -> None:
     app = small_reviews(ForageApp(seed=4, offer_resume=False, recorder=Recorder("ann")))
     async with app.run_test(size=(80, 24)) as pilot:

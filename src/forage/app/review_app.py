@@ -27,6 +27,8 @@ class ReviewApp(ForageBaseApp):
         self.processes = workers
 
     def on_mount(self) -> None:
-        """Open the review of the game; a stopping signal leaves (the terminal restored)."""
+        """Open the review of the game, which ends the app when it closes; a stopping signal
+        leaves (the terminal restored)."""
         self.listen_for_signals()
-        self.push_screen(ReviewScreen.of_game(self.game, self.settings, self.processes))
+        review = ReviewScreen.of_game(self.game, self.settings, self.processes)
+        self.push_screen(review, lambda _: self.exit())

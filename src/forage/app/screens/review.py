@@ -495,11 +495,9 @@ class ReviewScreen(ForageScreen):
         self.app.push_screen(HelpScreen(text=HELP))
 
     def action_close(self) -> None:
-        """Leave the review."""
-        if len(self.app.screen_stack) > 2:
-            self.app.pop_screen()
-        else:
-            self.app.exit()
+        """Leave the review, back to the screen it was opened over (the review on its own
+        ends its app: :class:`~forage.app.review_app.ReviewApp`)."""
+        self.dismiss(None)
 
     # -- drawing -----------------------------------------------------------------------------
 
