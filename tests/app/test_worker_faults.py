@@ -144,3 +144,36 @@ async def test_a_review_whose_workers_die_says_so_and_keeps_what_it_did(
         )
         assert list(app._notifications) == []  # on its own line, not over the chart
     assert app.crash is None
+
+
+@sync
+async def test_a_review_closed_while_its_analysis_runs_takes_no_late_answer() -> None:
+    """The review screen closed (escape, typed quickly) while its worker still works: what
+    a worker thread hands back afterwards is dropped, not drawn on the screen's removed
+    widgets (which raised and ended the game with a crash)."""
+    from forage.app.screens.review import review_screen
+
+    app = ForageApp(seed=4, offer_resume=False)
+    app.review_settings = SMALL
+    app.review_workers = 1
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = review_screen(app, hint_game())
+        await app.push_screen(screen)
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen not in app.screen_stack
+        raised: list[BaseException] = []
+
+        def late() -> None:  # as the analysis' thread hands back a move's review
+            try:
+                screen.from_worker(screen.update_view)
+            except BaseException as error:
+                raised.append(error)
+
+        await app.run_worker(late, thread=True).wait()
+        await pilot.pause()
+        assert raised == []
+        assert app.is_running and not isinstance(app.screen, ReviewScreen)
+    assert app.crash is None

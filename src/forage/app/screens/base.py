@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from textual.screen import ModalScreen, Screen
@@ -49,6 +50,21 @@ class ForageScreen(Screen[None]):
     def on_unmount(self) -> None:
         """Let Textual forget this screen's drawn lines (see ``release_styles_caches``)."""
         release_styles_caches()
+
+    def from_worker(self, callback: Callable[..., object], *args: object) -> None:
+        """From a worker thread: run ``callback(*args)`` on the screen, unless the screen has
+        left the app's stack meanwhile (closed while the worker ran: its widgets are gone)."""
+
+        try:
+            app = self.app
+        except RuntimeError:  # NoActiveAppError: the screen has left the app already
+            return
+
+        def run() -> None:
+            if self in app.screen_stack:
+                callback(*args)
+
+        app.call_from_thread(run)
 
 
 def size_classes(width: int, height: int) -> tuple[str, str]:

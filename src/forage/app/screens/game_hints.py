@@ -66,16 +66,16 @@ class HintActions(_Screen):
         from forage.ai.workers import POOL_ERRORS, pool_problem
 
         def so_far(found: Hint) -> None:
-            self.app.call_from_thread(self._hint_ready, key, found)
+            self.from_worker(self._hint_ready, key, found)
 
         # The look ahead here, the play-outs in the app's workers, before anything else.
         executor = services_of(self.app).analysis.executor(Priority.NOW)
         try:
             found = hint(game, early=so_far, executor=executor)
         except POOL_ERRORS as error:
-            self.app.call_from_thread(self.say, f"No hint: {pool_problem(error)}.")
+            self.from_worker(self.say, f"No hint: {pool_problem(error)}.")
             return
-        self.app.call_from_thread(self._hint_ready, key, found)
+        self.from_worker(self._hint_ready, key, found)
 
     def _hint_ready(self, key: tuple[int, tuple[Placement, ...]], found: Hint | None) -> None:
         """Show the hint (first the answer so far, then the final one), unless the game

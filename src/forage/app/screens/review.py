@@ -389,7 +389,7 @@ class ReviewScreen(ForageScreen):
         def progress(done: int, total: int) -> None:
             if worker.is_cancelled:  # the screen is closing: stop, dropping the rest
                 raise StopReview
-            self.app.call_from_thread(self._progress, done, total)
+            self.from_worker(self._progress, done, total)
 
         services = services_of(self.app)
         # The app's shared workers (where the moves played may be reviewed already), or with
@@ -403,15 +403,15 @@ class ReviewScreen(ForageScreen):
                 self.processes,
                 progress,
                 services.memory,  # a review seen before is read back at once
-                each=lambda entry: self.app.call_from_thread(self._reached, entry),
+                each=lambda entry: self.from_worker(self._reached, entry),
                 runner=runner,
             )
         except StopReview:
             return
         except POOL_ERRORS as error:
-            self.app.call_from_thread(self._stopped, pool_problem(error))
+            self.from_worker(self._stopped, pool_problem(error))
             return
-        self.app.call_from_thread(self._done, found)
+        self.from_worker(self._done, found)
 
     def _stopped(self, problem: str) -> None:
         """The analysis stopped before it was done: say why, keep the moves it did."""
