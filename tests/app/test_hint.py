@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 from app_helpers import (
-    InlinePool,
     game_screen,
     greedy,
-    inline_analysis,
     play_out_quickly,
     session_of,
     status,
@@ -93,41 +90,6 @@ async def test_end_screen_shows_the_deals_par_from_a_background_process() -> Non
         assert isinstance(app.screen, EndScreen)
         again = str(app.screen.query_one("#end-par", Static).content)
         assert started == [] and f"Par for this deal: {match.group(1)}" in again
-
-
-@sync
-async def test_a_par_the_history_has_proven_is_shown_without_working_it_out(
-    forage_home: Path,
-) -> None:
-    from datetime import UTC, datetime
-
-    from history_helpers import played
-
-    from forage.app.recorder import Recorder
-    from forage.history.games import PlayInfo
-    from forage.history.store import HistoryStore
-
-    earlier = played(3)
-    with HistoryStore.open(forage_home) as store:
-        info = PlayInfo(player="ann", started=datetime.now(UTC), par=99, par_proven=True)
-        assert store.record(earlier, info) is not None
-    pool = InlinePool()
-    app = ForageApp(
-        seed=3,
-        show_par=True,
-        recorder=Recorder("ann"),
-        offer_resume=False,
-        analysis=inline_analysis(pool),
-    )
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await play_out_quickly(pilot, app)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        text = str(app.screen.query_one("#end-par", Static).content)
-    assert (
-        pool.calls == [] and "Par for this deal: 99 (the best score knowing the draw order)" in text
-    )
 
 
 def test_the_hint_tells_the_answer_so_far_first() -> None:

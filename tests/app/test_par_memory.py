@@ -78,3 +78,24 @@ async def test_a_kept_par_beyond_the_rules_is_worked_out_again(forage_home: Path
     again = await par_text_after_a_game(3, second)
     assert second.calls == ["par"]  # searched again
     assert "Par for this deal: 123" in again
+
+
+@sync
+async def test_a_par_the_history_has_proven_is_shown_without_working_it_out(
+    forage_home: Path,
+) -> None:
+    from datetime import UTC, datetime
+
+    from history_helpers import played
+
+    from forage.history.games import PlayInfo
+
+    earlier = played(3)
+    with HistoryStore.open(forage_home) as store:
+        info = PlayInfo(player="ann", started=datetime.now(UTC), par=99, par_proven=True)
+        assert store.record(earlier, info) is not None
+    pool = InlinePool()
+    text = await par_text_after_a_game(3, pool)
+    assert (
+        pool.calls == [] and "Par for this deal: 99 (the best score knowing the draw order)" in text
+    )
