@@ -15,6 +15,8 @@ import aiohttp
 import pytest
 from helpers import run_forage
 from room_serving import (
+    Player,
+    Rooms,
     check_results,
     expect,
     quiet,
@@ -37,8 +39,10 @@ from forage.net.protocol import (
     JoinedOut,
     LobbyOut,
     PlacedOut,
+    PlaceIn,
     ProgressOut,
     TurnOut,
+    message_text,
 )
 from forage.net.rooms import RoomRules
 from forage.net.server import CODE_ALPHABET, CODE_LENGTH, ServerRules, new_code, room_code
@@ -110,6 +114,44 @@ def test_no_card_is_sent_before_it_is_called_and_a_slow_player_holds_it_back(
             assert call.turn == 2 and call.card == cards[3]
             other = await expect(slow.client, TurnOut)
             assert other == call
+
+    run(scenario())
+
+
+def read_together(rooms: Rooms, players: list[Player]) -> None:
+    """The server reads each player's first legal placement in one go, as from one poll of
+    its sockets (so that all are done before anything is sent)."""
+    for player in players:
+        assert player.mirror is not None
+        outcome = next(player.mirror.game().outcomes())
+        player.sent = player.mirror.turn
+        text = message_text(PlaceIn.of(player.mirror.turn, outcome.placement))
+        rooms.server._on_text(rooms.server.seats[(player.room, player.player)], text.encode())
+
+
+def test_a_progress_not_yet_sent_is_dropped_for_newer_news(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with rooms_at(tmp_path) as rooms:
+            ann, bob, cat = await table(rooms, 3)
+            read_together(rooms, [ann, bob])
+            both = ProgressOut(turn=1, placed=[ann.player, bob.player], waiting=[cat.player])
+            for player in (ann, bob):
+                assert isinstance(await player.read(), PlacedOut)
+                assert await player.read() == both
+            assert await cat.read() == both  # not first the progress of Ann's placement alone
+            await cat.place_first()
+            for player in (ann, bob, cat):
+                await player.read_until(TurnOut)
+            read_together(rooms, [ann, bob, cat])  # the turn ends: its call tells all
+            for player in (ann, bob, cat):
+                assert isinstance(await player.read(), PlacedOut)
+                call = await player.read()
+                assert isinstance(call, TurnOut) and call.turn == 3
+            await ann.place_first()  # read alone: told as it comes
+            one = ProgressOut(turn=3, placed=[ann.player], waiting=[bob.player, cat.player])
+            assert isinstance(await ann.read(), PlacedOut)
+            assert await ann.read() == one
+            assert await cat.read() == one
 
     run(scenario())
 

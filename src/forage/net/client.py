@@ -41,7 +41,6 @@ from forage.net.protocol import (
     message_text,
     read_server_message,
 )
-from forage.record import MouseIn
 
 PLAY_PATH: Final = "/play"
 DEALT: Final = LAST_TURN + 1
@@ -154,17 +153,7 @@ class RoomClient:
 
     async def place(self, turn: int, placement: Placement) -> None:
         """Place a card for a turn."""
-        mouse = [MouseIn(x=m.x, y=m.y, colour=m.colour) for m in placement.mouse]
-        await self.send(
-            PlaceIn.model_construct(
-                turn=turn,
-                card=placement.card,
-                rotation=int(placement.rotation),
-                x=placement.x,
-                y=placement.y,
-                mouse=mouse,
-            )
-        )
+        await self.send(PlaceIn.of(turn, placement))
 
     async def leave(self) -> None:
         """Leave the room."""

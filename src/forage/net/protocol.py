@@ -202,6 +202,11 @@ class PlaceIn(MoveIn):
             raise ValueError(f"a placement names at most {MAX_MICE} mouse colours")
         return self
 
+    @classmethod
+    def of(cls, turn: int, placement: Placement) -> PlaceIn:
+        """The message placing an engine placement on a turn."""
+        return cls(turn=turn, **placement_json(placement))
+
     def placement(self) -> Placement:
         """The engine's placement; raises BadMessage for a square whose colour is chosen twice."""
         try:

@@ -75,14 +75,17 @@ from forage.net.protocol import (
     ClientMessage,
     CreateIn,
     DailyIn,
+    EndOut,
     ErrorCode,
     ErrorOut,
     JoinIn,
     LeaveIn,
     PlaceIn,
+    ProgressOut,
     RejoinIn,
     StartIn,
     TooLarge,
+    TurnOut,
     error,
     message_text,
     read_client_message,
@@ -286,7 +289,9 @@ class RoomServer:
         self._timers: dict[str, tuple[float, asyncio.TimerHandle]] = {}
         """Each room's timer, and the deadline it is set for."""
         self._changes: list[tuple[str, Sequence[Event]]] = []
-        self._outbox: list[tuple[Client, str]] = []
+        self._outbox: list[tuple[Client, str] | None] = []
+        self._progress_at: dict[Client, int] = {}
+        """Where each client's ``progress`` waits in the outbox (dropped if news follows it)."""
         self._flushing = False
         self._stopping = False
         """The server is stopping: connections that end leave their rooms as stored."""
@@ -458,10 +463,22 @@ class RoomServer:
             if abort is not None:
                 abort()
 
-    def _send(self, client: Client, text: str) -> None:
-        """Send a message to a client, once what came before it is stored (:meth:`_flush`)."""
+    def _send(
+        self, client: Client, text: str, *, progress: bool = False, news: bool = False
+    ) -> None:
+        """Send a message to a client, once what came before it is stored (:meth:`_flush`).
+
+        ``news`` (a ``progress``, a call or the end) drops the client's ``progress`` still
+        waiting in the outbox, which it makes out of date; ``progress``: this is one.
+        """
         if client.closing:
             return
+        if news:
+            waiting = self._progress_at.pop(client, None)
+            if waiting is not None:
+                self._outbox[waiting] = None
+        if progress:
+            self._progress_at[client] = len(self._outbox)
         self._outbox.append((client, text))
         self._flush_soon()
 
@@ -476,12 +493,16 @@ class RoomServer:
         self._flushing = False
         changes, self._changes = self._changes, []
         outbox, self._outbox = self._outbox, []
+        self._progress_at.clear()
         if changes:
             try:
                 self.store.apply_all(changes)
             except StoreFault as exc:
                 log.error("forage serve: could not store the rooms' changes (%s)", exc)
-        for client, text in outbox:
+        for sent in outbox:
+            if sent is None:
+                continue
+            client, text = sent
             if client.writer is None or client.writer.done():
                 continue
             try:
@@ -867,11 +888,14 @@ class RoomServer:
         for send in update.sends:
             client = self.seats.get((room.code, send.to))
             if client is not None:
-                key = id(send.message)
+                message = send.message
+                key = id(message)
                 text = texts.get(key)
                 if text is None:
-                    text = texts[key] = message_text(send.message)
-                self._send(client, text)
+                    text = texts[key] = message_text(message)
+                progress = isinstance(message, ProgressOut)
+                news = progress or isinstance(message, TurnOut | EndOut)
+                self._send(client, text, progress=progress, news=news)
         if update.closed:
             self._forget(room)
         else:
