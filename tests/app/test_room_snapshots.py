@@ -4,12 +4,14 @@ room); the big letters of a room code, in blocks and in plain ASCII."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 import pytest
 from app_helpers import ascii_output
 from room_helpers import place_in, room_of, to
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from forage.app.lettering import GLYPHS, HEIGHT, big_lines, big_width, shown_code
 from forage.app.room_app import RoomApp
@@ -90,6 +92,28 @@ def test_the_results_of_a_room_of_three(snap_compare: Snap, size: tuple[int, int
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def test_the_results_show_the_players_own_woodland_first_whatever_their_place() -> None:
+    end = played_room(3)
+    cy = JoinedOut(room=CODE, player=3, token="t", host=False)
+    link = told(cy, lobby_of(("Ann", True), ("Bob", True), ("Cy", True)), end)
+    app = RoomApp(link)
+    order = [line.name for line in end.results]
+    assert order[0] != "Cy"  # Ann places for the most, the others the first they can
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await app.push_screen(ResultsScreen())
+            await pilot.pause()
+            caption = app.screen.query_one("#results-caption", Static)
+            assert str(caption.content).startswith("Your woodland")
+            await pilot.press("tab")
+            after = order[(order.index("Cy") + 1) % 3]
+            assert str(caption.content).startswith(f"{after}'s woodland")
+
+    asyncio.run(scenario())
 
 
 def test_who_won_a_room_and_the_places_of_a_tie() -> None:

@@ -170,7 +170,10 @@ class ResultsScreen(RoomScreen):
         return end
 
     def on_mount(self) -> None:
-        """Show the results; keep the player's game in their history."""
+        """Show the results, the player's own woodland first; keep the player's game in their
+        history."""
+        player = self.state.player
+        self.shown = next((i for i, r in enumerate(self.end.results) if r.player == player), 0)
         self.update_view()
         self.run_worker(self._keep(), group="history")
 
