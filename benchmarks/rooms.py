@@ -18,7 +18,10 @@ arriving together, the worst case), and again after a pause of up to 2 s, as peo
     uv run python benchmarks/rooms.py [--rooms 250] [--players 4] [--think 0 2]
 
 The players' side runs in one process and its time counts in the call time (a message is
-timed when it is read), so the figures are an upper bound on the server's.
+timed when it is read), so the figures are an upper bound on the server's. With no pause the
+players form a closed loop: each call waits behind every other player's turn, on the
+server and in the players' process, so the call time grows with the number of players and
+is of the order of either side's processor time for a turn of every room (printed).
 """
 
 from __future__ import annotations
@@ -232,6 +235,11 @@ def main() -> None:
             f"  all games played in {found['seconds']:.1f} s (processor: server "
             f"{found['server_cpu']:.1f} s, players {found['client_cpu']:.1f} s); "
             f"rooms with a result lost: {found['lost']}"
+        )
+        turns = found["calls"] / args.rooms + 1
+        print(
+            f"  a turn of every room costs the server {found['server_cpu'] / turns * 1000:.0f} ms "
+            f"and the players {found['client_cpu'] / turns * 1000:.0f} ms of processor time"
         )
 
 
