@@ -261,6 +261,24 @@ def test_a_bad_date_is_400_with_one_line_of_json(tmp_path: Path, bad: str) -> No
     run(scenario())
 
 
+@pytest.mark.parametrize("day", [date.min, date.max])
+def test_the_first_and_last_dates_there_are_have_a_board_and_a_page(
+    tmp_path: Path, day: date
+) -> None:
+    async def scenario() -> None:
+        async with rooms_at(tmp_path, clock=Clock()) as rooms:
+            asked = f"?date={day.isoformat()}"
+            status, body = await get_json(rooms, "/daily/leaderboard" + asked)
+            assert status == 200 and isinstance(body, dict) and body["entries"] == []
+            assert body["over"] is (day < DAY)
+            status, page = await get_text(rooms, "/daily" + asked)
+            assert status == 200 and ("the day before" in page) is (day > date.min)
+            status, body = await get_json(rooms, "/daily/record" + asked + "&name=Ann")
+            assert status == 404, body
+
+    run(scenario())
+
+
 def test_a_try_left_unfinished_closes_when_its_day_is_over(tmp_path: Path) -> None:
     async def scenario() -> None:
         clock = Clock()

@@ -48,7 +48,7 @@ def day_of(moment: float) -> date:
 
 def day_end(day: date) -> float:
     """The moment a day is over: the next midnight, UTC, in seconds since the epoch."""
-    return datetime.combine(day + timedelta(days=1), time(), UTC).timestamp()
+    return datetime.combine(day, time(), UTC).timestamp() + timedelta(days=1).total_seconds()
 
 
 def is_over(day: date, now: float) -> bool:
@@ -173,11 +173,14 @@ def board_page(shown: Board, today: date) -> str:
         note = f"<p>The day is over. Its deal: <code>{html.escape(shown.deal or '')}</code></p>"
     else:
         note = "<p>The day is still being played: the deal is shown once it is over (UTC).</p>"
-    before = (shown.date - timedelta(days=1)).isoformat()
-    links = f'<a href="{PAGE_PATH}?date={before}">the day before</a>'
-    if shown.date < today:
+    links = []
+    if shown.date > date.min:
+        before = (shown.date - timedelta(days=1)).isoformat()
+        links.append(f'<a href="{PAGE_PATH}?date={before}">the day before</a>')
+    if shown.date < min(today, date.max):
         after = (shown.date + timedelta(days=1)).isoformat()
-        links += f' · <a href="{PAGE_PATH}?date={after}">the day after</a>'
+        links.append(f'<a href="{PAGE_PATH}?date={after}">the day after</a>')
+    links.append(f"<a href='{BOARD_PATH}?date={day}'>JSON</a>")
     header = "<tr><th>rank</th><th>name</th><th>final</th><th>finished (UTC)</th>"
     header += "<th>record</th></tr>" if shown.over else "</tr>"
     empty = "" if shown.entries else "<p>No try has ended yet.</p>"
@@ -187,5 +190,5 @@ def board_page(shown: Board, today: date) -> str:
         "<style>body{font-family:sans-serif;margin:2em}td,th{padding:0 1em;text-align:left}"
         "</style></head><body>"
         f"<h1>Forage daily {day}</h1>{note}<table>{header}{rows}</table>{empty}"
-        f"<p>{links} · <a href='{BOARD_PATH}?date={day}'>JSON</a></p></body></html>"
+        f"<p>{' · '.join(links)}</p></body></html>"
     )
