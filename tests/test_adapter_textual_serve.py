@@ -22,7 +22,8 @@ from textual_serve.download_manager import DownloadManager
 from textual_serve.server import Server
 
 from forage.adapters.textual_serve import PRIVATE_NAMES, game_process
-from forage.cli.game_server import GameServer, OneLine, TokenBucket
+from forage.cli.game_server import GameServer, OneLine
+from forage.net.bucket import Bucket
 
 SRC = Path(__file__).parent.parent / "src"
 ADAPTER = SRC / "forage" / "adapters" / "textual_serve.py"
@@ -144,18 +145,15 @@ def test_the_server_keeps_the_hooks_it_overrides() -> None:
 
 
 def test_a_token_bucket_gives_its_burst_then_its_rate() -> None:
-    now = [0.0]
-    bucket = TokenBucket(rate=100, burst=400, clock=lambda: now[0])
-    assert bucket.take(300)
-    assert not bucket.take(200)  # 100 left: nothing taken
-    assert bucket.take(100)
-    assert not bucket.take(1)
-    now[0] = 1.5  # 150 more
-    assert not bucket.take(151)
-    assert bucket.take(150)
-    now[0] = 100.0  # never more than the burst
-    assert not bucket.take(401)
-    assert bucket.take(400)
+    bucket = Bucket.full(400, 100, 0.0)
+    assert bucket.take(0.0, 300)
+    assert not bucket.take(0.0, 200)  # 100 left: nothing taken
+    assert bucket.take(0.0, 100)
+    assert not bucket.take(0.0) and bucket.empty(0.0)
+    assert not bucket.take(1.5, 151)  # 150 more
+    assert bucket.take(1.5, 150)
+    assert not bucket.take(100.0, 401)  # never more than the capacity
+    assert bucket.take(100.0, 400)
 
 
 def test_a_log_record_is_one_line_without_its_error() -> None:

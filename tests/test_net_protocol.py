@@ -91,6 +91,12 @@ def test_fields_a_receiver_does_not_know_are_ignored() -> None:
     ("data", "words"),
     [
         ({"type": "teleport"}, 'unknown message type "teleport"'),
+        ({"type": None}, '"type" is a string, not null'),
+        ({"type": ["place"]}, '"type" is a string, not a list or object'),
+        (
+            {"type": "place", "turn": 1, "card": 1, "x": 0, "y": 0, "mouse": [{}] * 7},
+            "place: mouse: at most 6 items",
+        ),
         ({"name": "Ann"}, '"type"'),
         ([1, 2], '"type"'),
         ("not json", "not valid JSON"),

@@ -331,6 +331,28 @@ def test_a_client_that_floods_is_told_rate_and_closed(tmp_path: Path) -> None:
     run(scenario())
 
 
+def test_a_client_sending_too_many_bytes_is_told_rate_and_closed(tmp_path: Path) -> None:
+    big = json.dumps({"type": "start", "pad": "x" * 60_000})  # each a message it may send
+    rules = ServerRules(bytes_burst=4 * len(big), bytes_per_second=1000)
+    assert rules.burst > 10  # the count of messages is not what stops it
+
+    async def scenario() -> None:
+        async with rooms_at(tmp_path, rules) as rooms:
+            client = await rooms.client()
+            for _ in range(10):
+                await client.socket.send_str(big)
+            codes = []
+            with pytest.raises(Exception, match="closed"):
+                while True:
+                    codes.append((await refusal(client))[0])
+            assert codes == ["no-room"] * 4 + ["rate"]
+            other = await rooms.player()  # the others are served as before
+            await other.create("Ann")
+            assert other.room
+
+    run(scenario())
+
+
 def test_a_server_at_its_most_rooms_refuses_another(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with rooms_at(tmp_path, ServerRules(max_rooms=2)) as rooms:

@@ -32,6 +32,7 @@ from forage.cli.errors import shortened
 from forage.cli.served_game import SERVER_PID_VARIABLE
 from forage.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED
 from forage.net import ROOMS_SERVER_VARIABLE
+from forage.net.bucket import Bucket
 from forage.net.server import RoomServer
 from forage.screen_size import clamp_size
 
@@ -63,30 +64,6 @@ class TabLimits:
     """Keys (bytes) a tab may send at once, after a pause."""
     waiting: int = 16
     """Messages that may wait for the game to take them; beyond it, messages are dropped."""
-
-
-class TokenBucket:
-    """A budget of bytes: up to ``burst`` at once, refilled at ``rate`` bytes a second."""
-
-    def __init__(
-        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        """A full bucket."""
-        self.rate = rate
-        self.burst = burst
-        self._clock = clock
-        self._tokens = burst
-        self._at = clock()
-
-    def take(self, amount: int) -> bool:
-        """Spend ``amount`` bytes if the budget has them (True); else spend nothing (False)."""
-        now = self._clock()
-        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
-        self._at = now
-        if amount > self._tokens:
-            return False
-        self._tokens -= amount
-        return True
 
 
 def game_command(server_pid: int, rooms: str | None = None) -> str:
@@ -379,7 +356,8 @@ class GameServer(ServerBase):
         and messages the game is too busy to take. More than ``stdin_bytes`` of keys in one
         message end the reading (the tab is to close as sending too much at once, 1009).
         """
-        budget = TokenBucket(self.limits.stdin_rate, self.limits.stdin_burst)
+        limits = self.limits
+        budget = Bucket.full(limits.stdin_burst, limits.stdin_rate, time.monotonic())
         async for message in websocket:
             if message.type != WSMsgType.TEXT:
                 continue
@@ -392,7 +370,7 @@ class GameServer(ServerBase):
                 keys = data.encode("utf-8", "replace")
                 if len(keys) > self.limits.stdin_bytes:
                     return WSCloseCode.MESSAGE_TOO_BIG
-                if not budget.take(len(keys)):
+                if not budget.take(time.monotonic(), len(keys)):
                     continue
                 delivery = functools.partial(game.send_bytes, keys)
             elif kind == "resize" and isinstance(data, dict):

@@ -35,7 +35,7 @@ from pydantic import (
 
 from forage.engine import Placement, Score
 from forage.history.games import MAX_PLAYER, check_player
-from forage.record import DeckIn, MoveIn, RecordError, placement_json, placement_of
+from forage.record import DeckIn, MouseIn, MoveIn, RecordError, placement_json, placement_of
 
 MAX_MESSAGE_BYTES: Final = 64 * 1024
 """The largest message either side sends, in bytes of UTF-8; a larger one is ``too-large``."""
@@ -187,6 +187,8 @@ class PlaceIn(MoveIn):
 
     type: Literal["place"] = "place"
     turn: Turn
+    mouse: Annotated[list[MouseIn], Field(max_length=MAX_MICE)] = Field(default_factory=list)
+    """Read no further than :data:`MAX_MICE` colours."""
 
     @model_validator(mode="before")
     @classmethod
@@ -198,8 +200,6 @@ class PlaceIn(MoveIn):
         numbers = [self.card, self.x, self.y, *(n for m in self.mouse for n in (m.x, m.y))]
         if any(abs(n) > MAX_NUMBER for n in numbers):
             raise ValueError(f"card numbers and coordinates are at most {MAX_NUMBER} in size")
-        if len(self.mouse) > MAX_MICE:
-            raise ValueError(f"a placement names at most {MAX_MICE} mouse colours")
         return self
 
     @classmethod
@@ -388,7 +388,8 @@ class TooLarge(BadMessage):
 
 def _shown(value: object) -> str:
     """A value as an error message echoes it: JSON, at most 30 characters, escapes visible."""
-    text = json.dumps(value, ensure_ascii=True) if isinstance(value, str | int | float) else ""
+    shown = value is None or isinstance(value, str | int | float)
+    text = json.dumps(value, ensure_ascii=True) if shown else ""
     return text if len(text) <= 30 else text[:27] + "..."
 
 
@@ -401,12 +402,17 @@ def _problem(error: ValidationError) -> str:
     if kind == "union_tag_not_found":
         return 'a message is a JSON object with a "type"'
     if kind == "union_tag_invalid":
-        return f"unknown message type {_shown(first['input'].get('type'))}"
+        tag = first["input"].get("type")
+        if not isinstance(tag, str):
+            return f'a message\'s "type" is a string, not {_shown(tag) or "a list or object"}'
+        return f"unknown message type {_shown(tag)}"
     if not loc:
         return 'a message is a JSON object with a "type"'
     field = ".".join(str(part) for part in loc[1:] if not str(part).startswith("function-"))
     message = str(first["msg"]).removeprefix("Value error, ")
     got = _shown(first.get("input")) if kind != "missing" else ""
+    if kind == "too_long":  # read no further than the most there can be
+        message = f"at most {first['ctx']['max_length']} items"
     where = f"{field}: " if field else ""
     return f"{loc[0]}: {where}{message}" + (f" (got {got})" if got else "")
 

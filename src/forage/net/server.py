@@ -7,7 +7,8 @@ then sends what the room says to whom. Its limits:
 - a message over 64 KiB is ``too-large`` and closes the connection (aiohttp refuses a
   larger frame before reading it; the server checks again);
 - a client sending more than its share of messages (:attr:`ServerRules.burst`, then
-  :attr:`ServerRules.per_second`) gets ``rate`` and is closed;
+  :attr:`ServerRules.per_second`) or of bytes (:attr:`ServerRules.bytes_burst`, then
+  :attr:`ServerRules.bytes_per_second`) gets ``rate`` and is closed;
 - failed joins (an unknown room, a wrong token, a daily under a name registered with
   another token) are limited per client address: past :attr:`ServerRules.failed_joins` in
   :attr:`ServerRules.failed_join_seconds`, ``rate`` and closed; so are the names an
@@ -52,6 +53,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from forage.engine import Deal
 from forage.engine.deal import SEED_LIMIT
 from forage.history.daily import parse_day
+from forage.net.bucket import Bucket
 from forage.net.daily import (
     BOARD_PATH,
     PAGE_PATH,
@@ -134,6 +136,10 @@ class ServerRules:
     burst: int = 40
     per_second: float = 20.0
     """A client may send ``burst`` messages at once, and ``per_second`` on average."""
+    bytes_burst: int = 16 * MAX_MESSAGE_BYTES
+    bytes_per_second: float = 32 * 1024
+    """A client may send ``bytes_burst`` bytes at once, and ``bytes_per_second`` on average
+    (the messages of a game are a few hundred bytes)."""
     failed_joins: int = 10
     failed_join_seconds: float = 60.0
     """An address may fail to join ``failed_joins`` times, one more each of these periods."""
@@ -150,38 +156,6 @@ class ServerRules:
     """Seconds between pings; a client that does not answer within half of it is gone."""
     close_seconds: float = 5.0
     """How long a closing connection has to take its last messages."""
-
-
-@dataclass
-class Bucket:
-    """A token bucket: ``capacity`` at once, refilled at ``rate`` a second."""
-
-    capacity: float
-    rate: float
-    tokens: float
-    stamp: float
-
-    @classmethod
-    def full(cls, capacity: float, rate: float, now: float) -> Bucket:
-        """A bucket holding all it can."""
-        return cls(capacity, rate, capacity, now)
-
-    def _refill(self, now: float) -> None:
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-
-    def take(self, now: float) -> bool:
-        """Take one token if there is one; whether there was."""
-        self._refill(now)
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-    def empty(self, now: float) -> bool:
-        """Whether no token is left (nothing taken)."""
-        self._refill(now)
-        return self.tokens < 1
 
 
 class _Socket(web.WebSocketResponse):
@@ -208,6 +182,9 @@ class Client:
     transport: asyncio.BaseTransport | None
     address: str
     bucket: Bucket
+    """The messages the client may still send."""
+    budget: Bucket
+    """The bytes the client may still send."""
     queue: asyncio.Queue[str | None]
     room: str | None = None
     player: int | None = None
@@ -393,12 +370,13 @@ class RoomServer:
             decode_text=False,  # text that is not UTF-8 is a bad message, not a closed socket
         )
         await socket.prepare(request)
-        rules = self.rules
+        rules, now = self.rules, self.clock()
         client = Client(
             socket=socket,
             transport=request.transport,
             address=request.remote or "",
-            bucket=Bucket.full(rules.burst, rules.per_second, self.clock()),
+            bucket=Bucket.full(rules.burst, rules.per_second, now),
+            budget=Bucket.full(rules.bytes_burst, rules.bytes_per_second, now),
             queue=asyncio.Queue(rules.queue_size),
         )
         client.writer = asyncio.create_task(self._write(client))
@@ -415,8 +393,13 @@ class RoomServer:
         async for message in client.socket:
             if client.closing:
                 return
-            if not client.bucket.take(self.clock()):
+            now = self.clock()
+            if not client.bucket.take(now):
                 self._fatal(client, ErrorCode.RATE, "too many messages: slow down")
+                return
+            data = message.data
+            if isinstance(data, bytes | str) and not client.budget.take(now, len(data)):
+                self._fatal(client, ErrorCode.RATE, "too much sent: slow down")
                 return
             if message.type is WSMsgType.TEXT:
                 self._on_text(client, message.data)
