@@ -43,7 +43,7 @@ from serving import Served, forage_server
 
 from forage.engine import Placement
 from forage.net.client import PlayerGame, RoomClient
-from forage.net.daily import Board, day_of, name_key
+from forage.net.daily import Board, day_of
 from forage.net.protocol import (
     DealOut,
     EndOut,
@@ -52,6 +52,7 @@ from forage.net.protocol import (
     PlacedOut,
     ResultLine,
     TurnOut,
+    name_key,
 )
 from forage.net.rooms import (
     Created,

@@ -164,6 +164,11 @@ def test_a_message_over_64_kib_is_too_large() -> None:
         ("zero\u200bwidth", "control characters"),
         ("[bold red]Ann[/]", "cannot hold [ or ]"),
         ("<script>alert(1)</script>", "cannot hold < or >"),
+        ("Ann\u034f", "invisible"),  # a combining grapheme joiner: "Ann" to the eye
+        ("\u3164", "invisible"),  # the Hangul filler, a letter drawn as nothing
+        ("\ufe0f", "invisible"),
+        ("\u2800\u2800", "can be seen"),  # braille blanks
+        ("\u0301", "can be seen"),  # a mark with nothing to sit on
     ],
 )
 def test_names_that_could_fool_a_screen_are_refused(name: str, words: str) -> None:
@@ -171,7 +176,7 @@ def test_names_that_could_fool_a_screen_are_refused(name: str, words: str) -> No
 
 
 def test_a_name_is_trimmed_and_may_be_any_printable_text() -> None:
-    for name in ("  Zoë  ", "李小龍", "Ann & Bob", "x" * 40, "O'Brien (2)"):
+    for name in ("  Zoë  ", "李小龍", "Ann & Bob", "x" * 40, "O'Brien (2)", "A\u0301nn", "★"):
         message = read({"type": "join", "room": "R", "name": name})
         assert isinstance(message, JoinIn)
         assert message.name == name.strip()

@@ -146,6 +146,15 @@ def test_lobby_refusals_full_started_not_host_name_taken() -> None:
     assert errors(small.join("Cy", "t3", 0.0), 0) == [("started", None)]
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("\u00c1nn", "A\u0301nn"), ("Ann", "\uff21\uff4e\uff4e"), ("Zoë", "ZOË")],
+)
+def test_two_names_that_read_the_same_cannot_share_a_room(first: str, second: str) -> None:
+    room, _ = Room.create("ROOM", Deal.from_seed(1), first, "t1", 0.0)
+    assert errors(room.join(second, "t2", 0.0), 0) == [("name-taken", None)]
+
+
 ALL_B, ALL_C, ALL_M = "B B B B B B", "C C C C C C", "M M M M M M"
 
 

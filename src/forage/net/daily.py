@@ -15,7 +15,6 @@ from __future__ import annotations
 import html
 import math
 import secrets
-import unicodedata
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Final
@@ -33,12 +32,6 @@ PAGE_PATH: Final = "/daily"
 """The leaderboard's web page."""
 RECORD_PATH: Final = "/daily/record"
 """A past day's try: its game record."""
-
-
-def name_key(name: str) -> str:
-    """The key that tells registered names apart: compatibility-normalised and case-folded,
-    so that ``Ann``, ``ANN`` and ``Ａｎｎ`` are one name."""
-    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def day_of(moment: float) -> date:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from forage.files import write_atomic
-from forage.net.daily import name_key
+from forage.net.protocol import name_key
 from forage.paths import data_dir
 
 TOKENS_NAME: Final = "online-daily.json"

@@ -17,6 +17,7 @@ still shows it as plain text, never as markup.
 from __future__ import annotations
 
 import json
+import unicodedata
 from enum import StrEnum
 from typing import Annotated, Any, Final, Literal
 
@@ -100,12 +101,58 @@ class EndReason(StrEnum):
     stands."""
 
 
+IGNORABLE: Final = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+"""Unicode's default-ignorable code points (DerivedCoreProperties): drawn as nothing, so a
+name holding one could pass for another."""
+BLANK: Final = frozenset("\u2800")
+"""Characters that are drawn as a blank though Unicode calls them symbols."""
+
+
+def _ignorable(char: str) -> bool:
+    point = ord(char)
+    return any(low <= point <= high for low, high in IGNORABLE)
+
+
+def _seen(char: str) -> bool:
+    """Whether a character is drawn as something: a letter, number, mark of punctuation or
+    symbol that is not a blank."""
+    return unicodedata.category(char)[0] in "LNPS" and char not in BLANK
+
+
+def name_key(name: str) -> str:
+    """The key that tells names apart: compatibility-normalised and case-folded, so that
+    ``Ann``, ``ANN`` and ``Ａｎｎ`` are one name."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
 def room_name(text: str) -> str:
     """A player's name in a room, trimmed; raises ValueError saying what is wrong with it."""
     name = check_player(text)
     marks = sorted(MARKUP & set(name))
     if marks:
         raise ValueError(f"a player name cannot hold {' or '.join(marks)}")
+    if any(_ignorable(char) for char in name):
+        raise ValueError("a player name cannot hold invisible characters")
+    if not any(_seen(char) for char in name):
+        raise ValueError("a player name needs a letter, digit or symbol that can be seen")
     return name
 
 

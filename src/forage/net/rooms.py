@@ -45,6 +45,7 @@ from forage.net.protocol import (
     Standing,
     TurnOut,
     error,
+    name_key,
 )
 from forage.record import record_from_game
 
@@ -465,7 +466,7 @@ class Room:
             return _refusal(
                 0, ErrorCode.FULL, f"room {self.code} is full ({self.rules.max_players} players)"
             )
-        if any(s.name.casefold() == name.casefold() for s in inside):
+        if any(name_key(s.name) == name_key(name) for s in inside):
             return _refusal(0, ErrorCode.NAME_TAKEN, f"{name!r} is already playing in this room")
         player = max(self.seats, default=0) + 1
         self.seats[player] = Seat(player, name, token_hash(token))

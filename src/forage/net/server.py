@@ -65,7 +65,6 @@ from forage.net.daily import (
     daily_rules,
     day_of,
     is_over,
-    name_key,
 )
 from forage.net.database import LISTENING, Conflict, StoreFault
 from forage.net.protocol import (
@@ -90,6 +89,7 @@ from forage.net.protocol import (
     TurnOut,
     error,
     message_text,
+    name_key,
     read_client_message,
     room_code,
 )

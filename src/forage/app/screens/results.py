@@ -38,8 +38,8 @@ from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.widgets import KeyBar, WoodlandState, WoodlandView
 from forage.engine.scoring import WIN_LINE
 from forage.net.client import day_board
-from forage.net.daily import Board, name_key
-from forage.net.protocol import EndOut, EndReason
+from forage.net.daily import Board
+from forage.net.protocol import EndOut, EndReason, name_key
 
 if TYPE_CHECKING:
     from forage.engine import Game
