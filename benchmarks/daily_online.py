@@ -31,15 +31,14 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
-from contextlib import ExitStack, asynccontextmanager
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 
 import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from serving import Served, forage_server
+from serving import Served, forage_server, loopback_sessions
 
 from forage.engine import Placement
 from forage.net.client import PlayerGame, RoomClient
@@ -141,29 +140,11 @@ async def player(
         await client.close()
 
 
-@asynccontextmanager
-async def sessions(count: int) -> AsyncIterator[list[aiohttp.ClientSession]]:
-    """Client sessions each connecting from its own loopback address (127.0.x.y)."""
-    made = [
-        aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(
-                limit=0, local_addr=(f"127.0.{1 + i // 250}.{1 + i % 250}", 0)
-            )
-        )
-        for i in range(count)
-    ]
-    try:
-        yield made
-    finally:
-        for session in made:
-            await session.close()
-
-
 async def play_all(urls: list[str], players: int) -> dict[str, float]:
     """Every player asks for the daily, then all play at once; the figures."""
     policy = Policy()
     gate = Gate()
-    async with sessions((players + PER_ADDRESS - 1) // PER_ADDRESS) as made:
+    async with loopback_sessions((players + PER_ADDRESS - 1) // PER_ADDRESS) as made:
         tasks = []
         started = time.perf_counter()
         for index in range(players):

@@ -2,10 +2,10 @@
 
 Starts ``forage serve`` in its own process on a free loopback port (FORAGE_HOME a fresh
 temporary folder), then from this process opens 250 rooms of 4 players (1000 websockets,
-forage.net.client) and plays every game at once to its end, each player placing the first
-legal placement of its hand when a card is called: at once (every placement of a turn
-arriving together, the worst case), and again after a pause of up to 2 s, as people take
-(``--think``). Measures:
+forage.net.client, each room from a loopback address of its own) and plays every game at
+once to its end, each player placing the first legal placement of its hand when a card is
+called: at once (every placement of a turn arriving together, the worst case), and again
+after a pause of up to 2 s, as people take (``--think``). Measures:
 
 - the call time: from the moment the last player of a room sends its placement for a
   turn to the moment every player of the room has the next turn's card (turns 2 to 8 of
@@ -40,7 +40,7 @@ from random import Random
 import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from serving import Served, forage_server, resident_mb
+from serving import Served, forage_server, loopback_sessions, resident_mb
 
 from forage.net.client import PlayerGame, RoomClient
 from forage.net.protocol import DealOut, EndOut, ErrorOut, JoinedOut, LobbyOut, TurnOut
@@ -129,13 +129,12 @@ def percentile(values: list[float], share: float) -> float:
 async def measure(served: Served, rooms: int, players: int, think: float) -> dict[str, float]:
     """Open the rooms, play every game at once, and gather the figures."""
     empty = resident_mb(served.process.pid)
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector) as session:
+    async with loopback_sessions(rooms) as sessions:  # a room an address, as from homes
         opened = []
         for start in range(0, rooms, 25):
             opened.extend(
                 await asyncio.gather(
-                    *(open_room(served, session, players) for _ in range(min(25, rooms - start)))
+                    *(open_room(served, s, players) for s in sessions[start : start + 25])
                 )
             )
         await asyncio.sleep(1.0)

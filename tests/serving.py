@@ -10,10 +10,12 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+import aiohttp
 
 START_SECONDS = 30.0
 STOP_SECONDS = 15.0
@@ -128,3 +130,21 @@ def resident_mb(pid: int) -> float:
     except OSError:
         pass
     return 0.0
+
+
+@asynccontextmanager
+async def loopback_sessions(count: int) -> AsyncIterator[list[aiohttp.ClientSession]]:
+    """Client sessions each connecting from its own loopback address (127.0.x.y)."""
+    made = [
+        aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(
+                limit=0, local_addr=(f"127.0.{1 + i // 250}.{1 + i % 250}", 0)
+            )
+        )
+        for i in range(count)
+    ]
+    try:
+        yield made
+    finally:
+        for session in made:
+            await session.close()

@@ -367,6 +367,36 @@ def test_a_server_at_its_most_rooms_refuses_another(tmp_path: Path) -> None:
     run(scenario())
 
 
+def test_one_address_may_keep_only_so_many_rooms_open(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with rooms_at(tmp_path, ServerRules(rooms_per_address=2)) as rooms:
+            made = []
+            for _ in range(2):  # made, then left by a connection that closes
+                player = await rooms.player()
+                await player.create("Ann")
+                made.append(player)
+                await player.close()
+            extra = await rooms.client()
+            await extra.create("Ann")
+            code, _ = await refusal(extra)
+            assert code == "full"
+            connector = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
+            async with aiohttp.ClientSession(connector=connector) as session:
+                other = Player(await RoomClient.connect(rooms.url, session=session))
+                await other.create("Bob")  # from another address
+                assert other.room
+                await other.close()
+            back = await rooms.client()  # the host comes back and leaves: the room ends
+            await back.rejoin(made[0].room, made[0].token)
+            await expect(back, JoinedOut)
+            await back.leave()
+            again = await rooms.player()
+            await again.create("Ann")
+            assert again.room
+
+    run(scenario())
+
+
 def test_a_dropped_connection_rejoins_mid_turn_and_plays_on(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with rooms_at(tmp_path) as rooms:

@@ -15,8 +15,9 @@ then sends what the room says to whom. Its limits:
   address registers for the daily (:attr:`ServerRules.registrations`);
 - each client has its own queue of messages to send; a client that does not read fills it
   and is cut off, without holding anyone else up;
-- at most :attr:`ServerRules.max_rooms` rooms are open; ``create`` beyond that is ``full``
-  (daily tries are not counted: each player has one a day).
+- at most :attr:`ServerRules.max_rooms` rooms are open, and
+  :attr:`ServerRules.rooms_per_address` made from one address; ``create`` beyond that is
+  ``full`` (daily tries are not counted: each player has one a day).
 
 With SQLite, changes are stored in one transaction for all the messages read in one turn
 of the event loop, before any message telling of them is sent. With PostgreSQL, shared by
@@ -130,6 +131,8 @@ class ServerRules:
     """The limits of a rooms server."""
 
     max_rooms: int = 1000
+    rooms_per_address: int = 20
+    """The most open rooms made from one client address (more ``create`` is ``full``)."""
     room: RoomRules = field(default_factory=RoomRules)
     queue_size: int = 256
     """Messages waiting to be sent to a client; one more cuts the client off."""
@@ -279,6 +282,10 @@ class RoomServer:
         self._tasks: list[asyncio.Task[None]] = []
         self._boards: dict[date, Shown] = {}
         """The boards last built, by day."""
+        self._made_from: dict[str, set[str]] = {}
+        """The open rooms made from each client address (to limit them)."""
+        self._maker: dict[str, str] = {}
+        """The address each of those rooms was made from."""
         self._told: dict[str, int] = {}
         """A shared database: for each room with players connected here, the last version
         whose messages for them from other servers have been passed on."""
@@ -594,6 +601,15 @@ class RoomServer:
                 f"this server has {self.rules.max_rooms} rooms open, its most: try again later",
             )
             return
+        most = self.rules.rooms_per_address
+        made = [self.rooms.get(code) for code in self._made_from.get(client.address, ())]
+        if sum(1 for room in made if room is not None and room.phase is not Phase.ENDED) >= most:
+            self._tell(
+                client,
+                ErrorCode.FULL,
+                f"{most} rooms made from your address are open, the most: play or leave one first",
+            )
+            return
         seed = secrets.randbelow(SEED_LIMIT)
         deal = Deal.from_seed(seed, recipes=message.recipes, deck=message.deck)
         room, update = Room.create(
@@ -607,6 +623,8 @@ class RoomServer:
             rules=self.rules.room,
         )
         self._open(client, room, update)
+        self._made_from.setdefault(client.address, set()).add(room.code)
+        self._maker[room.code] = client.address
 
     def _open(self, client: Client, room: Room, update: Update) -> None:
         """A room just made, with the client its first player: stored before anyone is
@@ -917,6 +935,12 @@ class RoomServer:
     def _forget(self, room: Room) -> None:
         """An ended room leaves memory (its results stay stored); its clients stay connected."""
         self.rooms.pop(room.code, None)
+        address = self._maker.pop(room.code, None)
+        if address is not None:
+            made = self._made_from[address]
+            made.discard(room.code)
+            if not made:
+                del self._made_from[address]
         held = self._timers.pop(room.code, None)
         if held is not None:
             held[1].cancel()
