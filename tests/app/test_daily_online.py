@@ -8,6 +8,7 @@ answers."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import stat
 import subprocess
@@ -17,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from aiohttp import web
 from app_helpers import drive_to, greedy
 from room_serving import QUICK, rooms_at, run
 from textual.pilot import Pilot
@@ -167,7 +169,7 @@ def forage_command(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_the_command_answers_in_one_line(tmp_path: Path) -> None:
     unreachable = forage_command(
-        tmp_path, "daily", "--online", "--server", "http://127.0.0.1:9", "--name", "Ann"
+        tmp_path / "away", "daily", "--online", "--server", "http://127.0.0.1:9", "--name", "Ann"
     )
     assert unreachable.returncode == 2 and unreachable.stderr.count("\n") == 1
     assert "--server" in unreachable.stderr and "Traceback" not in unreachable.stderr
@@ -176,3 +178,71 @@ def test_the_command_answers_in_one_line(tmp_path: Path) -> None:
     bad = forage_command(tmp_path, "daily", "--online", "--name", "\x1b[31mAnn")
     assert bad.returncode == 2 and "--name" in bad.stderr
     assert not (tmp_path / "online-daily.json").exists()
+
+
+def test_a_first_try_whose_answer_is_lost_is_taken_up_with_the_token_kept(
+    tmp_path: Path, forage_home: Path
+) -> None:
+    heard: list[dict[str, object]] = []
+
+    async def hangs_up(request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        heard.append(json.loads((await socket.receive()).data))
+        request.transport.abort()  # the answer never comes  # type: ignore[union-attr]
+        return socket
+
+    async def lost_answer() -> None:
+        app = web.Application()
+        app.router.add_get("/play", hangs_up)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = runner.addresses[0][1]
+        try:
+            done = await asyncio.to_thread(
+                forage_command,
+                forage_home,
+                *("daily", "--online", "--server", f"http://127.0.0.1:{port}", "--name", "Ann"),
+            )
+            assert done.returncode == 2 and "Traceback" not in done.stderr
+        finally:
+            await runner.cleanup()
+
+    asyncio.run(lost_answer())
+    (asked,) = heard
+    token = asked["token"]
+    assert asked["type"] == "daily" and isinstance(token, str) and len(token) >= 22
+    with_port = next(iter(json.loads(tokens_path().read_text())))
+    assert daily_token(with_port, "Ann") == token  # kept: the next try gives it again
+
+    async def next_try() -> None:
+        async with rooms_at(tmp_path) as rooms:
+            link = RoomLink(rooms.url)
+            await link.daily("Ann", token)  # the name registered with it (the answer lost)
+            assert link.state.token == token
+            await link.close()
+            again = RoomLink(rooms.url)
+            await again.daily("Ann", token)  # and the same try taken up with it
+            assert again.state.room == link.state.room
+            await again.close()
+            elsewhere = tmp_path / "elsewhere"  # another computer: Ann is someone else's there
+            taken = await asyncio.to_thread(
+                forage_command,
+                elsewhere,
+                "daily",
+                "--online",
+                "--server",
+                rooms.url,
+                "--name",
+                "Ann",
+            )
+            assert taken.returncode == 2 and "another player's" in taken.stderr
+            assert "ann" not in (elsewhere / "online-daily.json").read_text()  # its token dropped
+            weak = RoomLink(rooms.url)
+            await weak.daily("Bob", "short")  # not 128 bits: the server makes one
+            assert weak.state.token != "short" and len(weak.state.token) >= 22
+            await weak.close()
+
+    run(next_try())

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 from datetime import UTC, date, datetime
 
 from forage.cli.errors import BadInput, shortened
 from forage.net.link import Refused, RoomLink, Unreachable
-from forage.net.protocol import ErrorCode, room_code, room_name
+from forage.net.protocol import ErrorCode, new_token, room_code, room_name
 
 
 def room_player(given: str | None) -> str:
@@ -108,6 +109,19 @@ def daily_online_command(args: argparse.Namespace) -> int:
 
     name = room_player(args.name if args.name is not None else args.player)
     token = daily_token(args.server, name)
+    made = token is None
+    if token is None:  # kept before asking, so that an answer lost on the way costs nothing
+        token = new_token()
+        try:
+            keep_daily_token(args.server, name, token)
+        except OSError as exc:
+            from forage.files import os_problem
+
+            print(
+                f"forage: warning: your name's token cannot be kept ({os_problem(exc)}): "
+                f"{name!r} cannot be played on {args.server} from here again",
+                file=sys.stderr,
+            )
     loop = asyncio.new_event_loop()
     link = RoomLink(args.server)
     try:
@@ -123,22 +137,17 @@ def daily_online_command(args: argparse.Namespace) -> int:
                 )
                 return 0
             if exc.code == ErrorCode.NAME_TAKEN:
+                if made:  # the name is someone else's: the token made for it is no use
+                    with contextlib.suppress(OSError):
+                        keep_daily_token(args.server, name, None)
                 raise BadInput(
                     f"--name: {name!r} is another player's on {args.server}'s daily "
                     "(this computer holds no token for it): choose another with --name"
                 ) from None
             raise BadInput(refusal_line(exc, args.server, None)) from None
-        if token is None:
-            try:
+        if link.state.token != token:  # a server that made its own
+            with contextlib.suppress(OSError):
                 keep_daily_token(args.server, name, link.state.token)
-            except OSError as exc:
-                from forage.files import os_problem
-
-                print(
-                    f"forage: warning: your name's token cannot be kept ({os_problem(exc)}): "
-                    f"{name!r} cannot be played on {args.server} from here again",
-                    file=sys.stderr,
-                )
         return play_room(link, name, loop, online_daily=today_utc())
     finally:
         loop.run_until_complete(link.close())

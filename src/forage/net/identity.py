@@ -1,10 +1,12 @@
 """The player's names on the servers' online daily, kept in their data folder.
 
-The first ``daily`` of a name on a server registers it, and the server's answer carries the
-token that every later try under that name must give: only the player who holds it can
-play under the name there. The tokens are kept in ``online-daily.json`` in the data folder
-(written atomically, readable by the player alone), by server and by name as the server
-compares names (:func:`forage.net.daily.name_key`).
+The first ``daily`` of a name on a server registers it with a token that every later try
+under that name must give: only the player who holds it can play under the name there.
+forage makes the token itself and keeps it before the first try is asked for, so that a
+connection lost before the server's answer costs nothing: the next try gives the same
+token. The tokens are kept in ``online-daily.json`` in the data folder (written
+atomically, readable by the player alone), by server and by name as the server compares
+names (:func:`forage.net.protocol.name_key`).
 """
 
 from __future__ import annotations
@@ -58,11 +60,15 @@ def daily_token(server: str, name: str) -> str | None:
     return _read().get(_server_key(server), {}).get(name_key(name))
 
 
-def keep_daily_token(server: str, name: str, token: str) -> None:
-    """Keep the token the server gave ``name`` (atomically; the file readable by the player
-    alone). Raises OSError when the data folder cannot be written."""
+def keep_daily_token(server: str, name: str, token: str | None) -> None:
+    """Keep the token of ``name`` on ``server`` (None: forget it), atomically, the file
+    readable by the player alone. Raises OSError when the data folder cannot be written."""
     kept = _read()
-    kept.setdefault(_server_key(server), {})[name_key(name)] = token
+    names = kept.setdefault(_server_key(server), {})
+    if token is None:
+        names.pop(name_key(name), None)
+    else:
+        names[name_key(name)] = token
     path = tokens_path()
     write_atomic(path, json.dumps(kept, indent=1, sort_keys=True) + "\n")
     if os.name == "posix":

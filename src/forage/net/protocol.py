@@ -17,6 +17,9 @@ still shows it as plain text, never as markup.
 from __future__ import annotations
 
 import json
+import math
+import secrets
+import string
 import unicodedata
 from enum import StrEnum
 from typing import Annotated, Any, Final, Literal
@@ -135,6 +138,23 @@ def _seen(char: str) -> bool:
     """Whether a character is drawn as something: a letter, number, mark of punctuation or
     symbol that is not a blank."""
     return unicodedata.category(char)[0] in "LNPS" and char not in BLANK
+
+
+TOKEN_BYTES: Final = 16
+"""A player's token: 128 random bits."""
+TOKEN_ALPHABET: Final = frozenset(string.ascii_letters + string.digits + "-_")
+"""The characters of a token (base64url, as :func:`secrets.token_urlsafe` writes them)."""
+
+
+def new_token() -> str:
+    """A fresh player's token."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def chosen_token(text: str) -> bool:
+    """Whether a token a client made itself is one the server takes: base64url of at least
+    :data:`TOKEN_BYTES` bytes."""
+    return len(text) >= math.ceil(TOKEN_BYTES * 4 / 3) and set(text) <= TOKEN_ALPHABET
 
 
 def name_key(name: str) -> str:

@@ -88,9 +88,11 @@ from forage.net.protocol import (
     StartIn,
     TooLarge,
     TurnOut,
+    chosen_token,
     error,
     message_text,
     name_key,
+    new_token,
     read_client_message,
     room_code,
 )
@@ -111,8 +113,6 @@ log: Final = logging.getLogger("forage.rooms")
 
 PATH: Final = "/play"
 """Where the websocket is served."""
-TOKEN_BYTES: Final = 16
-"""A player's token: 128 random bits."""
 ADDRESSES_KEPT: Final = 10_000
 """The most client addresses whose failed joins are counted at once (the oldest go first)."""
 BOARDS_KEPT: Final = 8
@@ -616,7 +616,7 @@ class RoomServer:
             self._fresh_code(),
             deal,
             message.name,
-            secrets.token_urlsafe(TOKEN_BYTES),
+            new_token(),
             self.clock(),
             deck=message.deck,
             seed=seed,
@@ -649,7 +649,7 @@ class RoomServer:
             return
         code = room_code(message.room)
         if isinstance(message, JoinIn):
-            token = secrets.token_urlsafe(TOKEN_BYTES)
+            token = new_token()
             action: Action = functools.partial(Room.join, name=message.name, token=token, now=now)
         else:
             action = functools.partial(Room.rejoin, token=message.token, now=now)
@@ -716,7 +716,8 @@ class RoomServer:
             if not self._registered.take(client.address, now):
                 self._fatal(client, ErrorCode.RATE, "too many names registered from here: wait")
                 return
-            token = secrets.token_urlsafe(TOKEN_BYTES)
+            chosen = message.token
+            token = chosen if chosen is not None and chosen_token(chosen) else new_token()
             if not self.store.register(key, message.name, token_hash(token)):
                 known = self.store.registered(key)  # registered meanwhile, elsewhere
         if known is not None:
