@@ -141,6 +141,27 @@ def test_a_room_the_server_no_longer_has_cannot_be_taken_back(tmp_path: Path) ->
     run(scenario())
 
 
+def test_a_place_taken_by_another_connection_of_the_player_is_not_taken_back(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        async with rooms_at(tmp_path) as rooms:
+            first = RoomLink(rooms.url, retry_seconds=QUICK)
+            await first.daily("Ann", None)
+            token = first.state.token
+            second = RoomLink(rooms.url, retry_seconds=QUICK)  # Ann in another window
+            await second.daily("Ann", token)
+            await link_until(first, lambda link: link.connection is Connection.GONE)
+            assert first.problem == "another connection of yours took your place in it"
+            await asyncio.sleep(0.5)  # ten retries' time: nobody takes it back
+            assert second.connection is Connection.OPEN
+            assert first.connection is Connection.GONE
+            await first.close()
+            await second.close()
+
+    run(scenario())
+
+
 def test_refusals_and_an_address_with_no_server_are_one_line_each(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with rooms_at(tmp_path) as rooms:

@@ -30,9 +30,10 @@ from room_serving import (
 from serving import forage_server, free_port
 
 from forage.engine import Placement
-from forage.net.client import RoomClient
+from forage.net.client import Closed, RoomClient
 from forage.net.protocol import (
     MAX_MESSAGE_BYTES,
+    REPLACED,
     DealOut,
     EndOut,
     ErrorOut,
@@ -524,8 +525,9 @@ def test_a_second_connection_of_a_player_replaces_the_first(tmp_path: Path) -> N
             twin = await rooms.client()
             await twin.rejoin(ann.room, ann.token)
             assert (await expect(twin, JoinedOut)).player == 1
-            with pytest.raises(Exception, match="closed"):
+            with pytest.raises(Closed) as closed:
                 await until(ann.client, EndOut, 5)
+            assert closed.value.code == REPLACED  # so that it does not take the place back
             lobby = await until(twin, LobbyOut)
             assert lobby.players[0].connected
 

@@ -9,8 +9,9 @@ event loop it is opened on: it opens or joins a room, sends the player's actions
 server's messages into its state and tells its watchers of each (:class:`News`). A lost
 connection is opened again by itself, the player's place taken back with the token
 (``rejoin``) and the state rebuilt from what the server sends again; a placement sent but
-not answered is sent again. Only the player leaving, the link being closed, the room's end
-or a room the server no longer has (:attr:`Connection.GONE`) stop it trying.
+not answered is sent again. Only the player leaving, the link being closed, the room's end,
+a room the server no longer has or the place taken by another connection of the player's
+(:attr:`Connection.GONE`) stop it trying.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import aiohttp
 from forage.engine import Placement
 from forage.net.client import Closed, PlayerGame, RoomClient
 from forage.net.protocol import (
+    REPLACED,
     BadMessage,
     DealOut,
     EndOut,
@@ -66,7 +68,8 @@ class Connection(StrEnum):
     CLOSED = "closed"
     """Closed on purpose: the player left, the room ended, or the link was closed."""
     GONE = "gone"
-    """The player's place cannot be taken back: the server no longer has the room."""
+    """The player's place cannot be taken back: the server no longer has the room, or
+    another connection of the player's has it."""
 
 
 class Unreachable(Exception):
@@ -378,12 +381,19 @@ class RoomLink:
             client = self._client
             if client is None:
                 return
+            replaced = False
             try:
                 while True:
                     self._take(await client.receive())
             except LOST as error:
                 self.problem = _why(error)
+                replaced = isinstance(error, Closed) and error.code == REPLACED
             await self._drop()
+            if replaced:  # taking it back would take it from the other connection in turn
+                self.problem = "another connection of yours took your place in it"
+                self.connection = Connection.GONE
+                self._tell(News(connection=Connection.GONE))
+                return
             if self._stopping or self.state.left or self.state.end is not None:
                 self.connection = Connection.CLOSED
                 self._tell(News(connection=Connection.CLOSED))

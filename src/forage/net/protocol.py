@@ -88,6 +88,9 @@ class ErrorCode(StrEnum):
 
 CLOSING: Final = frozenset({ErrorCode.RATE, ErrorCode.TOO_LARGE})
 """The errors after which the server closes the connection."""
+REPLACED: Final = 4001
+"""The close code of a connection whose player's place a newer connection took (a
+``rejoin`` or ``daily`` with the same token): it is not to take the place back."""
 
 
 class EndReason(StrEnum):

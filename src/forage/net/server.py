@@ -73,6 +73,7 @@ from forage.net.protocol import (
     CODE_ALPHABET,
     CODE_LENGTH,
     MAX_MESSAGE_BYTES,
+    REPLACED,
     BadMessage,
     ClientMessage,
     CreateIn,
@@ -673,9 +674,7 @@ class RoomServer:
         if earlier is not None:  # the same player on a new connection
             self._unbind(earlier)
             earlier.closing = True
-            asyncio.get_running_loop().create_task(
-                self._close(earlier, WSCloseCode.POLICY_VIOLATION)
-            )
+            asyncio.get_running_loop().create_task(self._close(earlier, REPLACED))
         self._bind(client, room.code, update.player)
         self._deliver(acted)
 
