@@ -155,6 +155,16 @@ def test_two_names_that_read_the_same_cannot_share_a_room(first: str, second: st
     assert errors(room.join(second, "t2", 0.0), 0) == [("name-taken", None)]
 
 
+def test_a_lobby_takes_in_only_so_many_players_in_all() -> None:
+    room, _ = Room.create("ROOM", Deal.from_seed(1), "Ann", "t0", 0.0)
+    for n in range(1, room.rules.most_joins):  # each comes and goes
+        update = room.join(f"P{n}", f"t{n}", 0.0)
+        assert update.player is not None, n
+        room.leave(update.player, 0.0)
+    assert len(room.members()) == 1
+    assert errors(room.join("Zed", "tz", 0.0), 0) == [("full", None)]
+
+
 ALL_B, ALL_C, ALL_M = "B B B B B B", "C C C C C C", "M M M M M M"
 
 

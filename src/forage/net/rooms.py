@@ -103,6 +103,8 @@ class RoomRules:
     keep_seconds: float = KEEP_SECONDS
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
+    most_joins: int = 8 * MAX_PLAYERS
+    """The most players a lobby takes in all, those who left it counted (more is ``full``)."""
     closes: float | None = None
     """When the room ends whatever is happening, every game as it stands (``end``, reason
     ``closed``); None: never. An online daily's try closes when its day is over."""
@@ -465,6 +467,10 @@ class Room:
         if len(inside) >= self.rules.max_players:
             return _refusal(
                 0, ErrorCode.FULL, f"room {self.code} is full ({self.rules.max_players} players)"
+            )
+        if len(self.seats) >= self.rules.most_joins:
+            return _refusal(
+                0, ErrorCode.FULL, f"room {self.code} has seen too many players come and go"
             )
         if any(name_key(s.name) == name_key(name) for s in inside):
             return _refusal(0, ErrorCode.NAME_TAKEN, f"{name!r} is already playing in this room")
