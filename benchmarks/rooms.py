@@ -236,6 +236,8 @@ def main() -> None:
             f"rooms with a result lost: {found['lost']}"
         )
         turns = found["calls"] / args.rooms + 1
+        if think:
+            continue
         print(
             f"  a turn of every room costs the server {found['server_cpu'] / turns * 1000:.0f} ms "
             f"and the players {found['client_cpu'] / turns * 1000:.0f} ms of processor time"
