@@ -9,14 +9,16 @@ from collections.abc import Callable
 
 import pytest
 from app_helpers import ascii_output
+from rich.cells import cell_len
 from room_helpers import place_in, room_of, to
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from forage.app.describe import ELLIPSIS
 from forage.app.lettering import GLYPHS, HEIGHT, big_lines, big_width, shown_code
 from forage.app.room_app import RoomApp
-from forage.app.screens.results import ResultsScreen, ordinal, winner_line
-from forage.app.screens.rooms import places
+from forage.app.screens.results import ResultsScreen, ordinal, results_text, winner_line
+from forage.app.screens.rooms import places, standings_text
 from forage.engine import Deal
 from forage.net.link import Connection, RoomLink
 from forage.net.protocol import (
@@ -27,6 +29,8 @@ from forage.net.protocol import (
     LobbyPlayer,
     ResultLine,
     ServerMessage,
+    Standing,
+    TurnOut,
 )
 from forage.net.rooms import Phase
 
@@ -114,6 +118,28 @@ def test_the_results_show_the_players_own_woodland_first_whatever_their_place() 
             assert str(caption.content).startswith(f"{after}'s woodland")
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("long", ["W" * 40, "李" * 40, "Ann"])
+def test_a_long_name_is_cut_with_an_ellipsis_and_keeps_you(long: str) -> None:
+    lines = [
+        Standing(player=1, name=long, score=12, placed=1, playing=True, connected=True),
+        Standing(player=2, name=long[:-1] + "x", score=3, placed=1, playing=True, connected=True),
+    ]
+    state = told(JOINED).state
+    state.follow(TurnOut(turn=2, card=4, standings=lines))
+    side = standings_text(state).plain.splitlines()[1:3]
+    assert cell_len(side[0]) == cell_len(side[1])  # the scores stay in one column
+    assert " (you)" in side[0] and " (you)" not in side[1]
+    assert (ELLIPSIS in side[0]) is (cell_len(long) > 12)
+    end = EndOut(
+        results=[
+            ResultLine(player=p, name=line.name, final=line.score, won=False, record={})
+            for p, line in enumerate(lines, 1)
+        ]
+    )
+    table = results_text(end, 1, 0).plain.splitlines()[1:3]
+    assert " (you)" in table[0] and cell_len(table[0]) == cell_len(table[1])
 
 
 def test_who_won_a_room_and_the_places_of_a_tie() -> None:

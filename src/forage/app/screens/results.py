@@ -28,6 +28,7 @@ from forage.app.screens.rooms import (
     finished_game,
     history_key,
     keep_room_game,
+    name_cell,
     names_text,
     places,
     placing_of,
@@ -79,6 +80,10 @@ def try_line(end: EndOut) -> str:
     return f"Your try: {line.final} points, {verdict} ({win} wins)."
 
 
+RESULT_CELLS: Final = 42
+"""The width of a name in the results table."""
+
+
 def results_text(
     end: EndOut, player: int, shown: int, marks: Mapping[str, Style] = DEFAULT_MARKS
 ) -> Text:
@@ -88,9 +93,9 @@ def results_text(
     text.append("  place  player                                     final  won\n", "bold")
     for index, (place, line) in enumerate(zip(places(end), end.results, strict=True)):
         pointer = POINTER if index == shown else " "
-        name = line.name + (" (you)" if line.player == player else "")
         text.append(f"{pointer} {ordinal(place):<6} ")
-        text.append(f"{name[:42]:<42} ", "bold" if line.player == player else "")
+        text.append_text(name_cell(line.name, line.player == player, RESULT_CELLS))
+        text.append(" ")
         text.append(f"{line.final:>5}", marks["score"])
         text.append("  yes" if line.won else "  no", marks["gain"] if line.won else marks["bad"])
         text.append("\n")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from rich.style import Style
 from rich.text import Text
@@ -96,6 +96,10 @@ class RoomScreen(ForageScreen):
         self.done_with_room()
 
 
+STANDING_CELLS: Final = 18
+"""The width of a name in the game's side panel."""
+
+
 def names_text(names: Sequence[str]) -> str:
     """Names in a sentence: ``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
     if len(names) < 2:
@@ -151,6 +155,17 @@ def players_text(state: RoomState, marks: Mapping[str, Style] = DEFAULT_MARKS) -
     return text
 
 
+def name_cell(name: str, mine: bool, width: int) -> Text:
+    """A player's name in a column ``width`` cells wide: cut with an ellipsis where it is
+    too long, the player's own marked `` (you)`` (kept whatever the name) and bold."""
+    you = " (you)" if mine else ""
+    cell = Text(name, "bold" if mine else "")
+    cell.truncate(width - len(you), overflow="ellipsis")
+    cell.append(you, "bold" if mine else "")
+    cell.truncate(width, pad=True)
+    return cell
+
+
 def standings_text(state: RoomState, marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
     """The side panel of a room's game: every player's score when this turn was called,
     who has placed this turn (a tick) and who is waited for, out of the game or
@@ -164,8 +179,7 @@ def standings_text(state: RoomState, marks: Mapping[str, Style] = DEFAULT_MARKS)
         out = not state.playing(number)
         mark = TICK if number in placed else ("-" if out else " ")
         text.append(f"{mark} ", marks["gain"] if number in placed else "")
-        name = state.name(number) + (" (you)" if number == state.player else "")
-        text.append(f"{name[:18]:<18}", "bold" if number == state.player else "")
+        text.append_text(name_cell(state.name(number), number == state.player, STANDING_CELLS))
         score = scores.get(number)
         text.append(f" {score:>4}" if score is not None else "     ", marks["score"])
         if out:
