@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from app_helpers import ascii_output
 from rich.cells import cell_len
-from room_helpers import place_in, room_of, to
+from room_helpers import first_legal, place_in, room_of, to
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -18,6 +18,7 @@ from forage.app.describe import ELLIPSIS
 from forage.app.lettering import GLYPHS, HEIGHT, big_lines, big_width, shown_code
 from forage.app.room_app import RoomApp
 from forage.app.screens.results import ResultsScreen, ordinal, results_text, winner_line
+from forage.app.screens.room_game import RoomGameScreen
 from forage.app.screens.rooms import places, standings_text
 from forage.engine import Deal
 from forage.net.link import Connection, RoomLink
@@ -140,6 +141,41 @@ def test_a_long_name_is_cut_with_an_ellipsis_and_keeps_you(long: str) -> None:
     )
     table = results_text(end, 1, 0).plain.splitlines()[1:3]
     assert " (you)" in table[0] and cell_len(table[0]) == cell_len(table[1])
+
+
+def dealt_to_eight() -> RoomLink:
+    """Ann's link in a room of eight, dealt and called to turn 2, nobody placed yet."""
+    room = room_of(1, Deal.from_seed(7))
+    names = ["Ann", *(f"{letter * 12}{n}" for n, letter in enumerate("BCDEFGH", 2))]
+    told_ann = [JOINED]
+    for number, name in enumerate(names[1:], 2):
+        told_ann += to(room.join(name, f"token-{number}", 0.0), 1)
+    told_ann += to(room.start(1, 1.0), 1)
+    for number in range(1, 9):
+        assert room.seats[number].game is not None
+        told_ann += to(room.place(number, place_in(1, first_legal(room, number)), 1.0), 1)
+    return told(*told_ann)
+
+
+@pytest.mark.parametrize(("size", "compact"), [((80, 24), True), ((120, 40), False)])
+def test_eight_players_fit_the_side_panel_two_a_line_where_one_would_not(
+    size: tuple[int, int], compact: bool
+) -> None:
+    app = RoomApp(dealt_to_eight())
+
+    async def scenario() -> None:
+        async with app.run_test(size=size) as pilot:
+            for _ in range(20):
+                await pilot.pause(0.02)
+            screen = app.screen
+            assert isinstance(screen, RoomGameScreen)
+            assert screen.compact is compact
+            assert screen.query_one("#side").max_scroll_y == 0  # every player on screen
+            panel = str(screen.query_one("#players", Static).content)
+            assert ("you" in panel.split()) is compact and ("Ann (you)" in panel) is not compact
+            assert all(letter in panel for letter in "BCDEFGH")
+
+    asyncio.run(scenario())
 
 
 def test_who_won_a_room_and_the_places_of_a_tie() -> None:

@@ -102,6 +102,8 @@ class RoomGameScreen(GameScreen, RoomScreen):
         """The last turn whose call was said (a rejoin tells the calls again)."""
         self._results_due = False
         self._results_shown = False
+        self.compact = False
+        """The side panel shows two players a line (one a line does not fit)."""
 
     @classmethod
     def of_room(cls, app: object) -> RoomGameScreen:
@@ -252,8 +254,25 @@ class RoomGameScreen(GameScreen, RoomScreen):
         return True
 
     def show_players(self) -> None:
-        """The side panel's players: scores, who has placed, who is waited for."""
-        self.query_one("#players", Static).update(standings_text(self.state, marks_of(self.app)))
+        """The side panel's players: scores, who has placed, who is waited for; two a line
+        where one a line would not fit in the panel."""
+        shown = standings_text(self.state, marks_of(self.app), compact=self.compact)
+        self.query_one("#players", Static).update(shown)
+        if not self.compact:
+            self.call_after_refresh(self._fit_players)
+
+    def _fit_players(self) -> None:
+        """Two players a line if the side panel has to scroll to show them all."""
+        side = self.query("#side")
+        if side and side.first().max_scroll_y > 0:
+            self.compact = True
+            self.show_players()
+
+    def on_resize(self) -> None:
+        """A new size: one player a line again, if it fits."""
+        if self.compact:
+            self.compact = False
+            self.show_players()
 
     def status_shown(self, state: StatusState) -> StatusState:
         """While the player waits (for the others, or the results) the status bar says for

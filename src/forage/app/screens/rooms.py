@@ -98,6 +98,8 @@ class RoomScreen(ForageScreen):
 
 STANDING_CELLS: Final = 18
 """The width of a name in the game's side panel."""
+COMPACT_CELLS: Final = 7
+"""The width of a name in the side panel with two players a line."""
 
 
 def names_text(names: Sequence[str]) -> str:
@@ -155,10 +157,10 @@ def players_text(state: RoomState, marks: Mapping[str, Style] = DEFAULT_MARKS) -
     return text
 
 
-def name_cell(name: str, mine: bool, width: int) -> Text:
+def name_cell(name: str, mine: bool, width: int, *, you: str = " (you)") -> Text:
     """A player's name in a column ``width`` cells wide: cut with an ellipsis where it is
-    too long, the player's own marked `` (you)`` (kept whatever the name) and bold."""
-    you = " (you)" if mine else ""
+    too long, the player's own bold and marked with ``you`` (kept whatever the name)."""
+    you = you if mine else ""
     cell = Text(name, "bold" if mine else "")
     cell.truncate(width - len(you), overflow="ellipsis")
     cell.append(you, "bold" if mine else "")
@@ -166,30 +168,44 @@ def name_cell(name: str, mine: bool, width: int) -> Text:
     return cell
 
 
-def standings_text(state: RoomState, marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
+def standings_text(
+    state: RoomState, marks: Mapping[str, Style] = DEFAULT_MARKS, *, compact: bool = False
+) -> Text:
     """The side panel of a room's game: every player's score when this turn was called,
     who has placed this turn (a tick) and who is waited for, out of the game or
-    disconnected; the player marked."""
+    disconnected; the player marked. ``compact``: two players a line, shorter names (the
+    player's own shown as ``you``), out and lost told by the mark and a dim name."""
     text = Text()
     text.append(f"Players, turn {state.turn}\n", "bold")
     placed = state.placed_now()
     scores = {line.player: line.score for line in state.standings}
     order = [line.player for line in state.standings] or [p.player for p in state.players]
-    for number in order:
+    for index, number in enumerate(order):
         out = not state.playing(number)
+        lost = not out and not state.connected(number)
+        mine = number == state.player
         mark = TICK if number in placed else ("-" if out else " ")
         text.append(f"{mark} ", marks["gain"] if number in placed else "")
-        text.append_text(name_cell(state.name(number), number == state.player, STANDING_CELLS))
         score = scores.get(number)
+        if compact:
+            cell = name_cell("you" if mine else state.name(number), mine, COMPACT_CELLS, you="")
+            if out or lost:
+                cell.stylize("dim")
+            text.append_text(cell)
+            text.append(f" {score:>3}" if score is not None else "    ", marks["score"])
+            text.append(" " if index % 2 == 0 and index + 1 < len(order) else "\n")
+            continue
+        text.append_text(name_cell(state.name(number), mine, STANDING_CELLS))
         text.append(f" {score:>4}" if score is not None else "     ", marks["score"])
         if out:
             text.append(" out", marks["bad"])
-        elif not state.connected(number):
+        elif lost:
             text.append(" lost", marks["loss"])
         text.append("\n")
     waited = state.waiting_for()
     if state.game is not None and state.game.placed and waited:
         text.append(f"Waiting for {names_text(waited)}.", marks["note"])
+    text.rstrip()
     return text
 
 
