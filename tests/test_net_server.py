@@ -46,7 +46,14 @@ from forage.net.protocol import (
     message_text,
 )
 from forage.net.rooms import RoomRules
-from forage.net.server import CODE_ALPHABET, CODE_LENGTH, ServerRules, new_code, room_code
+from forage.net.server import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    ServerRules,
+    address_key,
+    new_code,
+    room_code,
+)
 from forage.paths import SERVER_FILE
 
 
@@ -369,8 +376,10 @@ def test_a_server_at_its_most_rooms_refuses_another(tmp_path: Path) -> None:
 
 
 def test_one_address_may_keep_only_so_many_rooms_open(tmp_path: Path) -> None:
+    rules = ServerRules(rooms_per_address=2, local_rooms_limited=True)  # as if from afar
+
     async def scenario() -> None:
-        async with rooms_at(tmp_path, ServerRules(rooms_per_address=2)) as rooms:
+        async with rooms_at(tmp_path, rules) as rooms:
             made = []
             for _ in range(2):  # made, then left by a connection that closes
                 player = await rooms.player()
@@ -396,6 +405,37 @@ def test_one_address_may_keep_only_so_many_rooms_open(tmp_path: Path) -> None:
             assert again.room
 
     run(scenario())
+
+
+def test_this_computers_own_address_may_open_rooms_up_to_the_servers_most(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:  # every browser tab of forage serve plays from it
+        async with rooms_at(tmp_path, ServerRules(rooms_per_address=2, max_rooms=4)) as rooms:
+            for _ in range(4):
+                player = await rooms.player()
+                await player.create("Ann")
+                assert player.room
+            extra = await rooms.client()
+            await extra.create("Ann")
+            told = await expect(extra, ErrorOut)
+            assert told.code == "full" and "this server has 4 rooms open" in told.message
+
+    run(scenario())
+
+
+@pytest.mark.parametrize(
+    ("address", "key"),
+    [
+        ("203.0.113.9", "203.0.113.9"),
+        ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:bbbb::7", "2001:db8:1:2::/64"),  # the same home
+        ("::ffff:203.0.113.9", "203.0.113.9"),
+        ("", ""),
+    ],
+)
+def test_an_address_is_counted_by_its_ipv6_network(address: str, key: str) -> None:
+    assert address_key(address) == key
 
 
 def test_a_dropped_connection_rejoins_mid_turn_and_plays_on(tmp_path: Path) -> None:

@@ -16,8 +16,11 @@ then sends what the room says to whom. Its limits:
 - each client has its own queue of messages to send; a client that does not read fills it
   and is cut off, without holding anyone else up;
 - at most :attr:`ServerRules.max_rooms` rooms are open, and
-  :attr:`ServerRules.rooms_per_address` made from one address; ``create`` beyond that is
-  ``full`` (daily tries are not counted: each player has one a day).
+  :attr:`ServerRules.rooms_per_address` made from one address (not this computer's own,
+  where every browser tab plays from); ``create`` beyond that is ``full`` (daily tries are
+  not counted: each player has one a day).
+
+An address is counted as :func:`address_key` says: an IPv6 address by its /64 network.
 
 With SQLite, changes are stored in one transaction for all the messages read in one turn
 of the event loop, before any message telling of them is sent. With PostgreSQL, shared by
@@ -38,6 +41,7 @@ import asyncio
 import contextlib
 import functools
 import html
+import ipaddress
 import json
 import logging
 import secrets
@@ -122,6 +126,28 @@ LONGEST_TIMER: Final = 600.0
 """The longest a room's timer is set for; one that goes off before the deadline is set again."""
 
 
+def address_key(address: str) -> str:
+    """What a client's limits are counted by: an IPv4 address, or an IPv6 address's /64
+    network (one home or host holds a whole /64); anything else as it is."""
+    try:
+        found = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(found, ipaddress.IPv6Address):
+        if found.ipv4_mapped is not None:
+            return str(found.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{found}/64", strict=False))
+    return str(found)
+
+
+def is_local(address: str) -> bool:
+    """Whether a client address is this computer's own (loopback)."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
 def new_code() -> str:
     """A fresh, unguessable room code."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -134,6 +160,9 @@ class ServerRules:
     max_rooms: int = 1000
     rooms_per_address: int = 20
     """The most open rooms made from one client address (more ``create`` is ``full``)."""
+    local_rooms_limited: bool = False
+    """Whether :attr:`rooms_per_address` holds for this computer's own addresses too: not
+    by default, as every browser tab of ``forage serve`` plays from it."""
     room: RoomRules = field(default_factory=RoomRules)
     queue_size: int = 256
     """Messages waiting to be sent to a client; one more cuts the client off."""
@@ -185,6 +214,9 @@ class Client:
     socket: web.WebSocketResponse
     transport: asyncio.BaseTransport | None
     address: str
+    """What the client's address limits are counted by (:func:`address_key`)."""
+    local: bool
+    """Whether the client connects from this computer."""
     bucket: Bucket
     """The messages the client may still send."""
     budget: Bucket
@@ -382,7 +414,8 @@ class RoomServer:
         client = Client(
             socket=socket,
             transport=request.transport,
-            address=request.remote or "",
+            address=address_key(request.remote or ""),
+            local=is_local(request.remote or ""),
             bucket=Bucket.full(rules.burst, rules.per_second, now),
             budget=Bucket.full(rules.bytes_burst, rules.bytes_per_second, now),
             queue=asyncio.Queue(rules.queue_size),
@@ -603,8 +636,9 @@ class RoomServer:
             )
             return
         most = self.rules.rooms_per_address
+        limited = self.rules.local_rooms_limited or not client.local
         made = [self.rooms.get(code) for code in self._made_from.get(client.address, ())]
-        if sum(1 for room in made if room is not None and room.phase is not Phase.ENDED) >= most:
+        if limited and sum(1 for r in made if r is not None and r.phase is not Phase.ENDED) >= most:
             self._tell(
                 client,
                 ErrorCode.FULL,
