@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
+from aiohttp.test_utils import make_mocked_request
 from helpers import run_forage
 from serving import forage_server, free_port
 
@@ -19,7 +22,7 @@ from forage.cli.game_server import game_command
 from forage.cli.serve import _make_server
 from forage.cli.serve_rooms import room_server
 from forage.history.store import HistoryStore
-from forage.net import ROOMS_SERVER_VARIABLE
+from forage.net import ROOMS_CLIENT_VARIABLE, ROOMS_SERVER_VARIABLE
 from forage.net.client import RoomClient
 from forage.net.protocol import JoinedOut, LobbyOut
 
@@ -148,6 +151,15 @@ def test_a_browser_tabs_game_is_told_where_its_servers_rooms_are(
     assert f"export {ROOMS_SERVER_VARIABLE}=http://127.0.0.1:8123; " in served.command
     assert served.command.endswith("-m forage play")
     assert ROOMS_SERVER_VARIABLE not in game_command(1234)  # no rooms served: not told
+    told = game_command(1234, "http://127.0.0.1:8123", "203.0.113.5 ab12")
+    assert f"export {ROOMS_CLIENT_VARIABLE}='203.0.113.5 ab12'; " in told
+    transport = mock.Mock()
+    transport.get_extra_info.side_effect = lambda name, default=None: (
+        ("203.0.113.5", 50000) if name == "peername" else default
+    )
+    tab = served.command_for(make_mocked_request("GET", "/ws", transport=transport))
+    vouch = shlex.split(tab.split(f"export {ROOMS_CLIENT_VARIABLE}=")[1].split(";")[0])[0]
+    assert served.rooms is not None and served.rooms.vouched(vouch) == "203.0.113.5"
     assert served.rooms is not None
     served.rooms.store.close()
 

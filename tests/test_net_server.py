@@ -31,6 +31,7 @@ from serving import forage_server, free_port
 
 from forage.engine import Placement
 from forage.net.client import Closed, RoomClient
+from forage.net.link import RoomLink
 from forage.net.protocol import (
     MAX_MESSAGE_BYTES,
     REPLACED,
@@ -319,6 +320,40 @@ def test_failed_joins_are_rate_limited_per_address(tmp_path: Path) -> None:
             host = await rooms.player()
             await host.create("Host")  # creating is not joining: still allowed
             assert host.room
+
+    run(scenario())
+
+
+def test_a_browser_tabs_game_is_counted_by_the_address_its_server_vouches_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = ServerRules(failed_joins=2, failed_join_seconds=60.0)
+
+    async def scenario() -> None:
+        async with rooms_at(tmp_path, rules) as rooms:
+            vouch = rooms.server.vouch("203.0.113.5")
+            tab = await RoomClient.connect(rooms.url, vouch=vouch)
+            rooms.clients.append(tab)
+            for _ in range(2):
+                await tab.join(new_code(), "Ann")
+                assert await refusal(tab) == ("no-room", None)
+            await tab.join(new_code(), "Ann")
+            assert await refusal(tab) == ("rate", None)  # that browser's failed joins
+            plain = await rooms.client()  # this computer's own: not counted with it
+            await plain.join(new_code(), "Bob")
+            assert await refusal(plain) == ("no-room", None)
+            forged = await RoomClient.connect(rooms.url, vouch="198.51.100.7 0123abcd")
+            rooms.clients.append(forged)
+            await forged.join(new_code(), "Cy")  # not the server's: counted as its own
+            assert await refusal(forged) == ("no-room", None)
+            await forged.join(new_code(), "Cy")
+            assert await refusal(forged) == ("rate", None)
+            monkeypatch.setenv("FORAGE_ROOMS_SERVER", rooms.url)
+            monkeypatch.setenv("FORAGE_ROOMS_CLIENT", rooms.server.vouch("192.0.2.1"))
+            link = RoomLink(rooms.url)  # a tab's game: it gives what its server told it
+            await link.create("Dee")
+            assert rooms.server.seats[(link.state.room, 1)].address == "192.0.2.1"
+            await link.close()
 
     run(scenario())
 

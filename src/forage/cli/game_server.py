@@ -31,7 +31,7 @@ from forage.adapters.textual_serve import ServerBase, game_process
 from forage.cli.errors import shortened
 from forage.cli.served_game import SERVER_PID_VARIABLE
 from forage.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED
-from forage.net import ROOMS_SERVER_VARIABLE
+from forage.net import ROOMS_CLIENT_VARIABLE, ROOMS_SERVER_VARIABLE
 from forage.net.bucket import Bucket
 from forage.net.server import RoomServer
 from forage.screen_size import clamp_size
@@ -66,17 +66,20 @@ class TabLimits:
     """Messages that may wait for the game to take them; beyond it, messages are dropped."""
 
 
-def game_command(server_pid: int, rooms: str | None = None) -> str:
+def game_command(server_pid: int, rooms: str | None = None, vouch: str | None = None) -> str:
     """The shell command each browser tab runs: this Python's ``forage play`` (the shell
     replaced by it, so that the game's parent is the server and stopping the game stops
     that process), told which server started it and, if it serves rooms, their address
-    (where the game's ``i`` plays with friends)."""
+    (where the game's ``i`` plays with friends) and what the server signed of the tab's
+    browser (``vouch``, so that the rooms count its address)."""
     words = [sys.executable, "-m", "forage", "play"]
     if os.name == "nt":
         return subprocess.list2cmdline(words)
     told = f"export {SERVER_PID_VARIABLE}={server_pid}; "
     if rooms is not None:
         told += f"export {ROOMS_SERVER_VARIABLE}={shlex.quote(rooms)}; "
+        if vouch is not None:
+            told += f"export {ROOMS_CLIENT_VARIABLE}={shlex.quote(vouch)}; "
     return f"{told}exec {shlex.join(words)}"
 
 
@@ -179,8 +182,11 @@ class GameServer(ServerBase):
         """A server for host:port that runs ``command`` (the game) for each tab, and serves
         ``rooms`` at ``/play`` if given, which the tabs' games reach at ``rooms_address``
         (``http://HOST:PORT`` on this computer)."""
+        self.rooms_address = rooms_address if rooms is not None else None
+        self.own_command = command is None
+        """Each tab runs :func:`game_command`, told of its browser (else ``command``)."""
         if command is None:
-            command = game_command(os.getpid(), rooms_address if rooms is not None else None)
+            command = game_command(os.getpid(), self.rooms_address)
         super().__init__(command, host=host, port=port, title="Forage")
         self.names = names
         self.max_games = max_games
@@ -298,7 +304,7 @@ class GameServer(ServerBase):
             await websocket.close()
 
         game = AppService(
-            self.command,
+            self.command_for(request),
             write_bytes=websocket.send_bytes,
             write_str=websocket.send_str,
             close=close,
@@ -334,6 +340,14 @@ class GameServer(ServerBase):
             with contextlib.suppress(asyncio.CancelledError):
                 await asyncio.shield(ending)
         return websocket
+
+    def command_for(self, request: web.Request) -> str:
+        """The command a tab's game runs: told, if this server serves rooms, what the rooms
+        sign of the tab's browser address, so that its limits are that browser's."""
+        if not self.own_command or self.rooms is None or request.remote is None:
+            return self.command
+        vouch = self.rooms.vouch(request.remote)
+        return game_command(os.getpid(), self.rooms_address, vouch)
 
     async def end(self, game: AppService) -> None:
         """End a game whose tab has closed; its place is free once its process has ended."""

@@ -28,3 +28,9 @@ DEFAULT_SERVER: Final = "http://127.0.0.1:8000"
 ROOMS_SERVER_VARIABLE: Final = "FORAGE_ROOMS_SERVER"
 """Where ``forage serve`` tells a browser tab's game the address of its rooms (the game's
 ``i`` plays there; else on :data:`DEFAULT_SERVER`)."""
+ROOMS_CLIENT_VARIABLE: Final = "FORAGE_ROOMS_CLIENT"
+"""Where ``forage serve`` tells a browser tab's game who its player is for the rooms' limits:
+the browser's address, signed by the server (:data:`CLIENT_HEADER`)."""
+CLIENT_HEADER: Final = "Forage-Client"
+"""The header a browser tab's game opens its rooms connection with: the value of
+:data:`ROOMS_CLIENT_VARIABLE`, so the server counts the browser's address, not its own."""

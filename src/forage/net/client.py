@@ -21,7 +21,7 @@ import aiohttp
 
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Placement
-from forage.net import DEFAULT_SERVER
+from forage.net import CLIENT_HEADER, DEFAULT_SERVER
 from forage.net.daily import BOARD_PATH, Board
 from forage.net.protocol import (
     LAST_TURN,
@@ -87,10 +87,12 @@ class RoomClient:
         session: aiohttp.ClientSession | None = None,
         timeout: float = 10.0,
         heartbeat: float | None = None,
+        vouch: str | None = None,
     ) -> RoomClient:
         """Open a connection to a server's ``/play`` (waiting at most ``timeout`` seconds for
         the handshake); with ``heartbeat``, a ping every that many seconds finds a server
-        that has gone silent (the connection then ends as closed)."""
+        that has gone silent (the connection then ends as closed); ``vouch``: what the
+        server signed to say who the player is (a browser tab's game)."""
         owns = session is None
         session = session or aiohttp.ClientSession()
         try:
@@ -101,6 +103,7 @@ class RoomClient:
                     max_msg_size=4 * MAX_MESSAGE_BYTES,
                     autoping=True,
                     heartbeat=heartbeat,
+                    headers={CLIENT_HEADER: vouch} if vouch else None,
                 ),
                 timeout,
             )

@@ -28,6 +28,7 @@ from typing import Final
 import aiohttp
 
 from forage.engine import Placement
+from forage.net import ROOMS_CLIENT_VARIABLE, ROOMS_SERVER_VARIABLE
 from forage.net.client import Closed, PlayerGame, RoomClient
 from forage.net.protocol import (
     REPLACED,
@@ -208,8 +209,14 @@ Watcher = Callable[[News], None]
 
 
 async def _connect(server: str) -> RoomClient:
-    """A connection to a server's rooms, with a heartbeat."""
-    return await RoomClient.connect(server, timeout=CONNECT_SECONDS, heartbeat=HEARTBEAT_SECONDS)
+    """A connection to a server's rooms, with a heartbeat; to the server that started this
+    game in a browser tab, with what it signed of the tab's player."""
+    vouch = None
+    if server == os.environ.get(ROOMS_SERVER_VARIABLE):
+        vouch = os.environ.get(ROOMS_CLIENT_VARIABLE)
+    return await RoomClient.connect(
+        server, timeout=CONNECT_SECONDS, heartbeat=HEARTBEAT_SECONDS, vouch=vouch
+    )
 
 
 def unreachable_line(server: str, error: BaseException) -> str:

@@ -40,6 +40,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
+import hmac
 import html
 import ipaddress
 import json
@@ -58,6 +60,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from forage.engine import Deal
 from forage.engine.deal import SEED_LIMIT
 from forage.history.daily import parse_day
+from forage.net import CLIENT_HEADER
 from forage.net.bucket import Bucket
 from forage.net.daily import (
     BOARD_PATH,
@@ -315,6 +318,8 @@ class RoomServer:
         self._tasks: list[asyncio.Task[None]] = []
         self._boards: dict[date, Shown] = {}
         """The boards last built, by day."""
+        self._secret = secrets.token_bytes(32)
+        """What this server signs its browser tabs' addresses with (:meth:`vouch`)."""
         self._made_from: dict[str, set[str]] = {}
         """The open rooms made from each client address (to limit them)."""
         self._maker: dict[str, str] = {}
@@ -324,6 +329,17 @@ class RoomServer:
         whose messages for them from other servers have been passed on."""
 
     # -- the application ----------------------------------------------------------------------
+
+    def vouch(self, address: str) -> str:
+        """What a browser tab's game gives to be counted as its browser's ``address``: the
+        address and this server's signature of it (:data:`~forage.net.CLIENT_HEADER`)."""
+        signature = hmac.new(self._secret, address.encode(), hashlib.sha256).hexdigest()
+        return f"{address} {signature}"
+
+    def vouched(self, text: str) -> str | None:
+        """The address a voucher of this server names, or None if it is not one."""
+        address, _, _ = text.partition(" ")
+        return address if address and hmac.compare_digest(text, self.vouch(address)) else None
 
     def attach(
         self, app: web.Application, guard: Callable[[web.Request], None] | None = None
@@ -411,11 +427,14 @@ class RoomServer:
         )
         await socket.prepare(request)
         rules, now = self.rules, self.clock()
+        remote = request.remote or ""
+        if is_local(remote):  # a browser tab's game of this server: its browser's address
+            remote = self.vouched(request.headers.get(CLIENT_HEADER, "")) or remote
         client = Client(
             socket=socket,
             transport=request.transport,
-            address=address_key(request.remote or ""),
-            local=is_local(request.remote or ""),
+            address=address_key(remote),
+            local=is_local(remote),
             bucket=Bucket.full(rules.burst, rules.per_second, now),
             budget=Bucket.full(rules.bytes_burst, rules.bytes_per_second, now),
             queue=asyncio.Queue(rules.queue_size),
