@@ -8,8 +8,11 @@ from __future__ import annotations
 import asyncio
 import os
 import shlex
+import signal
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from unittest import mock
 
@@ -73,6 +76,30 @@ def test_a_server_that_cannot_be_reached_is_one_line_exit_2(tmp_path: Path) -> N
         f"forage: --server: cannot reach {nowhere} (connection refused): "
         "is forage serve running there?\n"
     )
+
+
+@pytest.mark.parametrize("command", [("room", "join", "ABCD-EFGH"), ("daily", "--online")])
+def test_ctrl_c_while_a_server_never_answers_ends_quietly(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as silent:  # takes the connection, says nothing
+        silent.settimeout(30)
+        port = silent.getsockname()[1]
+        words = [*command, "--name", "Ann", "--server", f"http://127.0.0.1:{port}"]
+        process = subprocess.Popen(
+            [sys.executable, "-m", "forage", *words],
+            env=home_env(tmp_path),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        held, _ = silent.accept()  # the handshake under way
+        with held:
+            time.sleep(0.5)
+            process.send_signal(signal.SIGINT)
+            _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert stderr == ""
 
 
 def test_the_last_name_used_is_checked_as_the_server_checks_names(tmp_path: Path) -> None:

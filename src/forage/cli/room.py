@@ -15,11 +15,29 @@ import argparse
 import asyncio
 import contextlib
 import sys
+from collections.abc import Coroutine
 from datetime import UTC, date, datetime
+from typing import Any, TypeVar
 
 from forage.cli.errors import BadInput, shortened
 from forage.net.link import Refused, RoomLink, Unreachable
 from forage.net.protocol import ErrorCode, new_token, room_code, room_name
+
+T = TypeVar("T")
+
+
+def run_on(loop: asyncio.AbstractEventLoop, coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine on the loop to its end; when interrupted (ctrl+c, a signal's
+    exception), it is cancelled and let finish before the interruption goes on, so that
+    nothing is left half done to complain on the way out."""
+    task = loop.create_task(coroutine)
+    try:
+        return loop.run_until_complete(task)
+    except BaseException:
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            loop.run_until_complete(task)
+        raise
 
 
 def room_player(given: str | None) -> str:
@@ -69,16 +87,16 @@ def room_command(args: argparse.Namespace) -> int:
     try:
         try:
             if code is None:
-                loop.run_until_complete(link.create(name, args.recipes, args.deck))
+                run_on(loop, link.create(name, args.recipes, args.deck))
             else:
-                loop.run_until_complete(link.join(code, name))
+                run_on(loop, link.join(code, name))
         except Unreachable as exc:
             raise BadInput(f"--server: {exc}") from None
         except Refused as exc:
             raise BadInput(refusal_line(exc, args.server, code)) from None
         return play_room(link, name, loop)
     finally:
-        loop.run_until_complete(link.close())
+        run_on(loop, link.close())
         loop.close()
 
 
@@ -126,7 +144,7 @@ def daily_online_command(args: argparse.Namespace) -> int:
     link = RoomLink(args.server)
     try:
         try:
-            loop.run_until_complete(link.daily(name, token))
+            run_on(loop, link.daily(name, token))
         except Unreachable as exc:
             raise BadInput(f"--server: {exc}") from None
         except Refused as exc:
@@ -150,7 +168,7 @@ def daily_online_command(args: argparse.Namespace) -> int:
                 keep_daily_token(args.server, name, link.state.token)
         return play_room(link, name, loop, online_daily=today_utc())
     finally:
-        loop.run_until_complete(link.close())
+        run_on(loop, link.close())
         loop.close()
 
 
