@@ -6,9 +6,13 @@ no longer has, an address where no server answers."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from aiohttp import web
 from room_serving import (
     QUICK,
     Rooms,
@@ -199,5 +203,101 @@ def test_the_turn_message_calls_the_card_into_the_players_hand(tmp_path: Path) -
             assert told[0].card in hand and kept.card not in hand and len(hand) == 2
             await ann.close()
             await bob.close()
+
+    run(scenario())
+
+
+@contextlib.asynccontextmanager
+async def hostile(*answers: object) -> AsyncIterator[str]:
+    """A server that answers a client's first message with these (JSON, or text as it is),
+    then keeps the connection open saying nothing more: its address."""
+
+    async def play(request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        await socket.receive()
+        for answer in answers:
+            await socket.send_str(answer if isinstance(answer, str) else json.dumps(answer))
+        async for _ in socket:
+            pass
+        return socket
+
+    app = web.Application()
+    app.router.add_get("/play", play)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        yield f"http://127.0.0.1:{runner.addresses[0][1]}"
+    finally:
+        await runner.cleanup()
+
+
+JOINED = {"type": "joined", "room": "K7MX3QPA", "player": 1, "token": "t", "host": True}
+
+
+def lobby_of(name: str) -> dict[str, object]:
+    """A lobby of Ann and one other player."""
+    players = [
+        {"player": 1, "name": "Ann", "connected": True},
+        {"player": 2, "name": name, "connected": True},
+    ]
+    return {"type": "lobby", "room": "K7MX3QPA", "players": players, "host": 1}
+
+
+def deal_of(*cards: int) -> dict[str, object]:
+    """A deal of these three cards."""
+    return {"type": "deal", "start": cards[0], "hand": list(cards[1:]), "recipes": [], "deck": 1}
+
+
+@pytest.mark.parametrize(
+    ("room", "words"),
+    [("[/]ABCDEFGH", "joined: room: not a room code"), ("K7MX3QP", "not a room code")],
+)
+def test_a_room_code_a_server_makes_up_is_not_taken(room: str, words: str) -> None:
+    async def scenario() -> None:
+        async with hostile({**JOINED, "room": room}) as url:
+            with pytest.raises(Unreachable, match="sent something unreadable") as caught:
+                await RoomLink(url).create("Ann")
+            assert words in str(caught.value)
+
+    run(scenario())
+
+
+@pytest.mark.parametrize(
+    ("told", "words"),
+    [
+        (lobby_of("\x1b]0;PWNED\x07Bob"), "control characters"),
+        (lobby_of("[bold]Bob[/]"), "cannot hold [ or ]"),
+        (deal_of(4, 12, 99), "deal cannot be played: card 99 is not in the deck"),
+        (deal_of(4, 12, 12), "deal cannot be played"),
+        ({**lobby_of("Bob"), "players": [lobby_of("Bob")["players"][1]] * 9}, "at most 8"),
+    ],
+)
+def test_what_a_server_should_never_send_is_a_lost_connection_not_a_crash(
+    told: dict[str, object], words: str
+) -> None:
+    async def scenario() -> None:
+        async with hostile(JOINED, told) as url:
+            link = RoomLink(url, retry_seconds=(30.0,))
+            await link.create("Ann")
+            await link_until(link, lambda link: link.connection is Connection.LOST)
+            assert link.problem is not None and words in link.problem
+            assert link.state.players == () and link.state.game is None  # nothing taken in
+            await link.close()
+
+    run(scenario())
+
+
+def test_a_servers_refusal_is_shown_without_its_escapes() -> None:
+    refusal = {"type": "error", "code": "no-room", "message": "\x1b[2J\x1b[Hgone" + "!" * 900}
+
+    async def scenario() -> None:
+        async with hostile(refusal) as url:
+            with pytest.raises(Refused) as caught:
+                await RoomLink(url).join("K7MX3QPA", "Ann")
+            said = str(caught.value)
+            assert said.startswith("[2J[Hgone") and "\x1b" not in said and len(said) <= 500
 
     run(scenario())

@@ -243,15 +243,21 @@ class PlayerGame:
 
     @classmethod
     def dealt(cls, message: DealOut) -> PlayerGame:
-        """The game a ``deal`` message starts."""
-        return cls(message.start, tuple(message.hand), tuple(message.recipes), message.deck)
+        """The game a ``deal`` message starts; raises ValueError for a deal the engine cannot
+        play (a card not in the deck, one dealt twice)."""
+        made = cls(message.start, tuple(message.hand), tuple(message.recipes), message.deck)
+        made.game()
+        return made
 
     def follow(self, message: ServerMessage) -> None:
-        """Take in a ``placed`` (the player's own placement) or a ``turn`` (a card called)."""
+        """Take in a ``placed`` (the player's own placement) or a ``turn`` (a card called);
+        raises ValueError for one the game cannot take (a placement it finds illegal, a card
+        it cannot draw)."""
         if isinstance(message, PlacedOut) and message.turn == len(self.moves) + 1:
-            self.moves.append(message.placement())
-            if self._game is not None:
-                self._game.push(self.moves[-1])
+            placement = message.placement()
+            if self._game is not None and not self._game.push(placement).legal:
+                raise ValueError(f"placed: {placement.notation()} is not legal in this game")
+            self.moves.append(placement)
         elif isinstance(message, TurnOut) and message.turn > self.turn:
             self.turn = message.turn
             if message.card is not None:

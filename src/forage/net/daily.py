@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict
 
 from forage.engine import Deal
 from forage.engine.deal import SEED_LIMIT
+from forage.net.protocol import Told
 from forage.net.rooms import RoomRules
 
 BOARD_PATH: Final = "/daily/leaderboard"
@@ -100,10 +101,10 @@ class BoardEntry(_Json):
     addition given once the day is over."""
 
     rank: int
-    name: str
+    name: Told
     final: int
-    finished: str
-    record: str | None = None
+    finished: Told
+    record: Told | None = None
 
 
 class Board(_Json):

@@ -221,6 +221,8 @@ async def _connect(server: str) -> RoomClient:
 
 def unreachable_line(server: str, error: BaseException) -> str:
     """Why a server could not be reached, in one line."""
+    if isinstance(error, BadMessage):
+        return f"{server} sent something unreadable ({error})"
     if isinstance(error, aiohttp.InvalidURL | ValueError):
         return f"not a server address: {server!r} (give one as http://HOST:PORT)"
     if isinstance(error, aiohttp.WSServerHandshakeError):
@@ -313,7 +315,11 @@ class RoomLink:
             await client.close()
             raise Refused(answer.code, answer.message)
         self.state = RoomState()
-        self._take(answer)
+        try:
+            self._take(answer)
+        except BadMessage as error:
+            await client.close()
+            raise Unreachable(unreachable_line(self.server, error)) from None
         self._client, self.connection, self._stopping = client, Connection.OPEN, False
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
@@ -371,14 +377,17 @@ class RoomLink:
     def _take(self, message: ServerMessage) -> None:
         """A message from the server: into the state, then to the watchers. An answer to
         the placement sent clears it; a refusal of a placement already made (sent again after
-        a lost connection) is not news."""
+        a lost connection) is not news. Raises BadMessage for one the game cannot follow."""
         pending = self.pending
         if pending is not None:
             if _answers(message, pending):
                 self.pending = None
         elif isinstance(message, ErrorOut) and message.code == ErrorCode.ALREADY_PLACED:
             return
-        self.state.follow(message)
+        try:
+            self.state.follow(message)
+        except ValueError as error:  # a card or placement the game cannot take: a bad server
+            raise BadMessage(f"its {message.type} cannot be played: {error}") from None
         self._tell(News(message=message))
 
     async def _read(self) -> None:
@@ -442,8 +451,13 @@ class RoomLink:
             if self._stopping:
                 await client.close()
                 return False
+            try:
+                self._take(answer)
+            except BadMessage as error:
+                await client.close()
+                self.problem = _why(error)
+                continue
             self._client, self.connection, self.problem = client, Connection.OPEN, None
-            self._take(answer)
             self._tell(News(connection=Connection.OPEN))
             pending = self.pending
             if pending is not None:

@@ -188,7 +188,16 @@ def room_code(text: str) -> str | None:
     return code
 
 
+def shown_text(text: str) -> str:
+    """A text from the other side as it may be shown: no control or invisible formatting
+    character (a terminal escape sequence), at most :data:`MAX_FIELD` * 5 characters."""
+    kept = "".join(c for c in text if c.isprintable() or c == " ")
+    return kept[: 5 * MAX_FIELD]
+
+
 Name = Annotated[StrictStr, Field(max_length=4 * MAX_NAME), AfterValidator(room_name)]
+Told = Annotated[StrictStr, AfterValidator(shown_text)]
+"""A text the server tells the player (an error's message), made safe to show."""
 Turn = Annotated[StrictInt, Field(ge=FIRST_TURN, le=LAST_TURN)]
 Short = Annotated[StrictStr, Field(max_length=MAX_FIELD)]
 
@@ -325,7 +334,7 @@ class LobbyPlayer(_Out):
     """A player as the lobby lists them."""
 
     player: int
-    name: str
+    name: Name
     connected: bool
 
 
@@ -334,7 +343,7 @@ class LobbyOut(_Out):
 
     type: Literal["lobby"] = "lobby"
     room: str
-    players: list[LobbyPlayer]
+    players: Annotated[list[LobbyPlayer], Field(max_length=MAX_PLAYERS)]
     host: int | None = None
     started: bool = False
 
@@ -379,7 +388,7 @@ class Standing(_Out):
     in the game) and ``connected`` are additions."""
 
     player: int
-    name: str
+    name: Name
     score: int
     placed: int
     playing: bool
@@ -392,7 +401,7 @@ class TurnOut(_Out):
     type: Literal["turn"] = "turn"
     turn: int
     card: int | None
-    standings: list[Standing]
+    standings: Annotated[list[Standing], Field(max_length=MAX_PLAYERS)]
 
 
 class ProgressOut(_Out):
@@ -402,15 +411,15 @@ class ProgressOut(_Out):
 
     type: Literal["progress"] = "progress"
     turn: int
-    placed: list[int]
-    waiting: list[int]
+    placed: Annotated[list[int], Field(max_length=MAX_PLAYERS)]
+    waiting: Annotated[list[int], Field(max_length=MAX_PLAYERS)]
 
 
 class ResultLine(_Out):
     """A player's result in ``end``: the final score, won or not, and the game record."""
 
     player: int
-    name: str
+    name: Name
     final: int
     won: bool
     record: dict[str, Any]
@@ -420,7 +429,7 @@ class EndOut(_Out):
     """``end``: everyone's result, highest final first; ``reason`` is an addition."""
 
     type: Literal["end"] = "end"
-    results: list[ResultLine]
+    results: Annotated[list[ResultLine], Field(max_length=MAX_PLAYERS)]
     reason: str = EndReason.FINISHED
 
 
@@ -435,9 +444,9 @@ class ErrorOut(_Out):
     """``error``: what was refused and why; ``reason`` (an R11 code) only with ``illegal``."""
 
     type: Literal["error"] = "error"
-    code: str
-    message: str
-    reason: str | None = None
+    code: Told
+    message: Told
+    reason: Told | None = None
 
 
 ServerMessage = (
@@ -502,7 +511,7 @@ def read_server_message(data: str | bytes) -> ServerMessage | None:
     """A server's message, or None for a type this client does not know (a later addition);
     raises BadMessage for one that cannot be read."""
     try:
-        return _SERVER.validate_json(data)
+        message = _SERVER.validate_json(data)
     except ValidationError as exc:
         kind = exc.errors()[0]["type"]
         if kind in ("union_tag_invalid", "union_tag_not_found"):
@@ -510,6 +519,9 @@ def read_server_message(data: str | bytes) -> ServerMessage | None:
         if kind in ("json_invalid", "dict_type"):
             raise BadMessage("not a JSON object") from None
         raise BadMessage(_problem(exc)) from None
+    if isinstance(message, JoinedOut | LobbyOut) and room_code(message.room) != message.room:
+        raise BadMessage(f"{message.type}: room: not a room code (got {_shown(message.room)})")
+    return message
 
 
 def message_text(message: ClientMessage | ServerMessage) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -79,8 +80,9 @@ class FriendsScreen(ForageModal):
             self.busy = False
 
     def say(self, text: str) -> None:
-        """Say what went wrong (or what is going on) under the boxes."""
-        self.query_one("#friends-status", Static).update(text)
+        """Say what went wrong (or what is going on) under the boxes, as plain text (a
+        server's words are never markup)."""
+        self.query_one("#friends-status", Static).update(Text(text))
 
     async def go(self) -> None:
         """Check the name and the code as the server would, then open or join the room."""

@@ -133,9 +133,10 @@ def room_name(room: str, day: date | None = None) -> str:
     return f"online daily {day.isoformat()}" if day is not None else f"room {shown_code(room)}"
 
 
-def title_of(state: RoomState, what: str, day: date | None = None) -> str:
-    """A room screen's title line (``day``: the room is that day's online daily)."""
-    return f"Forage {DOT} {room_name(state.room, day)} {DOT} {what}"
+def title_of(state: RoomState, what: str, day: date | None = None) -> Text:
+    """A room screen's title line (``day``: the room is that day's online daily), plain
+    text whatever the server named the room."""
+    return Text(f"Forage {DOT} {room_name(state.room, day)} {DOT} {what}")
 
 
 def players_text(state: RoomState, marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
