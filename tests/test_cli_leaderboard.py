@@ -18,6 +18,7 @@ from room_serving import Player, expect, run
 from serving import forage_server, free_port
 
 from forage.net.client import RoomClient
+from forage.net.daily import BOARD_MOST_BYTES
 from forage.net.protocol import JoinedOut
 
 
@@ -84,6 +85,8 @@ def test_a_server_answering_junk_is_one_line() -> None:
         (200, b"\xff\xfe", "not UTF-8"),
         (404, b"<html>nothing</html>", "HTTP 404"),
         (400, b'{"error": "not a date: \\"x\\""}', 'not a date: "x"'),
+        (400, b'{"error": "\\u001b]0;PWNED\\u0007gone"}', "]0;PWNEDgone"),  # no escape
+        (200, b" " * (BOARD_MOST_BYTES + 1), f"over {BOARD_MOST_BYTES} bytes"),
     ):
         with answering(status, body) as url:
             for extra in ((), ("--json",)):

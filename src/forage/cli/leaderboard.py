@@ -20,12 +20,11 @@ from rich.text import Text
 from forage.cli.errors import BadInput, shortened
 from forage.cli.output import console
 from forage.history.daily import parse_day
-from forage.net.daily import BOARD_PATH, Board, BoardError
+from forage.net.daily import BOARD_MOST_BYTES, BOARD_PATH, Board, BoardError
+from forage.net.protocol import shown_text
 
 DEFAULT_SERVER: Final = "http://127.0.0.1:8000"
 TIMEOUT_SECONDS: Final = 10.0
-MOST_BYTES: Final = 64 * 1024 * 1024
-"""The largest board read (ten thousand entries take about a megabyte)."""
 
 
 def board_url(server: str, day: str | None) -> str:
@@ -44,7 +43,7 @@ def fetch(url: str) -> str:
     request = urllib.request.Request(url, headers={"Accept": "application/json"})
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:
-            body: bytes = response.read(MOST_BYTES + 1)
+            body: bytes = response.read(BOARD_MOST_BYTES + 1)
     except urllib.error.HTTPError as exc:
         raise BadInput(f"{url}: {said(exc)}") from None
     except urllib.error.URLError as exc:
@@ -52,8 +51,8 @@ def fetch(url: str) -> str:
         raise BadInput(f"cannot reach {url} ({reason or exc})") from None
     except (OSError, ValueError) as exc:
         raise BadInput(f"cannot reach {url} ({exc})") from None
-    if len(body) > MOST_BYTES:
-        raise BadInput(f"{url}: the answer is over {MOST_BYTES} bytes")
+    if len(body) > BOARD_MOST_BYTES:
+        raise BadInput(f"{url}: the answer is over {BOARD_MOST_BYTES} bytes")
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError:
@@ -63,7 +62,7 @@ def fetch(url: str) -> str:
 def said(error: urllib.error.HTTPError) -> str:
     """What a server's HTTP error says: its JSON ``error``, else its status."""
     try:
-        return BoardError.model_validate_json(error.read(64 * 1024)).error
+        return shown_text(BoardError.model_validate_json(error.read(64 * 1024)).error)
     except (ValidationError, OSError, ValueError):
         return f"HTTP {error.code} {error.reason}"
 
@@ -88,7 +87,7 @@ def table(board: Board) -> Table:
     shown.add_column("finished (UTC)")
     for entry in board.entries:
         when = entry.finished[:19].replace("T", " ")
-        shown.add_row(str(entry.rank), Text(entry.name), str(entry.final), when)
+        shown.add_row(str(entry.rank), Text(entry.name), str(entry.final), Text(when))
     return shown
 
 

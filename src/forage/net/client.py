@@ -22,7 +22,7 @@ import aiohttp
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Placement
 from forage.net import CLIENT_HEADER, DEFAULT_SERVER
-from forage.net.daily import BOARD_PATH, Board
+from forage.net.daily import BOARD_MOST_BYTES, BOARD_PATH, Board
 from forage.net.protocol import (
     LAST_TURN,
     MAX_MESSAGE_BYTES,
@@ -308,7 +308,9 @@ async def day_board(server: str, day: str | None = None, timeout: float = 10.0) 
         aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as session,
         session.get(url) as answer,
     ):
-        text = await answer.text()
         if answer.status != 200:
             raise ValueError(f"{url}: answered {answer.status}")
-    return Board.model_validate_json(text)
+        body = await answer.content.read(BOARD_MOST_BYTES + 1)
+        if len(body) > BOARD_MOST_BYTES:
+            raise ValueError(f"{url}: the answer is over {BOARD_MOST_BYTES} bytes")
+    return Board.model_validate_json(body)

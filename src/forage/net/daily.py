@@ -33,6 +33,8 @@ PAGE_PATH: Final = "/daily"
 """The leaderboard's web page."""
 RECORD_PATH: Final = "/daily/record"
 """A past day's try: its game record."""
+BOARD_MOST_BYTES: Final = 4 * 1024 * 1024
+"""The largest leaderboard answer a client reads (a day of 10 000 tries is under 1 MB)."""
 
 
 def day_of(moment: float) -> date:
@@ -114,7 +116,7 @@ class Board(_Json):
     date: date
     entries: list[BoardEntry]
     over: bool = False
-    deal: str | None = None
+    deal: Told | None = None
 
 
 class BoardError(_Json):
