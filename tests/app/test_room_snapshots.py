@@ -19,7 +19,7 @@ from forage.app.lettering import GLYPHS, HEIGHT, big_lines, big_width, shown_cod
 from forage.app.room_app import RoomApp
 from forage.app.screens.results import ResultsScreen, ordinal, results_text, winner_line
 from forage.app.screens.room_game import RoomGameScreen
-from forage.app.screens.rooms import places, standings_text
+from forage.app.screens.rooms import finished_game, places, standings_text
 from forage.engine import Deal
 from forage.net.link import Connection, RoomLink
 from forage.net.protocol import (
@@ -176,6 +176,31 @@ def test_eight_players_fit_the_side_panel_two_a_line_where_one_would_not(
             assert all(letter in panel for letter in "BCDEFGH")
 
     asyncio.run(scenario())
+
+
+def test_the_history_keeps_the_game_played_here_whatever_the_end_says() -> None:
+    room = room_of(2, Deal.from_seed(7))
+    told_ann: list[ServerMessage] = [JOINED, *to(room.start(1, 1.0), 1)]
+    while room.phase is Phase.PLAYING:
+        for number in (1, 2):
+            seat = room.seats[number]
+            if seat.playing and seat.placed < room.turn and room.phase is Phase.PLAYING:
+                placement = first_legal(room, number)
+                told_ann += to(room.place(number, place_in(room.turn, placement), 1.0), 1)
+    end = told_ann[-1]
+    assert isinstance(end, EndOut)
+    played = next(line.record for line in end.results if line.player == 1)["moves"]
+    other = played_room(2).results[0].record  # a record of another game
+    forged = [line.model_copy(update={"record": other}) for line in end.results]
+    state = told(*told_ann[:-1], end.model_copy(update={"results": forged})).state
+    found = finished_game(state, None)
+    assert found is not None
+    game, info = found
+    assert [m.notation() for m in game.moves] == [
+        m.notation()
+        for m in told(*told_ann).state.game.game().moves  # type: ignore[union-attr]
+    ]
+    assert len(game.moves) == len(played) and info.player == "Ann"
 
 
 def test_who_won_a_room_and_the_places_of_a_tie() -> None:

@@ -241,21 +241,29 @@ def replayed(line: ResultLine) -> Game | str:
 
 
 def finished_game(state: RoomState, started: datetime | None) -> tuple[Game, PlayInfo] | None:
-    """The player's game of an ended room, replayed by the engine from the record the server
-    gave, and what the history keeps with it; None if the player has no result (or its
-    record cannot be replayed)."""
+    """The player's game of an ended room, and what the history keeps with it: the game
+    replayed from the record the server gave, if it is the game the player played here, else
+    the game as played here; None before the end or with nothing placed."""
     from forage.history.games import PlayInfo, now_utc
 
     end = state.end
-    mine = None if end is None else next((r for r in end.results if r.player == state.player), None)
-    if end is None or mine is None:
+    if end is None:
         return None
-    game = replayed(mine)
-    if isinstance(game, str):
+    mine = next((r for r in end.results if r.player == state.player), None)
+    played = state.game.game() if state.game is not None else None
+    told = replayed(mine) if mine is not None else None
+    game = played
+    if (
+        told is not None
+        and not isinstance(told, str)
+        and (played is None or told.moves == played.moves)
+    ):
+        game = told
+    if game is None or not game.moves:
         return None
     ended = now_utc()
     info = PlayInfo(
-        player=mine.name,
+        player=state.name(state.player),
         started=started or ended,
         ended=ended,
         room=state.room,
