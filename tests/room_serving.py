@@ -287,3 +287,20 @@ async def link_play_to_end(link: RoomLink) -> EndOut:
     finally:
         stop()
     return link.state.end
+
+
+@asynccontextmanager
+async def serving_play(
+    play: Callable[[web.Request], Awaitable[web.StreamResponse]],
+) -> AsyncIterator[str]:
+    """A web server on a free 127.0.0.1 port whose ``/play`` is ``play``: its address."""
+    app = web.Application()
+    app.router.add_get("/play", play)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        yield f"http://127.0.0.1:{runner.addresses[0][1]}"
+    finally:
+        await runner.cleanup()

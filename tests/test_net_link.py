@@ -22,6 +22,7 @@ from room_serving import (
     link_until,
     rooms_at,
     run,
+    serving_play,
 )
 from serving import free_port
 
@@ -222,16 +223,8 @@ async def hostile(*answers: object) -> AsyncIterator[str]:
             pass
         return socket
 
-    app = web.Application()
-    app.router.add_get("/play", play)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    try:
-        yield f"http://127.0.0.1:{runner.addresses[0][1]}"
-    finally:
-        await runner.cleanup()
+    async with serving_play(play) as url:
+        yield url
 
 
 JOINED = {"type": "joined", "room": "K7MX3QPA", "player": 1, "token": "t", "host": True}

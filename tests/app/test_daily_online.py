@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 from app_helpers import drive_to, greedy
-from room_serving import QUICK, rooms_at, run
+from room_serving import QUICK, rooms_at, run, serving_play
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -193,22 +193,11 @@ def test_a_first_try_whose_answer_is_lost_is_taken_up_with_the_token_kept(
         return socket
 
     async def lost_answer() -> None:
-        app = web.Application()
-        app.router.add_get("/play", hangs_up)
-        runner = web.AppRunner(app)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = runner.addresses[0][1]
-        try:
+        async with serving_play(hangs_up) as url:
             done = await asyncio.to_thread(
-                forage_command,
-                forage_home,
-                *("daily", "--online", "--server", f"http://127.0.0.1:{port}", "--name", "Ann"),
+                forage_command, forage_home, "daily", "--online", "--server", url, "--name", "Ann"
             )
             assert done.returncode == 2 and "Traceback" not in done.stderr
-        finally:
-            await runner.cleanup()
 
     asyncio.run(lost_answer())
     (asked,) = heard
