@@ -342,6 +342,7 @@ def test_a_browser_tabs_game_is_counted_by_the_address_its_server_vouches_for(
             plain = await rooms.client()  # this computer's own: not counted with it
             await plain.join(new_code(), "Bob")
             assert await refusal(plain) == ("no-room", None)
+            assert rooms.server.vouched("198.51.100.7 ébahi") is None  # not ASCII: not one
             forged = await RoomClient.connect(rooms.url, vouch="198.51.100.7 0123abcd")
             rooms.clients.append(forged)
             await forged.join(new_code(), "Cy")  # not the server's: counted as its own

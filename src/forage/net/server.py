@@ -339,7 +339,8 @@ class RoomServer:
     def vouched(self, text: str) -> str | None:
         """The address a voucher of this server names, or None if it is not one."""
         address, _, _ = text.partition(" ")
-        return address if address and hmac.compare_digest(text, self.vouch(address)) else None
+        signed = self.vouch(address).encode()
+        return address if address and hmac.compare_digest(text.encode(), signed) else None
 
     def attach(
         self, app: web.Application, guard: Callable[[web.Request], None] | None = None
