@@ -320,10 +320,8 @@ class RoomServer:
         """The boards last built, by day."""
         self._secret = secrets.token_bytes(32)
         """What this server signs its browser tabs' addresses with (:meth:`vouch`)."""
-        self._made_from: dict[str, set[str]] = {}
-        """The open rooms made from each client address (to limit them)."""
         self._maker: dict[str, str] = {}
-        """The address each of those rooms was made from."""
+        """The client address each room in memory was made from (to limit them)."""
         self._told: dict[str, int] = {}
         """A shared database: for each room with players connected here, the last version
         whose messages for them from other servers have been passed on."""
@@ -657,7 +655,7 @@ class RoomServer:
             return
         most = self.rules.rooms_per_address
         limited = self.rules.local_rooms_limited or not client.local
-        made = [self.rooms.get(code) for code in self._made_from.get(client.address, ())]
+        made = [self.rooms.get(code) for code, by in self._maker.items() if by == client.address]
         if limited and sum(1 for r in made if r is not None and r.phase is not Phase.ENDED) >= most:
             self._tell(
                 client,
@@ -678,7 +676,6 @@ class RoomServer:
             rules=self.rules.room,
         )
         self._open(client, room, update)
-        self._made_from.setdefault(client.address, set()).add(room.code)
         self._maker[room.code] = client.address
 
     def _open(self, client: Client, room: Room, update: Update) -> None:
@@ -989,12 +986,7 @@ class RoomServer:
     def _forget(self, room: Room) -> None:
         """An ended room leaves memory (its results stay stored); its clients stay connected."""
         self.rooms.pop(room.code, None)
-        address = self._maker.pop(room.code, None)
-        if address is not None:
-            made = self._made_from[address]
-            made.discard(room.code)
-            if not made:
-                del self._made_from[address]
+        self._maker.pop(room.code, None)
         held = self._timers.pop(room.code, None)
         if held is not None:
             held[1].cancel()
