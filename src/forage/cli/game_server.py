@@ -33,6 +33,7 @@ from forage.cli.served_game import SERVER_PID_VARIABLE
 from forage.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED
 from forage.net import ROOMS_CLIENT_VARIABLE, ROOMS_SERVER_VARIABLE
 from forage.net.bucket import Bucket
+from forage.net.gate import Gate, limits_for, serve_gated
 from forage.net.server import RoomServer
 from forage.screen_size import clamp_size
 
@@ -204,22 +205,15 @@ class GameServer(ServerBase):
     # -- serving -------------------------------------------------------------------------------
 
     def serve(self, debug: bool = False) -> None:
-        """Serve until SIGINT or SIGTERM (then ``exit_code`` says which); every game is
-        ended before this returns."""
+        """Serve until SIGINT or SIGTERM (then ``exit_code`` says which), holding connections
+        within the limits of :mod:`forage.net.gate`; every game is ended before this returns."""
         self.debug = debug
         self.initialize_logging()
         loop = asyncio.new_event_loop()
         for number, code in STOPPING_SIGNALS:
             with contextlib.suppress(NotImplementedError):  # Windows: ctrl+c raises instead
                 loop.add_signal_handler(number, self.stop_on_signal, code)
-        web.run_app(
-            self.web_app(),
-            host=self.host,
-            port=self.port,
-            handle_signals=False,
-            loop=loop,
-            print=None,
-        )
+        serve_gated(self.web_app(), self.host, self.port, Gate(limits_for(self.max_games)), loop)
 
     def stop_on_signal(self, code: int) -> None:
         """Stop serving, to exit with ``code`` (a second signal while stopping is ignored)."""
