@@ -324,6 +324,45 @@ def test_failed_joins_are_rate_limited_per_address(tmp_path: Path) -> None:
     run(scenario())
 
 
+def test_a_guesser_is_closed_per_connection_and_a_new_connection_joins(tmp_path: Path) -> None:
+    rules = ServerRules(failed_joins_per_connection=2)
+
+    async def scenario() -> None:
+        async with rooms_at(tmp_path, rules) as rooms:
+            host = await rooms.player()
+            await host.create("Host")
+            guesser = await rooms.client()
+            for _ in range(2):
+                await guesser.join(new_code(), "Guess")
+                assert await refusal(guesser) == ("no-room", None)
+            await guesser.rejoin(new_code(), "guessed-token")
+            assert await refusal(guesser) == ("rate", None)
+            with pytest.raises(Exception, match="closed"):
+                await guesser.receive(5)
+            friend = await rooms.client()  # the same address: its few failures do not count
+            await friend.join(host.room, "Friend")
+            assert (await expect(friend, JoinedOut)).room == host.room
+
+    run(scenario())
+
+
+def test_a_connection_in_no_room_is_closed_after_join_seconds(tmp_path: Path) -> None:
+    rules = ServerRules(join_seconds=0.5)
+
+    async def scenario() -> None:
+        async with rooms_at(tmp_path, rules) as rooms:
+            host = await rooms.player()  # opened first: its time is up first
+            await host.create("Host")
+            idle = await rooms.client()
+            with pytest.raises(Closed) as closed:
+                await idle.receive(10)
+            assert closed.value.code == 1008
+            await host.client.socket.send_str("not json")  # the host is still served
+            assert (await until(host.client, ErrorOut)).code == "bad-message"
+
+    run(scenario())
+
+
 def test_a_browser_tabs_game_is_counted_by_the_address_its_server_vouches_for(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

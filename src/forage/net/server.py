@@ -10,9 +10,12 @@ then sends what the room says to whom. Its limits:
   :attr:`ServerRules.per_second`) or of bytes (:attr:`ServerRules.bytes_burst`, then
   :attr:`ServerRules.bytes_per_second`) gets ``rate`` and is closed;
 - failed joins (an unknown room, a wrong token, a daily under a name registered with
-  another token) are limited per client address: past :attr:`ServerRules.failed_joins` in
-  :attr:`ServerRules.failed_join_seconds`, ``rate`` and closed; so are the names an
-  address registers for the daily (:attr:`ServerRules.registrations`);
+  another token) are limited per connection (past
+  :attr:`ServerRules.failed_joins_per_connection`, ``rate`` and closed: a new connection
+  may try again) and, well above that, per client address (past
+  :attr:`ServerRules.failed_joins` in :attr:`ServerRules.failed_join_seconds`); so are
+  the names an address registers for the daily (:attr:`ServerRules.registrations`);
+- a connection in no room :attr:`ServerRules.join_seconds` after it opened is closed;
 - each client has its own queue of messages to send; a client that does not read fills it
   and is cut off, without holding anyone else up;
 - at most :attr:`ServerRules.max_rooms` rooms are open, and
@@ -176,9 +179,16 @@ class ServerRules:
     bytes_per_second: float = 32 * 1024
     """A client may send ``bytes_burst`` bytes at once, and ``bytes_per_second`` on average
     (the messages of a game are a few hundred bytes)."""
-    failed_joins: int = 10
-    failed_join_seconds: float = 60.0
-    """An address may fail to join ``failed_joins`` times, one more each of these periods."""
+    failed_joins_per_connection: int = 5
+    """A connection may fail to join this many times; the next failure is ``rate``."""
+    failed_joins: int = 60
+    failed_join_seconds: float = 600.0
+    """An address may fail to join ``failed_joins`` times, one more each of these periods:
+    far more than a household's players mistype, far fewer than finding a room by guessing
+    its code takes (one in 600 million tries with 1000 rooms open)."""
+    join_seconds: float = 30.0
+    """A connection that has been in no room this long after it opened is closed (a
+    player's game connects as it creates or joins)."""
     registrations: int = 10
     registration_seconds: float = 3600.0
     """An address may register ``registrations`` names for the daily, one more each of these
@@ -230,6 +240,10 @@ class Client:
     closing: bool = False
     close_code: int = WSCloseCode.OK
     writer: asyncio.Task[None] | None = None
+    failed: int = 0
+    """How many times the client has failed to join."""
+    joined: bool = False
+    """Whether the client has been in a room."""
 
 
 class PerAddress:
@@ -440,13 +454,23 @@ class RoomServer:
         )
         client.writer = asyncio.create_task(self._write(client))
         self.clients.add(client)
+        waiting = asyncio.get_running_loop().call_later(rules.join_seconds, self._unjoined, client)
         try:
             await self._read(client)
         finally:
+            waiting.cancel()
             self._gone(client)
             await self._close(client, client.close_code)
             self.clients.discard(client)
         return socket
+
+    def _unjoined(self, client: Client) -> None:
+        """Close a connection that has been in no room since it opened."""
+        if not client.joined and not client.closing:
+            client.closing = True
+            asyncio.get_running_loop().create_task(
+                self._close(client, WSCloseCode.POLICY_VIOLATION)
+            )
 
     async def _read(self, client: Client) -> None:
         async for message in client.socket:
@@ -697,7 +721,7 @@ class RoomServer:
     def _join(self, client: Client, message: JoinIn | RejoinIn) -> None:
         now = self.clock()
         if self._failed.spent(client.address, now):
-            self._fatal(client, ErrorCode.RATE, "too many failed joins: wait a minute")
+            self._fatal(client, ErrorCode.RATE, "too many failed joins from your address: wait")
             return
         code = room_code(message.room)
         if isinstance(message, JoinIn):
@@ -730,14 +754,17 @@ class RoomServer:
         self._deliver(acted)
 
     def _failed_join(self, client: Client, code: ErrorCode, message: str) -> None:
-        """Answer a failed join, counting it against the client's address."""
-        if self._failed.take(client.address, self.clock()):
-            self._tell(client, code, message)
+        """Answer a failed join, counting it against the client's connection and address."""
+        client.failed += 1
+        if not self._failed.take(client.address, self.clock()):
+            self._fatal(client, ErrorCode.RATE, "too many failed joins from your address: wait")
+        elif client.failed > self.rules.failed_joins_per_connection:
+            self._fatal(client, ErrorCode.RATE, "too many failed joins: check the code")
         else:
-            self._fatal(client, ErrorCode.RATE, "too many failed joins: wait a minute")
+            self._tell(client, code, message)
 
     def _bind(self, client: Client, code: str, player: int) -> None:
-        client.room, client.player = code, player
+        client.room, client.player, client.joined = code, player, True
         self.seats[(code, player)] = client
         room = self.rooms.get(code)
         if self.store.shared and room is not None:
@@ -758,7 +785,7 @@ class RoomServer:
         ``played`` once it has ended."""
         now = self.clock()
         if self._failed.spent(client.address, now):
-            self._fatal(client, ErrorCode.RATE, "too many failed joins: wait a minute")
+            self._fatal(client, ErrorCode.RATE, "too many failed joins from your address: wait")
             return
         key = name_key(message.name)
         known = self.store.registered(key)
