@@ -74,8 +74,11 @@ def stop(process: subprocess.Popen[bytes], number: int = signal.SIGINT) -> None:
 
 
 @contextmanager
-def forage_server(home: Path, folder: Path, *options: str) -> Iterator[Served]:
-    """``forage serve`` on a free 127.0.0.1 port with FORAGE_HOME=home, until the block ends."""
+def forage_server(
+    home: Path, folder: Path, *options: str, descriptors: int | None = None
+) -> Iterator[Served]:
+    """``forage serve`` on a free 127.0.0.1 port with FORAGE_HOME=home, until the block ends;
+    ``descriptors``: the most files it may have open (``ulimit -n``)."""
     port = free_port()
     log = folder / f"serve-{port}.log"
     env = {**os.environ, "FORAGE_HOME": str(home)}
@@ -83,6 +86,8 @@ def forage_server(home: Path, folder: Path, *options: str) -> Iterator[Served]:
         *(sys.executable, "-m", "forage", "serve", "--host", "127.0.0.1", "--port", str(port)),
         *options,
     ]
+    if descriptors is not None:  # the shell sets the limit, then becomes the server
+        command = ["bash", "-c", f'ulimit -n {descriptors} && exec "$@"', "bash", *command]
     with log.open("wb") as out:
         # Its own session, so a hung server and the games it started can be killed together.
         process = subprocess.Popen(
