@@ -113,7 +113,7 @@ def test_accept_failures_are_logged_once_with_their_count(
     with caplog.at_level(logging.WARNING, "forage.gate"):
         asyncio.run(scenario())
     lines = [record.getMessage() for record in caplog.records if record.name == "forage.gate"]
-    assert lines == ["forage serve: accept() failed: out of descriptors"]
+    assert lines == ["accept() failed: out of descriptors"]
 
 
 @asynccontextmanager
@@ -196,9 +196,8 @@ def test_a_connection_over_a_cap_is_closed_at_once_and_others_are_served(
         asyncio.run(asyncio.wait_for(scenario(), 60.0))
     lines = [record.getMessage() for record in caplog.records if record.name == "forage.gate"]
     assert lines == [
-        "forage serve: refused connections: 3 open from one address (3 from this computer), "
-        "the most",
-        "forage serve: refused connections: 5 open, the most",
+        "refused connections: 3 open from one address (3 from this computer), the most",
+        "refused connections: 5 open, the most",
     ]
 
 

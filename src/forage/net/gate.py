@@ -210,7 +210,7 @@ class QuietLog:
         counted for the line at the end of its minute."""
         loop = asyncio.get_running_loop()
         if self.tally.add(cause, loop.time()):
-            self.logger.warning("forage serve: %s", cause)
+            self.logger.warning("%s", cause)
         if self._timer is None:
             self._wake(loop)
 
@@ -222,7 +222,7 @@ class QuietLog:
     def _tell(self, loop: asyncio.AbstractEventLoop) -> None:
         for counted in self.tally.ended(loop.time()):
             self.logger.warning(
-                "forage serve: %s (%d more in the last %.0f s)",
+                "%s (%d more in the last %.0f s)",
                 counted.cause,
                 counted.count,
                 self.tally.seconds,
