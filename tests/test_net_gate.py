@@ -59,6 +59,14 @@ def test_connections_are_counted_per_address_and_in_all() -> None:
     assert connections.admit("2001:db8::9") is Verdict.OPEN
 
 
+@pytest.mark.parametrize("peer", ["127.0.0.1", "::1", "::ffff:127.0.0.1"])
+def test_this_computers_addresses_have_the_larger_cap(peer: str) -> None:
+    connections = Connections(GateLimits(total=10, per_address=1, local_per_address=3))
+    assert [connections.admit(peer) for _ in range(4)] == [Verdict.OPEN] * 3 + [
+        Verdict.ADDRESS_FULL
+    ]
+
+
 def test_a_trusted_proxy_is_held_only_to_the_cap_in_all() -> None:
     limits = GateLimits(total=4, per_address=1, trusted=lambda peer: peer == "192.0.2.9")
     connections = Connections(limits)

@@ -119,7 +119,8 @@ class Connections:
             return Verdict.ALL_FULL
         key = address_key(peer)
         held = self._by_address.get(key, 0)
-        most = limits.local_per_address if is_local(peer) else limits.per_address
+        local = is_local(peer) or is_local(key)  # ::1, or 127.0.0.1 as an IPv6 peer sees it
+        most = limits.local_per_address if local else limits.per_address
         if held >= most and not limits.trusted(peer):
             return Verdict.ADDRESS_FULL
         self._by_address[key] = held + 1
