@@ -291,7 +291,7 @@ def test_a_try_left_unfinished_closes_when_its_day_is_over(tmp_path: Path) -> No
             room = rooms.server.rooms[ann.room]
             assert room.deadline() == day_end(DAY)
             clock.next_day()
-            rooms.server._tick_room(ann.room)
+            await rooms.server._tick_room(ann.room)
             again = await daily(rooms, "Ann", ann.token)  # the next day: a new try
             assert again.room != ann.room
             status, body = await get_json(rooms, f"/daily/leaderboard?date={DAY}")

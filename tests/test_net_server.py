@@ -127,7 +127,7 @@ def test_no_card_is_sent_before_it_is_called_and_a_slow_player_holds_it_back(
     run(scenario())
 
 
-def read_together(rooms: Rooms, players: list[Player]) -> None:
+async def read_together(rooms: Rooms, players: list[Player]) -> None:
     """The server reads each player's first legal placement in one go, as from one poll of
     its sockets (so that all are done before anything is sent)."""
     for player in players:
@@ -135,14 +135,14 @@ def read_together(rooms: Rooms, players: list[Player]) -> None:
         outcome = next(player.mirror.game().outcomes())
         player.sent = player.mirror.turn
         text = message_text(PlaceIn.of(player.mirror.turn, outcome.placement))
-        rooms.server._on_text(rooms.server.seats[(player.room, player.player)], text.encode())
+        await rooms.server._on_text(rooms.server.seats[(player.room, player.player)], text.encode())
 
 
 def test_a_progress_not_yet_sent_is_dropped_for_newer_news(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with rooms_at(tmp_path) as rooms:
             ann, bob, cat = await table(rooms, 3)
-            read_together(rooms, [ann, bob])
+            await read_together(rooms, [ann, bob])
             both = ProgressOut(turn=1, placed=[ann.player, bob.player], waiting=[cat.player])
             for player in (ann, bob):
                 assert isinstance(await player.read(), PlacedOut)
@@ -151,7 +151,7 @@ def test_a_progress_not_yet_sent_is_dropped_for_newer_news(tmp_path: Path) -> No
             await cat.place_first()
             for player in (ann, bob, cat):
                 await player.read_until(TurnOut)
-            read_together(rooms, [ann, bob, cat])  # the turn ends: its call tells all
+            await read_together(rooms, [ann, bob, cat])  # the turn ends: its call tells all
             for player in (ann, bob, cat):
                 assert isinstance(await player.read(), PlacedOut)
                 call = await player.read()

@@ -440,6 +440,16 @@ class LeftOut(_Out):
     room: str
 
 
+class BusyOut(_Out):
+    """``busy`` (an addition): what the player's last message changed is not stored yet (the
+    server's database is slow or away); the answer comes once it is, with nothing to send
+    again. A server that gives up waiting closes the connection (1013, try again later)
+    instead of answering: nothing was told of what the message changed."""
+
+    type: Literal["busy"] = "busy"
+    message: Told
+
+
 class ErrorOut(_Out):
     """``error``: what was refused and why; ``reason`` (an R11 code) only with ``illegal``."""
 
@@ -450,7 +460,16 @@ class ErrorOut(_Out):
 
 
 ServerMessage = (
-    JoinedOut | LobbyOut | DealOut | PlacedOut | TurnOut | ProgressOut | EndOut | LeftOut | ErrorOut
+    JoinedOut
+    | LobbyOut
+    | DealOut
+    | PlacedOut
+    | TurnOut
+    | ProgressOut
+    | EndOut
+    | LeftOut
+    | BusyOut
+    | ErrorOut
 )
 _SERVER: Final[TypeAdapter[ServerMessage]] = TypeAdapter(
     Annotated[ServerMessage, Field(discriminator="type")]

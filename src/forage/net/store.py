@@ -195,6 +195,15 @@ class RoomStore:
             for code, events in changes:
                 self.write(code, events)
 
+    def open_room(
+        self, code: str, events: Sequence[Event], active: float, deadline: float | None
+    ) -> None:
+        """Store a room just made (its first version), in one transaction; raises Conflict
+        if a room or daily try of the same key was stored meanwhile."""
+        with self.db.transaction():
+            self.write(code, events)
+            self.set_state(code, 1, active, deadline)
+
     def write(self, code: str, events: Sequence[Event]) -> None:
         """Store a room's events (in the caller's transaction)."""
         now = _now()
