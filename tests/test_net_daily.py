@@ -15,7 +15,15 @@ from postgres import StoreAt
 from room_serving import Player, Rooms, expect, refusal, rooms_at, run
 
 from forage.net.daily import Board, day_end
-from forage.net.protocol import DealOut, EndOut, JoinedOut, LeftOut, PlacedOut, TurnOut
+from forage.net.protocol import (
+    DealOut,
+    EndOut,
+    ErrorOut,
+    JoinedOut,
+    LeftOut,
+    PlacedOut,
+    TurnOut,
+)
 from forage.net.server import ServerRules
 from forage.record import load_game
 
@@ -153,6 +161,27 @@ def test_a_registered_name_needs_its_token(store_at: StoreAt) -> None:
                 assert await refusal(other) == ("name-taken", None)
             await other.daily("Ann", ann.token)  # the right token: her try, resumed
             assert (await expect(other, JoinedOut)).room == ann.room
+
+    run(scenario())
+
+
+def test_a_name_that_reads_as_a_registered_one_needs_its_token(store_at: StoreAt) -> None:
+    async def scenario() -> None:
+        async with rooms_at(store_at.folder, url=store_at.url, clock=Clock()) as rooms:
+            pop = await daily(rooms, "Pop")
+            other = await rooms.client()
+            for name in ("\u0420\u043e\u0440", "P0P", "POP"):  # Рор, wholly Cyrillic; a zero
+                await other.daily(name)
+                assert await refusal(other) == ("name-taken", None)
+                await other.daily(name, "not-his-token")
+                assert await refusal(other) == ("name-taken", None)
+            await other.daily("P\u043ep")  # о Cyrillic: a mixed name is no name
+            error = await expect(other, ErrorOut)
+            assert error.code == "bad-message" and "cannot mix scripts" in error.message
+            again = await daily(rooms, "\u0420\u043e\u0440", pop.token)  # his token: his try
+            assert (again.room, again.token) == (pop.room, pop.token)
+            end = await again.play_to_end()
+            assert [line.name for line in end.results] == ["Pop"]
 
     run(scenario())
 

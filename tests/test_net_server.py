@@ -301,6 +301,28 @@ def test_names_with_escapes_or_markup_are_refused(tmp_path: Path) -> None:
     run(scenario())
 
 
+def test_names_that_read_as_one_in_the_room_or_mix_scripts_are_refused(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with rooms_at(tmp_path) as rooms:
+            paul = await rooms.player()
+            await paul.create("Paul")
+            pop = await rooms.player()
+            await pop.join(paul.room, "Pop")
+            other = await rooms.client()
+            for name in ("PAU1", "\uff30\uff41\uff55\uff4c", "\u0420\u043e\u0440"):  # Рор
+                await other.join(paul.room, name)
+                assert await refusal(other) == ("name-taken", None)
+            for name in ("P\u0430ul", "\u0420aul"):  # a Cyrillic а, Р
+                await other.join(paul.room, name)
+                error = await expect(other, ErrorOut)
+                assert error.code == "bad-message" and "cannot mix scripts" in error.message
+            await other.join(paul.room, "Saul")
+            lobby = await until(other, LobbyOut)
+            assert [p.name for p in lobby.players] == ["Paul", "Pop", "Saul"]
+
+    run(scenario())
+
+
 def test_failed_joins_are_rate_limited_per_address(tmp_path: Path) -> None:
     rules = ServerRules(failed_joins=3, failed_join_seconds=60.0)
 

@@ -117,6 +117,13 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         "CREATE INDEX messages_by_time ON messages (sent)",
         "CREATE TABLE servers (id TEXT PRIMARY KEY, seen DOUBLE PRECISION NOT NULL)",
     ),
+    # version 3: what each name of the daily looks like (protocol.name_skeleton), one name
+    # to a look; the store works it out for the names registered before
+    # (RoomStore.fill_skeletons)
+    (
+        "ALTER TABLE daily_names ADD COLUMN skeleton TEXT",
+        "CREATE UNIQUE INDEX daily_names_by_skeleton ON daily_names (skeleton)",
+    ),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 STAMP: Final = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -225,10 +232,21 @@ SQL: Final[Mapping[str, str]] = {
     "day": "SELECT seed, deal FROM daily_days WHERE day = :day",
     "ended_tries": "SELECT ended FROM daily_days WHERE day = :day",
     "add_name": (
-        "INSERT INTO daily_names (name_key, name, token, registered)"
-        " VALUES (:key, :name, :token, :now) ON CONFLICT DO NOTHING"
+        "INSERT INTO daily_names (name_key, name, skeleton, token, registered)"
+        " VALUES (:key, :name, :skeleton, :token, :now) ON CONFLICT DO NOTHING"
     ),
-    "name": "SELECT name, token FROM daily_names WHERE name_key = :key",
+    "name": (
+        "SELECT name, token, name_key FROM daily_names"
+        " WHERE name_key = :key OR skeleton = :skeleton"
+        " ORDER BY CASE WHEN name_key = :key THEN 0 ELSE 1 END LIMIT 1"
+    ),
+    "unskeletoned": (
+        "SELECT name_key, name FROM daily_names WHERE skeleton IS NULL"
+        " ORDER BY registered, name_key"
+    ),
+    "set_skeleton": (
+        "UPDATE daily_names SET skeleton = :skeleton WHERE name_key = :key AND skeleton IS NULL"
+    ),
     "add_try": (
         "INSERT INTO daily_tries (day, name_key, room, started) VALUES (:day, :key, :code, :now)"
     ),

@@ -981,7 +981,7 @@ class RoomServer:
                     f"the name {message.name!r} is registered: give its token, or choose another",
                 )
                 return
-            token, name = message.token, known.name
+            token, name, key = message.token, known.name, known.key
         else:
             name = message.name
         day = day_of(now)
