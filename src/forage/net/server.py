@@ -75,6 +75,7 @@ from forage.net.daily import (
     is_over,
 )
 from forage.net.database import LISTENING, Conflict, StoreFault
+from forage.net.forwarded import Proxies, arrival, is_local
 from forage.net.protocol import (
     CLOSING,
     CODE_ALPHABET,
@@ -143,14 +144,6 @@ def address_key(address: str) -> str:
     return str(found)
 
 
-def is_local(address: str) -> bool:
-    """Whether a client address is this computer's own (loopback)."""
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
-
-
 def new_code() -> str:
     """A fresh, unguessable room code."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -192,6 +185,9 @@ class ServerRules:
     """Seconds between pings; a client that does not answer within half of it is gone."""
     close_seconds: float = 5.0
     """How long a closing connection has to take its last messages."""
+    proxies: Proxies = field(default_factory=Proxies)
+    """The reverse proxies whose ``X-Forwarded-*`` headers are believed
+    (:mod:`forage.net.forwarded`): the limits then count the forwarded client."""
 
 
 class _Socket(web.WebSocketResponse):
@@ -426,8 +422,9 @@ class RoomServer:
         )
         await socket.prepare(request)
         rules, now = self.rules, self.clock()
-        remote = request.remote or ""
-        if is_local(remote):  # a browser tab's game of this server: its browser's address
+        came = arrival(request.remote or "", request.scheme, request.headers, rules.proxies)
+        remote = came.client
+        if came.local:  # a browser tab's game of this server: its browser's address
             remote = self.vouched(request.headers.get(CLIENT_HEADER, "")) or remote
         client = Client(
             socket=socket,
