@@ -223,6 +223,12 @@ def unreachable_line(server: str, error: BaseException) -> str:
     """Why a server could not be reached, in one line."""
     if isinstance(error, BadMessage):
         return f"{server} sent something unreadable ({error})"
+    if isinstance(error, aiohttp.ClientConnectorCertificateError):  # also a ValueError
+        problem = error.certificate_error
+        why = getattr(problem, "verify_message", None) or problem
+        return f"cannot reach {server}: its TLS certificate is not trusted ({why})"
+    if isinstance(error, aiohttp.ClientSSLError):
+        return f"cannot reach {server}: TLS failed ({error.os_error})"
     if isinstance(error, aiohttp.InvalidURL | ValueError):
         return f"not a server address: {server!r} (give one as http://HOST:PORT)"
     if isinstance(error, aiohttp.WSServerHandshakeError):

@@ -81,6 +81,7 @@ from forage.net.daily import (
     is_over,
 )
 from forage.net.database import LISTENING, Conflict, StoreFault
+from forage.net.forwarded import Proxies, arrival, is_local
 from forage.net.patience import FaultLog, Patience, StoreThreads, persist
 from forage.net.protocol import (
     CLOSING,
@@ -159,14 +160,6 @@ def address_key(address: str) -> str:
     return str(found)
 
 
-def is_local(address: str) -> bool:
-    """Whether a client address is this computer's own (loopback)."""
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
-
-
 def new_code() -> str:
     """A fresh, unguessable room code."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -210,6 +203,9 @@ class ServerRules:
     """How long a closing connection has to take its last messages."""
     patience: Patience = field(default_factory=Patience)
     """How long the database is waited for, and when players are told it is slow."""
+    proxies: Proxies = field(default_factory=Proxies)
+    """The reverse proxies whose ``X-Forwarded-*`` headers are believed
+    (:mod:`forage.net.forwarded`): the limits then count the forwarded client."""
 
 
 class _Socket(web.WebSocketResponse):
@@ -488,8 +484,9 @@ class RoomServer:
         )
         await socket.prepare(request)
         rules, now = self.rules, self.clock()
-        remote = request.remote or ""
-        if is_local(remote):  # a browser tab's game of this server: its browser's address
+        came = arrival(request.remote or "", request.scheme, request.headers, rules.proxies)
+        remote = came.client
+        if came.local:  # a browser tab's game of this server: its browser's address
             remote = self.vouched(request.headers.get(CLIENT_HEADER, "")) or remote
         client = Client(
             socket=socket,
