@@ -33,6 +33,7 @@ from forage.net.client import Closed, PlayerGame, RoomClient
 from forage.net.protocol import (
     REPLACED,
     BadMessage,
+    BusyOut,
     DealOut,
     EndOut,
     ErrorCode,
@@ -313,7 +314,7 @@ class RoomLink:
         client = await self._client_for()
         try:
             await ask(client)
-            answer = await client.receive(CONNECT_SECONDS)
+            answer = await _answer(client)
         except LOST as error:
             await client.close()
             raise Unreachable(unreachable_line(self.server, error)) from None
@@ -441,7 +442,7 @@ class RoomLink:
                 continue
             try:
                 await client.rejoin(self.state.room, self.state.token)
-                answer = await client.receive(CONNECT_SECONDS)
+                answer = await _answer(client)
             except LOST as error:
                 self.problem = _why(error)
                 await client.close()
@@ -476,6 +477,15 @@ PLACEMENT_REFUSALS: Final = frozenset(
     {ErrorCode.ILLEGAL, ErrorCode.STALE_TURN, ErrorCode.ALREADY_PLACED, ErrorCode.BAD_MESSAGE}
 )
 """The errors that answer a placement: it was not made."""
+
+
+async def _answer(client: RoomClient) -> ServerMessage:
+    """The server's answer to a request: its first message but ``busy`` notices, each of
+    which says the answer is on its way (and is waited for anew)."""
+    while True:
+        message = await client.receive(CONNECT_SECONDS)
+        if not isinstance(message, BusyOut):
+            return message
 
 
 def _answers(message: ServerMessage, pending: Pending) -> bool:

@@ -141,7 +141,7 @@ TRY_AGAIN_LATER: Final = 1013
 """The close code of a connection whose action waited on the database for too long
 (nothing was told of it): connect again and send it again."""
 BUSY_TEXT: Final = (
-    "the server's database is slow to answer: what you sent is kept and answered once stored"
+    "the server's database is slow: what happens is told once it is stored (nothing to resend)"
 )
 GAVE_UP_TEXT: Final = "the server cannot store anything now: connect again in a moment"
 
