@@ -1096,54 +1096,44 @@ class RoomServer:
         """:meth:`_act` on a shared database, on a store thread (one action of a room at a
         time); the room's copy in memory is forgotten if the transaction fails."""
         try:
-            return self._act_in_transaction(code, action, actor, taking, holder)
+            store = self.store
+            with store.locked(code) as version:
+                if version is None:
+                    return None
+                if holder is not None and store.holders(code).get(holder[0]) != holder[1]:
+                    return None  # the player's connection is held elsewhere now
+                caught = self._told_since(code, version)
+                room = self.rooms.get(code)
+                if room is None or room.version != version:
+                    room = self._reload(code)
+                    if room is None:
+                        return None
+                update = action(room)
+                if not update.events and not update.sends:
+                    return Acted(room, update, caught)
+                if update.events:
+                    room.version = version + 1
+                    store.write(code, update.events)
+                    store.set_state(code, room.version, room.active, room.deadline())
+                mine = {actor, *((update.player, 0) if taking else ())}
+                others = [send for send in update.sends if send.to not in mine]
+                holders = store.holders(code) if others else {}
+                elsewhere = [
+                    Told(send.to, message_text(send.message), other)
+                    for send in others
+                    if (other := holders.get(send.to)) is not None and other != store.server
+                ]
+                here = [
+                    send
+                    for send in update.sends
+                    if send.to in mine or holders.get(send.to) == store.server
+                ]
+                if elsewhere:
+                    store.tell(code, room.version, elsewhere, self.clock())
+            return Acted(room, replace(update, sends=here), caught)
         except StoreFault:
             self.rooms.pop(code, None)  # the copy may have gone further than the database
             raise
-
-    def _act_in_transaction(
-        self,
-        code: str,
-        action: Action,
-        actor: int | None,
-        taking: bool,
-        holder: tuple[int, str] | None,
-    ) -> Acted | None:
-        store = self.store
-        with store.locked(code) as version:
-            if version is None:
-                return None
-            if holder is not None and store.holders(code).get(holder[0]) != holder[1]:
-                return None  # the player's connection is held elsewhere now
-            caught = self._told_since(code, version)
-            room = self.rooms.get(code)
-            if room is None or room.version != version:
-                room = self._reload(code)
-                if room is None:
-                    return None
-            update = action(room)
-            if not update.events and not update.sends:
-                return Acted(room, update, caught)
-            if update.events:
-                room.version = version + 1
-                store.write(code, update.events)
-                store.set_state(code, room.version, room.active, room.deadline())
-            mine = {actor, *((update.player, 0) if taking else ())}
-            others = [send for send in update.sends if send.to not in mine]
-            holders = store.holders(code) if others else {}
-            elsewhere = [
-                Told(send.to, message_text(send.message), other)
-                for send in others
-                if (other := holders.get(send.to)) is not None and other != store.server
-            ]
-            here = [
-                send
-                for send in update.sends
-                if send.to in mine or holders.get(send.to) == store.server
-            ]
-            if elsewhere:
-                store.tell(code, room.version, elsewhere, self.clock())
-        return Acted(room, replace(update, sends=here), caught)
 
     def _reload(self, code: str) -> Room | None:
         """A room as the database has it (another server changed it)."""
