@@ -105,6 +105,27 @@ class Cluster:
         """Stop the cluster."""
         run(self, "pg_ctl", "-D", str(self.folder / "data"), "-m", mode, "-w", "stop")
 
+    def start(self) -> None:
+        """Start the cluster (again), waiting until it takes connections."""
+        options = (
+            f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+            " -c max_connections=200 -c shared_buffers=32MB"
+        )
+        run(
+            self,
+            "pg_ctl",
+            "-D",
+            str(self.folder / "data"),
+            "-o",
+            options,
+            "-l",
+            str(self.folder / "log"),
+            "-w",
+            "-t",
+            str(START_SECONDS),
+            "start",
+        )
+
 
 def run(cluster: Cluster, program: str, *args: str) -> None:
     """Run one of PostgreSQL's programs as the cluster's user."""
@@ -141,24 +162,7 @@ def cluster() -> Iterator[Cluster]:
             "--auth-host=scram-sha-256",
             "--no-sync",
         )
-        options = (
-            f"-p {made.port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-            " -c max_connections=200 -c shared_buffers=32MB"
-        )
-        run(
-            made,
-            "pg_ctl",
-            "-D",
-            str(folder / "data"),
-            "-o",
-            options,
-            "-l",
-            str(folder / "log"),
-            "-w",
-            "-t",
-            str(START_SECONDS),
-            "start",
-        )
+        made.start()
         import psycopg
 
         with psycopg.connect(

@@ -20,6 +20,7 @@ from serving import Served, forage_server, free_port
 from forage.cli import main
 from forage.cli.game_server import refusal
 from forage.cli.serve import exposed, local_names, page_address
+from forage.net.forwarded import Arrival
 
 forage = run_forage
 
@@ -28,6 +29,7 @@ def test_help_names_the_options() -> None:
     done = forage("serve", "--help")
     assert done.returncode == 0
     assert "--host" in done.stdout and "--port" in done.stdout
+    assert "--forwarded-allow-ips" in done.stdout
     listed = forage("--help")
     assert "serve" in listed.stdout
 
@@ -46,6 +48,22 @@ def test_bad_port_is_one_line(port: str, words: str) -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("forage: --port:") and words in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("127.0.0.1,", "an empty item (give addresses separated by commas): ''"),
+        ("proxy.example", "not an IP address or network: 'proxy.example'"),
+        ("10.0.0.1/8", "a network with bits set beyond its prefix: '10.0.0.1/8'"),
+        ("1" * 60, f"not an IP address or network: '{'1' * 37}...'"),
+    ],
+)
+def test_bad_forwarded_allow_ips_is_one_line(given: str, said: str) -> None:
+    done = forage("serve", "--port", str(free_port()), "--forwarded-allow-ips", given)
+    assert done.returncode == 2
+    assert done.stderr == f"forage: --forwarded-allow-ips: {said}\n"
     assert done.stdout == ""
 
 
@@ -198,19 +216,24 @@ def test_other_computers_are_warned_about(
     assert capsys.readouterr().err == ""
 
 
+def asked(host: str, origin: str | None, names: frozenset[str] | None) -> str | None:
+    """Why the page refuses a request to ``host`` from this computer, not through a proxy."""
+    return refusal(Arrival("127.0.0.1", "http", host, forwarded=False), origin, names)
+
+
 def test_a_local_server_answers_only_local_names_and_its_own_page() -> None:
     names = local_names("127.0.0.1", 8000)
     assert names is not None
-    assert refusal({"Host": "127.0.0.1:8000"}, names) is None
-    assert refusal({"Host": "localhost:8000", "Origin": "http://localhost:8000"}, names) is None
-    assert refusal({"Host": "[::1]:8000"}, names) is None
-    assert refusal({"Host": "rebound.example:8000"}, names) == (
+    assert asked("127.0.0.1:8000", None, names) is None
+    assert asked("localhost:8000", "http://localhost:8000", names) is None
+    assert asked("[::1]:8000", None, names) is None
+    assert asked("rebound.example:8000", None, names) == (
         "unknown host 'rebound.example:8000': open the game as localhost or 127.0.0.1"
     )
-    assert refusal({"Host": "127.0.0.1:8000", "Origin": "https://elsewhere.example"}, names) == (
+    assert asked("127.0.0.1:8000", "https://elsewhere.example", names) == (
         "the game can be played only from its own page"
     )
     # Listening for other computers, any name will do, but still only from its own page.
     assert local_names("0.0.0.0", 8000) is None
-    assert refusal({"Host": "my-laptop.local:8000"}, None) is None
-    assert refusal({"Host": "my-laptop.local:8000", "Origin": "http://evil.example"}, None)
+    assert asked("my-laptop.local:8000", None, None) is None
+    assert asked("my-laptop.local:8000", "http://evil.example", None)

@@ -15,7 +15,15 @@ from postgres import StoreAt
 from room_serving import Player, Rooms, expect, refusal, rooms_at, run
 
 from forage.net.daily import Board, day_end
-from forage.net.protocol import DealOut, EndOut, JoinedOut, LeftOut, PlacedOut, TurnOut
+from forage.net.protocol import (
+    DealOut,
+    EndOut,
+    ErrorOut,
+    JoinedOut,
+    LeftOut,
+    PlacedOut,
+    TurnOut,
+)
 from forage.net.server import ServerRules
 from forage.record import load_game
 
@@ -157,6 +165,27 @@ def test_a_registered_name_needs_its_token(store_at: StoreAt) -> None:
     run(scenario())
 
 
+def test_a_name_that_reads_as_a_registered_one_needs_its_token(store_at: StoreAt) -> None:
+    async def scenario() -> None:
+        async with rooms_at(store_at.folder, url=store_at.url, clock=Clock()) as rooms:
+            pop = await daily(rooms, "Pop")
+            for name in ("\u0420\u043e\u0440", "P0P", "POP"):  # Рор, wholly Cyrillic; a zero
+                other = await rooms.client()  # a connection's few failed joins each
+                await other.daily(name)
+                assert await refusal(other) == ("name-taken", None)
+                await other.daily(name, "not-his-token")
+                assert await refusal(other) == ("name-taken", None)
+            await other.daily("P\u043ep")  # о Cyrillic: a mixed name is no name
+            error = await expect(other, ErrorOut)
+            assert error.code == "bad-message" and "cannot mix scripts" in error.message
+            again = await daily(rooms, "\u0420\u043e\u0440", pop.token)  # his token: his try
+            assert (again.room, again.token) == (pop.room, pop.token)
+            end = await again.play_to_end()
+            assert [line.name for line in end.results] == ["Pop"]
+
+    run(scenario())
+
+
 def test_guessing_tokens_or_registering_names_is_rate_limited(tmp_path: Path) -> None:
     rules = ServerRules(failed_joins=3, registrations=2)
 
@@ -291,7 +320,7 @@ def test_a_try_left_unfinished_closes_when_its_day_is_over(tmp_path: Path) -> No
             room = rooms.server.rooms[ann.room]
             assert room.deadline() == day_end(DAY)
             clock.next_day()
-            rooms.server._tick_room(ann.room)
+            await rooms.server._tick_room(ann.room)
             again = await daily(rooms, "Ann", ann.token)  # the next day: a new try
             assert again.room != ann.room
             status, body = await get_json(rooms, f"/daily/leaderboard?date={DAY}")

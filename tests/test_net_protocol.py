@@ -4,8 +4,11 @@ read strictly, and what the server writes."""
 from __future__ import annotations
 
 import json
+import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from forage.engine import Colour, MouseChoice, Placement, Rotation, Score
 from forage.net.protocol import (
@@ -23,8 +26,11 @@ from forage.net.protocol import (
     TurnOut,
     error,
     message_text,
+    name_key,
+    name_skeleton,
     read_client_message,
     read_server_message,
+    room_name,
 )
 
 
@@ -180,6 +186,86 @@ def test_a_name_is_trimmed_and_may_be_any_printable_text() -> None:
         message = read({"type": "join", "room": "R", "name": name})
         assert isinstance(message, JoinIn)
         assert message.name == name.strip()
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ("Paul", "\u0420aul", "P\u0430ul", "PAUL", "\uff30\uff41\uff55\uff4c"),  # Р, а Cyrillic
+        ("paypal", "p\u0430yp\u0430l"),
+        ("Ann", "ANN", "\uff21\uff4e\uff4e", "\u0410nn"),  # Ａｎｎ; А Cyrillic
+        ("pop", "\u0440\u043e\u0440"),  # рор, wholly Cyrillic
+        ("coco", "\u0421\u043e\u0441\u043e"),  # Сосо
+        ("b0b", "bob", "BOB"),
+        ("Pam", "Parn"),
+        ("\u00c1nn", "A\u0301nn"),
+    ],
+)
+def test_names_that_read_alike_have_one_skeleton(names: tuple[str, ...]) -> None:
+    assert len({name_skeleton(name) for name in names}) == 1
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [("Paul", "Saul"), ("Ann", "Anna"), ("Zoë", "Zoe"), ("さくら", "さとう"), ("Ivan", "Иван")],
+)
+def test_names_that_read_differently_have_different_skeletons(one: str, other: str) -> None:
+    assert name_skeleton(one) != name_skeleton(other)
+
+
+@given(st.text(min_size=1, max_size=40))
+def test_a_name_has_the_skeleton_of_its_case_and_width_forms(name: str) -> None:
+    forms = (
+        name.upper(),
+        name.lower(),
+        name.casefold(),
+        name_key(name),
+        *(unicodedata.normalize(form, name) for form in ("NFC", "NFD", "NFKC", "NFKD")),
+    )
+    assert {name_skeleton(form) for form in forms} == {name_skeleton(name)}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Paul",
+        "Пётр",  # Cyrillic
+        "Ζωή",  # Greek
+        "さくら",  # Hiragana
+        "山田太郎",  # Han
+        "Taro山田",  # Latin and Han
+        "やまだタロウ山田 Taro",  # Japanese: Hiragana, Katakana, Han, and Latin
+        "王小明ㄅㄆ",  # Chinese: Han and Bopomofo
+        "김철수 金",  # Korean: Hangul and Han
+        "Ann & Bob 2",  # digits, spaces and punctuation go with any script
+        "Zoë",
+        "A\u0301nn",  # a combining mark goes with any script
+        "ラーメン",  # the prolonged sound mark is of no one script
+        "\U0001d40f\U0001d41a\U0001d42e\U0001d425",  # mathematical bold letters read as Latin
+    ],
+)
+def test_names_in_one_script_or_in_a_cjk_mix_are_names(name: str) -> None:
+    assert room_name(name) == name
+
+
+@pytest.mark.parametrize(
+    ("name", "scripts"),
+    [
+        ("P\u0430ul", "Cyrillic and Latin"),  # а Cyrillic
+        ("\u0420aul", "Cyrillic and Latin"),  # Р Cyrillic
+        ("p\u0430ypal", "Cyrillic and Latin"),
+        ("\U0001d40f\u0430ul", "Cyrillic and Latin"),  # a bold P reads as a Latin one
+        ("Ale\u03c7", "Greek and Latin"),  # χ Greek
+        ("Пётр Ζωή", "Cyrillic and Greek"),
+        ("김さくら", "Hangul and Hiragana"),  # Korean and Japanese are not one writing
+        ("王ㄅさ", "Bopomofo and Han and Hiragana"),
+    ],
+)
+def test_a_name_mixing_scripts_is_refused_in_one_line(name: str, scripts: str) -> None:
+    with pytest.raises(ValueError, match="cannot mix scripts") as caught:
+        room_name(name)
+    assert scripts in str(caught.value) and "\n" not in str(caught.value)
+    assert "cannot mix scripts" in refused({"type": "create", "name": name})
 
 
 def test_an_error_names_its_reason_only_when_it_has_one() -> None:

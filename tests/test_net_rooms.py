@@ -148,11 +148,21 @@ def test_lobby_refusals_full_started_not_host_name_taken() -> None:
 
 @pytest.mark.parametrize(
     ("first", "second"),
-    [("\u00c1nn", "A\u0301nn"), ("Ann", "\uff21\uff4e\uff4e"), ("Zoë", "ZOË")],
+    [
+        ("\u00c1nn", "A\u0301nn"),
+        ("Ann", "\uff21\uff4e\uff4e"),
+        ("Zoë", "ZOË"),
+        ("Paul", "\u0420aul"),  # a Cyrillic Р
+        ("Paul", "P\u0430ul"),  # a Cyrillic а
+        ("pop", "\u0440\u043e\u0440"),  # рор, wholly Cyrillic
+        ("b0b", "BOB"),
+    ],
 )
 def test_two_names_that_read_the_same_cannot_share_a_room(first: str, second: str) -> None:
     room, _ = Room.create("ROOM", Deal.from_seed(1), first, "t1", 0.0)
     assert errors(room.join(second, "t2", 0.0), 0) == [("name-taken", None)]
+    assert not room.join("Saul", "t3", 0.0).refused()
+    assert [p.name for p in room.lobby().players] == [first, "Saul"]
 
 
 def test_a_lobby_takes_in_only_so_many_players_in_all() -> None:

@@ -127,7 +127,7 @@ def test_no_card_is_sent_before_it_is_called_and_a_slow_player_holds_it_back(
     run(scenario())
 
 
-def read_together(rooms: Rooms, players: list[Player]) -> None:
+async def read_together(rooms: Rooms, players: list[Player]) -> None:
     """The server reads each player's first legal placement in one go, as from one poll of
     its sockets (so that all are done before anything is sent)."""
     for player in players:
@@ -135,14 +135,14 @@ def read_together(rooms: Rooms, players: list[Player]) -> None:
         outcome = next(player.mirror.game().outcomes())
         player.sent = player.mirror.turn
         text = message_text(PlaceIn.of(player.mirror.turn, outcome.placement))
-        rooms.server._on_text(rooms.server.seats[(player.room, player.player)], text.encode())
+        await rooms.server._on_text(rooms.server.seats[(player.room, player.player)], text.encode())
 
 
 def test_a_progress_not_yet_sent_is_dropped_for_newer_news(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with rooms_at(tmp_path) as rooms:
             ann, bob, cat = await table(rooms, 3)
-            read_together(rooms, [ann, bob])
+            await read_together(rooms, [ann, bob])
             both = ProgressOut(turn=1, placed=[ann.player, bob.player], waiting=[cat.player])
             for player in (ann, bob):
                 assert isinstance(await player.read(), PlacedOut)
@@ -151,7 +151,7 @@ def test_a_progress_not_yet_sent_is_dropped_for_newer_news(tmp_path: Path) -> No
             await cat.place_first()
             for player in (ann, bob, cat):
                 await player.read_until(TurnOut)
-            read_together(rooms, [ann, bob, cat])  # the turn ends: its call tells all
+            await read_together(rooms, [ann, bob, cat])  # the turn ends: its call tells all
             for player in (ann, bob, cat):
                 assert isinstance(await player.read(), PlacedOut)
                 call = await player.read()
@@ -301,6 +301,28 @@ def test_names_with_escapes_or_markup_are_refused(tmp_path: Path) -> None:
     run(scenario())
 
 
+def test_names_that_read_as_one_in_the_room_or_mix_scripts_are_refused(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with rooms_at(tmp_path) as rooms:
+            paul = await rooms.player()
+            await paul.create("Paul")
+            pop = await rooms.player()
+            await pop.join(paul.room, "Pop")
+            other = await rooms.client()
+            for name in ("PAU1", "\uff30\uff41\uff55\uff4c", "\u0420\u043e\u0440"):  # Рор
+                await other.join(paul.room, name)
+                assert await refusal(other) == ("name-taken", None)
+            for name in ("P\u0430ul", "\u0420aul"):  # a Cyrillic а, Р
+                await other.join(paul.room, name)
+                error = await expect(other, ErrorOut)
+                assert error.code == "bad-message" and "cannot mix scripts" in error.message
+            await other.join(paul.room, "Saul")
+            lobby = await until(other, LobbyOut)
+            assert [p.name for p in lobby.players] == ["Paul", "Pop", "Saul"]
+
+    run(scenario())
+
+
 def test_failed_joins_are_rate_limited_per_address(tmp_path: Path) -> None:
     rules = ServerRules(failed_joins=3, failed_join_seconds=60.0)
 
@@ -346,19 +368,23 @@ def test_a_guesser_is_closed_per_connection_and_a_new_connection_joins(tmp_path:
     run(scenario())
 
 
-def test_a_connection_in_no_room_is_closed_after_join_seconds(tmp_path: Path) -> None:
+def test_a_connection_that_asks_for_no_room_is_closed_after_join_seconds(tmp_path: Path) -> None:
     rules = ServerRules(join_seconds=0.5)
 
     async def scenario() -> None:
         async with rooms_at(tmp_path, rules) as rooms:
-            host = await rooms.player()  # opened first: its time is up first
+            host = await rooms.player()  # opened before the idle one: its time is up first
             await host.create("Host")
+            asker = await rooms.client()  # asked, though it got no room
+            await asker.join(new_code(), "Ann")
+            assert await refusal(asker) == ("no-room", None)
             idle = await rooms.client()
             with pytest.raises(Closed) as closed:
                 await idle.receive(10)
             assert closed.value.code == 1008
-            await host.client.socket.send_str("not json")  # the host is still served
-            assert (await until(host.client, ErrorOut)).code == "bad-message"
+            for client in (host.client, asker):  # the others are still served
+                await client.socket.send_str("not json")
+                assert (await until(client, ErrorOut)).code == "bad-message"
 
     run(scenario())
 

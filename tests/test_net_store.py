@@ -18,7 +18,7 @@ from forage.engine import Deal
 from forage.net.daily import daily_rules
 from forage.net.database import SCHEMA_VERSION, SQL, Conflict, StoreError, pyformat
 from forage.net.rooms import Kind, Phase, Room, RoomRules, Status, TryStarted, Update, token_hash
-from forage.net.store import RoomStore, Told, ToldAt
+from forage.net.store import Registered, RoomStore, Told, ToldAt
 from forage.paths import SERVER_FILE
 from forage.record import load_game
 
@@ -213,9 +213,50 @@ def test_a_name_is_registered_once(store_at: StoreAt) -> None:
     store = opened(store_at)
     assert store.register("ann", "Ann", "hash-1")
     assert not store.register("ann", "ANN", "hash-2")
-    known = store.registered("ann")
-    assert known is not None and (known.name, known.token) == ("Ann", "hash-1")
+    assert store.registered("ann") == Registered("Ann", "hash-1", "ann")
     assert store.registered("bob") is None
+
+
+def test_a_name_that_reads_as_a_registered_one_finds_it_and_is_not_registered(
+    store_at: StoreAt,
+) -> None:
+    store = opened(store_at)
+    assert store.register("pop", "Pop", "hash-1")
+    for key, name in (("\u0440\u043e\u0440", "Рор"), ("p0p", "P0P")):  # Cyrillic; a zero
+        assert not store.register(key, name, "hash-2")
+        assert store.registered(key) == Registered("Pop", "hash-1", "pop")
+    assert store.registered("pap") is None
+    assert raw(store, "SELECT COUNT(*) FROM daily_names") == [(1,)]
+
+
+def test_names_registered_before_skeletons_were_kept_get_theirs_the_first_first(
+    store_at: StoreAt, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from forage.history.store import connect
+    from forage.net import postgres
+    from forage.net.database import MIGRATIONS
+
+    before = MIGRATIONS[:2]
+    if store_at.url is None:
+        conn: Any = connect(store_at.folder / SERVER_FILE, before)
+    else:
+        monkeypatch.setattr(postgres, "MIGRATIONS", before)
+        conn = postgres.PostgresDatabase.open(store_at.url).conn
+        monkeypatch.undo()
+    for key, name, when in (("pop", "Pop", "1"), ("\u0440\u043e\u0440", "Рор", "2")):
+        conn.execute(
+            "INSERT INTO daily_names (name_key, name, token, registered)"
+            f" VALUES ('{key}', '{name}', 'hash-{when}', '{when}')"
+        )
+    conn.close()
+    store = opened(store_at)
+    assert raw(store, "SELECT name, skeleton FROM daily_names ORDER BY registered") == [
+        ("Pop", "pop"),
+        ("Рор", None),  # reads as Pop, registered first
+    ]
+    assert store.registered("\u0440\u043e\u0440") == Registered("Рор", "hash-2", "рор")
+    assert store.registered("p0p") == Registered("Pop", "hash-1", "pop")
+    assert not store.register("p0p", "P0P", "hash-3")
 
 
 def daily_try(store: RoomStore, code: str, name: str, day: date = DAY) -> Room:

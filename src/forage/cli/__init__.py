@@ -236,6 +236,12 @@ def _serve(sub: Subparsers) -> None:
         help="keep rooms and the daily in PostgreSQL (postgresql://...), shared by servers;"
         " default: an SQLite file in the data folder",
     )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        help="behind a reverse proxy: trust X-Forwarded-For, -Proto and -Host from these"
+        " addresses only (comma-separated); limits count the forwarded address",
+    )
 
 
 def _leaderboard(sub: Subparsers) -> None:

@@ -18,7 +18,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit
@@ -33,6 +33,7 @@ from forage.cli.served_game import SERVER_PID_VARIABLE
 from forage.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED
 from forage.net import ROOMS_CLIENT_VARIABLE, ROOMS_SERVER_VARIABLE
 from forage.net.bucket import Bucket
+from forage.net.forwarded import Arrival, Proxies, arrival
 from forage.net.gate import Gate, limits_for, serve_gated
 from forage.net.server import RoomServer
 from forage.screen_size import clamp_size
@@ -106,14 +107,20 @@ def envelope_of(text: str) -> tuple[str, object] | None:
     return found[0], found[1] if len(found) > 1 else None
 
 
-def refusal(headers: Mapping[str, str], names: frozenset[str] | None) -> str | None:
-    """Why a request may not reach the game, or None: a foreign Host or Origin."""
-    host = headers.get("Host", "").lower()
-    if names is not None and host not in names:
-        return f"unknown host {host!r}: open the game as localhost or 127.0.0.1"
-    origin = headers.get("Origin")
-    if origin is not None and urlsplit(origin).netloc.lower() != host:
-        return "the game can be played only from its own page"
+def refusal(came: Arrival, origin: str | None, names: frozenset[str] | None) -> str | None:
+    """Why a request may not reach the game, or None: a foreign Host or Origin. A trusted
+    proxy's client may ask for any well-formed host (the proxy chose to forward it); the
+    ``Origin`` must be the scheme and host the client reached the server by."""
+    host = came.host
+    if came.forwarded:
+        if not came.host_is_valid():
+            return f"the proxy forwarded a host that is not a host name: {shortened(host)!r}"
+    elif names is not None and host not in names:
+        return f"unknown host {shortened(host)!r}: open the game as localhost or 127.0.0.1"
+    if origin is not None:
+        parts = urlsplit(origin)
+        if (parts.scheme.lower(), parts.netloc.lower()) != (came.scheme, host):
+            return "the game can be played only from its own page"
     return None
 
 
@@ -161,10 +168,11 @@ async def deliver(inbox: asyncio.Queue[Delivery]) -> None:
 class GameServer(ServerBase):
     """textual-serve with a game for each tab, within limits, and quiet logs.
 
-    Requests with a Host not in ``names`` (unless None), or from another site's page, are
-    refused with 403; beyond ``max_games`` games at once a new tab gets a page saying so
-    (503). A tab's input is kept within ``limits``; its game is sized within what forage
-    draws, and ends within a few seconds of its tab closing, however it closed.
+    Requests with a Host not in ``names`` (unless None, or forwarded by a trusted proxy), or
+    from another site's page, are refused with 403; beyond ``max_games`` games at once a new
+    tab gets a page saying so (503). A tab's input is kept within ``limits``; its game is
+    sized within what forage draws, and ends within a few seconds of its tab closing,
+    however it closed.
     Subclasses add routes to the same application with :meth:`add_routes`.
     """
 
@@ -179,10 +187,13 @@ class GameServer(ServerBase):
         limits: TabLimits | None = None,
         rooms: RoomServer | None = None,
         rooms_address: str | None = None,
+        proxies: Proxies | None = None,
     ) -> None:
         """A server for host:port that runs ``command`` (the game) for each tab, and serves
         ``rooms`` at ``/play`` if given, which the tabs' games reach at ``rooms_address``
-        (``http://HOST:PORT`` on this computer)."""
+        (``http://HOST:PORT`` on this computer); the ``X-Forwarded-*`` headers of
+        ``proxies`` are believed (:mod:`forage.net.forwarded`)."""
+        self.proxies = proxies or Proxies()
         self.rooms_address = rooms_address if rooms is not None else None
         self.own_command = command is None
         """Each tab runs :func:`game_command`, told of its browser (else ``command``)."""
@@ -213,7 +224,8 @@ class GameServer(ServerBase):
         for number, code in STOPPING_SIGNALS:
             with contextlib.suppress(NotImplementedError):  # Windows: ctrl+c raises instead
                 loop.add_signal_handler(number, self.stop_on_signal, code)
-        serve_gated(self.web_app(), self.host, self.port, Gate(limits_for(self.max_games)), loop)
+        limits = limits_for(self.max_games, trusted=self.proxies.trusts)
+        serve_gated(self.web_app(), self.host, self.port, Gate(limits), loop)
 
     def stop_on_signal(self, code: int) -> None:
         """Stop serving, to exit with ``code`` (a second signal while stopping is ignored)."""
@@ -258,9 +270,13 @@ class GameServer(ServerBase):
 
     # -- requests ------------------------------------------------------------------------------
 
+    def arrival_of(self, request: web.Request) -> Arrival:
+        """Where a request comes from, believing the trusted proxies' ``X-Forwarded-*``."""
+        return arrival(request.remote or "", request.scheme, request.headers, self.proxies)
+
     def check(self, request: web.Request) -> None:
         """403 for a request from another site's page or through a foreign host name."""
-        reason = refusal(request.headers, self.names)
+        reason = refusal(self.arrival_of(request), request.headers.get("Origin"), self.names)
         if reason is not None:
             raise web.HTTPForbidden(text=f"forage: {reason}\n")
 
@@ -276,7 +292,7 @@ class GameServer(ServerBase):
                 status=503, text=full_page(self.max_games), content_type="text/html"
             )
         # Set and used with no await between, so concurrent requests cannot mix.
-        self.public_url = f"{request.scheme}://{request.host}"
+        self.public_url = self.arrival_of(request).origin
         response: web.StreamResponse = await super().handle_index(request)
         return response
 
@@ -340,7 +356,7 @@ class GameServer(ServerBase):
         sign of the tab's browser address, so that its limits are that browser's."""
         if not self.own_command or self.rooms is None or request.remote is None:
             return self.command
-        vouch = self.rooms.vouch(request.remote)
+        vouch = self.rooms.vouch(self.arrival_of(request).client)
         return game_command(os.getpid(), self.rooms_address, vouch)
 
     async def end(self, game: AppService) -> None:

@@ -16,6 +16,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from forage.cli.errors import BadInput, shortened
+from forage.net.forwarded import NotProxies, Proxies, parse_proxies
 
 if TYPE_CHECKING:
     from forage.cli.game_server import GameServer
@@ -130,11 +131,22 @@ def database_option(text: str | None) -> str | None:
     return text
 
 
+def proxies_option(text: str | None) -> Proxies:
+    """The --forwarded-allow-ips value: the trusted proxies (none if not given), or BadInput."""
+    if text is None:
+        return Proxies()
+    try:
+        return parse_proxies(text)
+    except NotProxies as exc:
+        raise BadInput(f"--forwarded-allow-ips: {exc.problem}: {shortened(exc.item)!r}") from None
+
+
 def serve_command(args: argparse.Namespace) -> int:
     """Serve the game to web browsers until ctrl+c (exit 130) or SIGTERM (exit 143)."""
     host: str = args.host
     port = port_number(args.port)
     limit = default_max_games() if args.max_games is None else max_games_option(args.max_games)
+    proxies = proxies_option(args.forwarded_allow_ips)
     open_to = exposed(host, port)
     check_free(host, port)
     from forage.cli.serve_rooms import MOST_ROOMS, room_server
@@ -143,8 +155,9 @@ def serve_command(args: argparse.Namespace) -> int:
     rooms = room_server(
         None if most is None else whole_in_range(most, "--max-rooms", 1, MOST_ROOMS),
         database_option(args.db),
+        proxies,
     )
-    server = _make_server(host, port, local_names(host, port), limit, rooms)
+    server = _make_server(host, port, local_names(host, port), limit, rooms, proxies)
     print(f"forage: serving the game at {page_address(host, port)} — open it in a web browser")
     if open_to:
         print(
@@ -166,9 +179,19 @@ def _make_server(
     names: frozenset[str] | None,
     limit: int,
     rooms: RoomServer | None = None,
+    proxies: Proxies | None = None,
 ) -> GameServer:
-    """The web server for host:port, answering the Host names ``names`` (any if None), with
-    at most ``limit`` games at once, and the rooms at ``/play`` if given."""
+    """The web server for host:port, answering the Host names ``names`` (any if None) and
+    whatever ``proxies`` forward, with at most ``limit`` games at once, and the rooms at
+    ``/play`` if given."""
     from forage.cli.game_server import GameServer
 
-    return GameServer(host, port, names, limit, rooms=rooms, rooms_address=page_address(host, port))
+    return GameServer(
+        host,
+        port,
+        names,
+        limit,
+        rooms=rooms,
+        rooms_address=page_address(host, port),
+        proxies=proxies,
+    )

@@ -5,10 +5,12 @@ Imported only when serving (it loads aiohttp through :mod:`forage.net.server`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Final
 
 from forage.cli.errors import BadInput
 from forage.net.database import StoreError
+from forage.net.forwarded import Proxies
 from forage.net.server import RoomServer, ServerRules
 from forage.net.store import RoomStore
 
@@ -16,11 +18,15 @@ MOST_ROOMS: Final = 100_000
 """The largest --max-rooms."""
 
 
-def room_server(max_rooms: int | None, url: str | None = None) -> RoomServer:
+def room_server(
+    max_rooms: int | None, url: str | None = None, proxies: Proxies | None = None
+) -> RoomServer:
     """The rooms server, at most ``max_rooms`` open (default: :class:`ServerRules`'), its
-    store in PostgreSQL at ``url`` or else in the data folder; BadInput names a store that
-    cannot be used."""
-    rules = ServerRules() if max_rooms is None else ServerRules(max_rooms=max_rooms)
+    store in PostgreSQL at ``url`` or else in the data folder, believing the forwarded
+    clients of ``proxies``; BadInput names a store that cannot be used."""
+    rules = ServerRules(proxies=proxies or Proxies())
+    if max_rooms is not None:
+        rules = replace(rules, max_rooms=max_rooms)
     try:
         store = RoomStore.open(url=url)
     except StoreError as exc:

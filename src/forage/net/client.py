@@ -177,8 +177,9 @@ class RoomClient:
                 parsed = read_server_message(message.data)
                 if parsed is not None:
                     return parsed
+            elif message.type is aiohttp.WSMsgType.CLOSE:  # the code the server sent (the
+                raise Closed(message.data)  # socket's is 1006 if its answer could not go out)
             elif message.type in (
-                aiohttp.WSMsgType.CLOSE,
                 aiohttp.WSMsgType.CLOSING,
                 aiohttp.WSMsgType.CLOSED,
                 aiohttp.WSMsgType.ERROR,

@@ -3,11 +3,11 @@
 A day (UTC) has one deal, dealt from a secret the server draws with :mod:`secrets` when
 the day's first try starts and keeps (never from the date, so no one can work it out).
 Each player has one try a day: a room of one (:func:`daily_rules`) that closes when its
-day is over. A name is registered by its first daily; names are told apart as
-:func:`name_key` writes them. The leaderboard of a day (:class:`Board`) lists the tries
-that have ended, highest final first, ties by who finished first; once the day is over it
-also gives the deal and a link to each try's record. :func:`board_page` is the page
-``/daily`` shows, readable without any script.
+day is over. A name is registered by its first daily, and with it every name that reads
+as it (the same :func:`~forage.net.protocol.name_skeleton`). The leaderboard of a day
+(:class:`Board`) lists the tries that have ended, highest final first, ties by who
+finished first; once the day is over it also gives the deal and a link to each try's
+record. :func:`board_page` is the page ``/daily`` shows, readable without any script.
 """
 
 from __future__ import annotations

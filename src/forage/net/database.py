@@ -10,8 +10,10 @@ share. Its errors are one line: :class:`StoreError` (it cannot be opened),
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sqlite3
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
@@ -20,6 +22,10 @@ from pathlib import Path
 from typing import Any, Final
 
 from forage.history.store import TooNew, connect
+
+SQLITE_BUSY_SECONDS: Final = 2.0
+"""How long an SQLite statement of the rooms' store waits for a lock held elsewhere before it
+fails (and is tried again: :mod:`forage.net.patience`)."""
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     # version 1: rooms, their players, moves and results
@@ -110,6 +116,13 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         )""",
         "CREATE INDEX messages_by_time ON messages (sent)",
         "CREATE TABLE servers (id TEXT PRIMARY KEY, seen DOUBLE PRECISION NOT NULL)",
+    ),
+    # version 3: what each name of the daily looks like (protocol.name_skeleton), one name
+    # to a look; the store works it out for the names registered before
+    # (RoomStore.fill_skeletons)
+    (
+        "ALTER TABLE daily_names ADD COLUMN skeleton TEXT",
+        "CREATE UNIQUE INDEX daily_names_by_skeleton ON daily_names (skeleton)",
     ),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -219,10 +232,21 @@ SQL: Final[Mapping[str, str]] = {
     "day": "SELECT seed, deal FROM daily_days WHERE day = :day",
     "ended_tries": "SELECT ended FROM daily_days WHERE day = :day",
     "add_name": (
-        "INSERT INTO daily_names (name_key, name, token, registered)"
-        " VALUES (:key, :name, :token, :now) ON CONFLICT DO NOTHING"
+        "INSERT INTO daily_names (name_key, name, skeleton, token, registered)"
+        " VALUES (:key, :name, :skeleton, :token, :now) ON CONFLICT DO NOTHING"
     ),
-    "name": "SELECT name, token FROM daily_names WHERE name_key = :key",
+    "name": (
+        "SELECT name, token, name_key FROM daily_names"
+        " WHERE name_key = :key OR skeleton = :skeleton"
+        " ORDER BY CASE WHEN name_key = :key THEN 0 ELSE 1 END LIMIT 1"
+    ),
+    "unskeletoned": (
+        "SELECT name_key, name FROM daily_names WHERE skeleton IS NULL"
+        " ORDER BY registered, name_key"
+    ),
+    "set_skeleton": (
+        "UPDATE daily_names SET skeleton = :skeleton WHERE name_key = :key AND skeleton IS NULL"
+    ),
     "add_try": (
         "INSERT INTO daily_tries (day, name_key, room, started) VALUES (:day, :key, :code, :now)"
     ),
@@ -291,17 +315,31 @@ def faults(where: str, taken: type[BaseException], failed: type[BaseException]) 
 
 
 class Database(ABC):
-    """A connection to the store's database that runs :data:`SQL`'s statements."""
+    """A database that runs :data:`SQL`'s statements, on a connection of the calling thread's
+    own (opened when the thread first needs one), so that the store's threads
+    (:class:`forage.net.patience.StoreThreads`) may use it at once."""
 
     shared: bool = False
     """Whether several servers may use the database at once (each action then locks its
     room, and the servers tell each other of changes)."""
     where: str = ""
     """The database as messages name it (a file, or an address without its password)."""
+    writers: int = 1
+    """How many threads may write to it at once."""
 
     def __init__(self) -> None:
-        """A database not yet in a transaction."""
-        self._depth = 0
+        """A database with no thread's transaction open."""
+        self._local = threading.local()
+
+    @property
+    def _depth(self) -> int:
+        """How deep the calling thread's transactions are nested (0: none open)."""
+        depth: int = getattr(self._local, "depth", 0)
+        return depth
+
+    @_depth.setter
+    def _depth(self, depth: int) -> None:
+        self._local.depth = depth
 
     @abstractmethod
     def run(self, statement: str, /, **params: Any) -> Ran:
@@ -318,7 +356,7 @@ class Database(ABC):
 
     @abstractmethod
     def close(self) -> None:
-        """Close the connection."""
+        """Close every thread's connection."""
 
     @contextmanager
     def batched(self) -> Iterator[None]:
@@ -353,14 +391,57 @@ class Database(ABC):
         self._commit()
 
 
+class Connections:
+    """One connection for each thread that asks, opened by ``opener`` when it first does;
+    all closed together."""
+
+    def __init__(self, opener: Any) -> None:
+        """Connections made by ``opener()`` (a callable)."""
+        self._opener = opener
+        self._local = threading.local()
+        self._all: list[Any] = []
+        self._lock = threading.Lock()
+
+    def mine(self) -> Any:
+        """The calling thread's connection (opened now if it has none)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self.replace()
+        return conn
+
+    def adopt(self, conn: Any) -> None:
+        """Make an open connection the calling thread's."""
+        self._local.conn = conn
+        with self._lock:
+            self._all.append(conn)
+
+    def replace(self) -> Any:
+        """A new connection for the calling thread (its old one failed, or it had none)."""
+        conn = self._opener()
+        self.adopt(conn)
+        return conn
+
+    def close(self) -> None:
+        """Close every connection opened."""
+        with self._lock:
+            found, self._all = self._all, []
+        for conn in found:
+            with contextlib.suppress(Exception):
+                conn.close()
+
+
 class SqliteDatabase(Database):
-    """The server's SQLite file."""
+    """The server's SQLite file, a connection for each thread (WAL: readers never wait for
+    the writer)."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
-        """A database on an open, migrated connection."""
+        """A database on an open, migrated connection (the calling thread's)."""
         super().__init__()
-        self.conn = conn
+        self.path = path
         self.where = str(path)
+        self.connections = Connections(self._connect)
+        _set_up(conn)
+        self.connections.adopt(conn)
 
     @classmethod
     def open(cls, path: Path) -> SqliteDatabase:
@@ -369,7 +450,6 @@ class SqliteDatabase(Database):
         nothing, a power cut may lose the last moments."""
         try:
             conn = connect(path, MIGRATIONS)
-            conn.execute("PRAGMA synchronous = NORMAL")
         except TooNew as exc:
             raise StoreError(f"{path}: {exc}") from None
         except sqlite3.DatabaseError as exc:
@@ -377,6 +457,24 @@ class SqliteDatabase(Database):
         except OSError as exc:
             raise StoreError(f"{path}: cannot be used ({exc.strerror or exc})") from None
         return cls(conn, path)
+
+    def _connect(self) -> sqlite3.Connection:
+        """Another thread's connection to the file."""
+        with self._faults():
+            conn = sqlite3.connect(
+                self.path,
+                timeout=SQLITE_BUSY_SECONDS,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+            _set_up(conn)
+            return conn
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The calling thread's connection."""
+        conn: sqlite3.Connection = self.connections.mine()
+        return conn
 
     def _faults(self) -> AbstractContextManager[None]:
         return faults(self.where, sqlite3.IntegrityError, sqlite3.Error)
@@ -396,9 +494,18 @@ class SqliteDatabase(Database):
             self.conn.execute("COMMIT")
 
     def _rollback(self) -> None:
-        if self.conn.in_transaction:
-            self.conn.execute("ROLLBACK")
+        conn = self.conn
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
 
     def close(self) -> None:
         """Close the file."""
-        self.conn.close()
+        self.connections.close()
+
+
+def _set_up(conn: sqlite3.Connection) -> None:
+    """A connection of the rooms' store as it runs: its waits for a lock short (a statement
+    that fails is tried again), a commit durable once the WAL holds it."""
+    conn.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_SECONDS * 1000)}")
+    conn.execute("PRAGMA synchronous = NORMAL")

@@ -26,7 +26,8 @@ from typing import Any, Final
 from aiohttp import web
 from aiohttp.web_runner import GracefulExit
 
-from forage.net.server import address_key, is_local
+from forage.net.forwarded import is_local
+from forage.net.server import address_key
 
 log: Final = logging.getLogger("forage.gate")
 
@@ -93,13 +94,23 @@ def connection_cap(descriptors: int, games: int, backlog: int = BACKLOG) -> int:
     return max(FEWEST_CONNECTIONS, descriptors - kept)
 
 
-def limits_for(games: int, descriptors: int | None = None) -> GateLimits:
+def limits_for(
+    games: int,
+    descriptors: int | None = None,
+    trusted: Callable[[str], bool] = lambda address: False,
+) -> GateLimits:
     """The limits of a server running at most ``games`` games under ``descriptors`` (this
-    process's limit unless told): this computer's addresses may hold two connections for
-    each game (the tab's and its game's rooms), and at least :data:`LOCAL_PER_ADDRESS`."""
+    process's limit unless told), ``trusted`` saying which peers are trusted proxies: this
+    computer's addresses may hold two connections for each game (the tab's and its game's
+    rooms), and at least :data:`LOCAL_PER_ADDRESS`."""
     total = connection_cap(descriptor_limit() if descriptors is None else descriptors, games)
     local = min(total, max(LOCAL_PER_ADDRESS, 2 * games + PER_ADDRESS))
-    return GateLimits(total=total, per_address=min(total, PER_ADDRESS), local_per_address=local)
+    return GateLimits(
+        total=total,
+        per_address=min(total, PER_ADDRESS),
+        local_per_address=local,
+        trusted=trusted,
+    )
 
 
 class Connections:
@@ -119,8 +130,7 @@ class Connections:
             return Verdict.ALL_FULL
         key = address_key(peer)
         held = self._by_address.get(key, 0)
-        local = is_local(peer) or is_local(key)  # ::1, or 127.0.0.1 as an IPv6 peer sees it
-        most = limits.local_per_address if local else limits.per_address
+        most = limits.local_per_address if is_local(peer) else limits.per_address
         if held >= most and not limits.trusted(peer):
             return Verdict.ADDRESS_FULL
         self._by_address[key] = held + 1

@@ -5,8 +5,11 @@ under that name must give: only the player who holds it can play under the name 
 forage makes the token itself and keeps it before the first try is asked for, so that a
 connection lost before the server's answer costs nothing: the next try gives the same
 token. The tokens are kept in ``online-daily.json`` in the data folder (written
-atomically, readable by the player alone), by server and by name as the server compares
-names (:func:`forage.net.protocol.name_key`).
+atomically, readable by the player alone), by server and by name key
+(:func:`forage.net.protocol.name_key`): a name written in another case or width finds its
+token. The server also takes the token with a name that merely reads as the registered
+one (the same :func:`forage.net.protocol.name_skeleton`), but a player names themself
+the same way each time, so the key is enough here.
 """
 
 from __future__ import annotations

@@ -33,6 +33,7 @@ from forage.net.client import Closed, PlayerGame, RoomClient
 from forage.net.protocol import (
     REPLACED,
     BadMessage,
+    BusyOut,
     DealOut,
     EndOut,
     ErrorCode,
@@ -223,6 +224,12 @@ def unreachable_line(server: str, error: BaseException) -> str:
     """Why a server could not be reached, in one line."""
     if isinstance(error, BadMessage):
         return f"{server} sent something unreadable ({error})"
+    if isinstance(error, aiohttp.ClientConnectorCertificateError):  # also a ValueError
+        problem = error.certificate_error
+        why = getattr(problem, "verify_message", None) or problem
+        return f"cannot reach {server}: its TLS certificate is not trusted ({why})"
+    if isinstance(error, aiohttp.ClientSSLError):
+        return f"cannot reach {server}: TLS failed ({error.os_error})"
     if isinstance(error, aiohttp.InvalidURL | ValueError):
         return f"not a server address: {server!r} (give one as http://HOST:PORT)"
     if isinstance(error, aiohttp.WSServerHandshakeError):
@@ -307,7 +314,7 @@ class RoomLink:
         client = await self._client_for()
         try:
             await ask(client)
-            answer = await client.receive(CONNECT_SECONDS)
+            answer = await _answer(client)
         except LOST as error:
             await client.close()
             raise Unreachable(unreachable_line(self.server, error)) from None
@@ -435,7 +442,7 @@ class RoomLink:
                 continue
             try:
                 await client.rejoin(self.state.room, self.state.token)
-                answer = await client.receive(CONNECT_SECONDS)
+                answer = await _answer(client)
             except LOST as error:
                 self.problem = _why(error)
                 await client.close()
@@ -470,6 +477,15 @@ PLACEMENT_REFUSALS: Final = frozenset(
     {ErrorCode.ILLEGAL, ErrorCode.STALE_TURN, ErrorCode.ALREADY_PLACED, ErrorCode.BAD_MESSAGE}
 )
 """The errors that answer a placement: it was not made."""
+
+
+async def _answer(client: RoomClient) -> ServerMessage:
+    """The server's answer to a request: its first message but ``busy`` notices, each of
+    which says the answer is on its way (and is waited for anew)."""
+    while True:
+        message = await client.receive(CONNECT_SECONDS)
+        if not isinstance(message, BusyOut):
+            return message
 
 
 def _answers(message: ServerMessage, pending: Pending) -> bool:

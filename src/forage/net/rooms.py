@@ -45,7 +45,7 @@ from forage.net.protocol import (
     Standing,
     TurnOut,
     error,
-    name_key,
+    name_skeleton,
 )
 from forage.record import record_from_game
 
@@ -472,7 +472,7 @@ class Room:
             return _refusal(
                 0, ErrorCode.FULL, f"room {self.code} has seen too many players come and go"
             )
-        if any(name_key(s.name) == name_key(name) for s in inside):
+        if any(name_skeleton(s.name) == name_skeleton(name) for s in inside):
             return _refusal(0, ErrorCode.NAME_TAKEN, f"{name!r} is already playing in this room")
         player = max(self.seats, default=0) + 1
         self.seats[player] = Seat(player, name, token_hash(token))

@@ -15,7 +15,8 @@ then sends what the room says to whom. Its limits:
   may try again) and, well above that, per client address (past
   :attr:`ServerRules.failed_joins` in :attr:`ServerRules.failed_join_seconds`); so are
   the names an address registers for the daily (:attr:`ServerRules.registrations`);
-- a connection in no room :attr:`ServerRules.join_seconds` after it opened is closed;
+- a connection that has not asked for a room (``create``, ``join``, ``rejoin``, ``daily``)
+  :attr:`ServerRules.join_seconds` after it opened is closed;
 - each client has its own queue of messages to send; a client that does not read fills it
   and is cut off, without holding anyone else up;
 - at most :attr:`ServerRules.max_rooms` rooms are open, and
@@ -25,11 +26,17 @@ then sends what the room says to whom. Its limits:
 
 An address is counted as :func:`address_key` says: an IPv6 address by its /64 network.
 
-With SQLite, changes are stored in one transaction for all the messages read in one turn
-of the event loop, before any message telling of them is sent. With PostgreSQL, shared by
-several servers, each action is its own transaction on the room's locked row, and the
-servers pass each other the messages for their players through the database (a table and
-NOTIFY; :meth:`RoomServer._act`). The rooms' waits and idle times run as timers on the
+Told means stored: no message tells of a change before the change is committed. Every call
+on the database runs on the store's own threads (:mod:`forage.net.patience`), never on the
+event loop, so a lock held elsewhere or a database gone away slows only the actions that need
+it; a call that fails is tried again until it works (the players waiting on it are told the
+server is busy), and nobody is dropped from a room for the database's fault. With SQLite,
+changes are stored in one transaction for all that were made while the last was being
+stored, and each message waits for the batch holding its room's latest change. A new room
+or daily try is stored before it is served. With PostgreSQL, shared by several servers,
+each action is its own transaction on the room's locked row, and the servers pass each
+other the messages for their players through the database (a table and NOTIFY;
+:meth:`RoomServer._act`). The rooms' waits and idle times run as timers on the
 event loop, calling :meth:`~forage.net.rooms.Room.tick` when each room's deadline comes;
 servers sharing a database also tick, every :attr:`ServerRules.sweep_seconds`, the rooms
 whose stored deadline has come, whichever server held them.
@@ -52,11 +59,11 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
-from typing import Final
+from typing import Any, Final, TypeVar
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -78,6 +85,8 @@ from forage.net.daily import (
     is_over,
 )
 from forage.net.database import LISTENING, Conflict, StoreFault
+from forage.net.forwarded import Proxies, arrival, is_local
+from forage.net.patience import FaultLog, Patience, StoreThreads, persist
 from forage.net.protocol import (
     CLOSING,
     CODE_ALPHABET,
@@ -85,6 +94,7 @@ from forage.net.protocol import (
     MAX_MESSAGE_BYTES,
     REPLACED,
     BadMessage,
+    BusyOut,
     ClientMessage,
     CreateIn,
     DailyIn,
@@ -118,9 +128,10 @@ from forage.net.rooms import (
     Update,
     token_hash,
 )
-from forage.net.store import DailyTry, RoomStore, Told
+from forage.net.store import DailyTry, RoomStore, Told, ToldAt
 
 log: Final = logging.getLogger("forage.rooms")
+T = TypeVar("T")
 
 PATH: Final = "/play"
 """Where the websocket is served."""
@@ -130,6 +141,13 @@ BOARDS_KEPT: Final = 8
 """How many days' boards a server keeps built."""
 LONGEST_TIMER: Final = 600.0
 """The longest a room's timer is set for; one that goes off before the deadline is set again."""
+TRY_AGAIN_LATER: Final = 1013
+"""The close code of a connection whose action waited on the database for too long
+(nothing was told of it): connect again and send it again."""
+BUSY_TEXT: Final = (
+    "the server's database is slow: what happens is told once it is stored (nothing to resend)"
+)
+GAVE_UP_TEXT: Final = "the server cannot store anything now: connect again in a moment"
 
 
 def address_key(address: str) -> str:
@@ -144,14 +162,6 @@ def address_key(address: str) -> str:
             return str(found.ipv4_mapped)
         return str(ipaddress.ip_network(f"{found}/64", strict=False))
     return str(found)
-
-
-def is_local(address: str) -> bool:
-    """Whether a client address is this computer's own (loopback)."""
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
 
 
 def new_code() -> str:
@@ -187,7 +197,7 @@ class ServerRules:
     far more than a household's players mistype, far fewer than finding a room by guessing
     its code takes (one in 600 million tries with 1000 rooms open)."""
     join_seconds: float = 30.0
-    """A connection that has been in no room this long after it opened is closed (a
+    """A connection that has not asked for a room this long after it opened is closed (a
     player's game connects as it creates or joins)."""
     registrations: int = 10
     registration_seconds: float = 3600.0
@@ -202,6 +212,11 @@ class ServerRules:
     """Seconds between pings; a client that does not answer within half of it is gone."""
     close_seconds: float = 5.0
     """How long a closing connection has to take its last messages."""
+    patience: Patience = field(default_factory=Patience)
+    """How long the database is waited for, and when players are told it is slow."""
+    proxies: Proxies = field(default_factory=Proxies)
+    """The reverse proxies whose ``X-Forwarded-*`` headers are believed
+    (:mod:`forage.net.forwarded`): the limits then count the forwarded client."""
 
 
 class _Socket(web.WebSocketResponse):
@@ -240,10 +255,12 @@ class Client:
     closing: bool = False
     close_code: int = WSCloseCode.OK
     writer: asyncio.Task[None] | None = None
+    ending: asyncio.Future[None] | None = None
+    """The closing of the connection, once begun."""
     failed: int = 0
     """How many times the client has failed to join."""
-    joined: bool = False
-    """Whether the client has been in a room."""
+    asked: bool = False
+    """Whether the client has asked for a place in a room (create, join, rejoin, daily)."""
 
 
 class PerAddress:
@@ -286,19 +303,32 @@ Action = Callable[[Room], Update]
 
 @dataclass(frozen=True)
 class Acted:
-    """A room and what an action on it did."""
+    """A room and what an action on it did (with a shared database, the messages that other
+    servers stored for this server's players before it, to pass on first)."""
 
     room: Room
     update: Update
+    caught: tuple[ToldAt, ...] = ()
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A message for a client that waits until the batch ``after`` is stored."""
+
+    after: int
+    client: Client
+    text: str
+    progress: bool
 
 
 class RoomServer:
     """The rooms of one server, the clients playing in them, and the store behind them.
 
-    With SQLite the rooms in memory are the truth and are stored at each flush. With a
-    shared database (PostgreSQL) they are copies: each action runs in a transaction that
-    holds the room's row, takes the room again from the database if another server changed
-    it, stores the change and tells the other servers (:meth:`_act`).
+    With SQLite the rooms in memory are the truth, and their changes are stored in batches
+    (:meth:`_store_changes`) before any message telling of them goes out. With a shared
+    database (PostgreSQL) they are copies: each action runs in a transaction that holds the
+    room's row, takes the room again from the database if another server changed it, stores
+    the change and tells the other servers (:meth:`_act`).
     """
 
     def __init__(
@@ -316,20 +346,37 @@ class RoomServer:
         self.rooms: dict[str, Room] = {}
         self.seats: dict[tuple[str, int], Client] = {}
         self.clients: set[Client] = set()
+        self.threads = StoreThreads(store.db.writers)
+        """Where the store's calls run."""
+        self.faults = FaultLog()
         self._timers: dict[str, tuple[float, asyncio.TimerHandle]] = {}
         """Each room's timer, and the deadline it is set for."""
         self._changes: list[tuple[str, Sequence[Event]]] = []
-        self._outbox: list[tuple[Client, str] | None] = []
+        """Changes of rooms not yet taken to be stored (one server)."""
+        self._taken = 0
+        """How many batches of changes have been taken to be stored."""
+        self._stored = 0
+        """How many batches of changes are stored (in order)."""
+        self._batch_of: dict[str, int] = {}
+        """The batch holding each room's latest change."""
+        self._waiting: list[Waiting | None] = []
+        """Messages waiting for their batch to be stored, in the order sent."""
         self._progress_at: dict[Client, int] = {}
-        """Where each client's ``progress`` waits in the outbox (dropped if news follows it)."""
-        self._flushing = False
+        """Where each client's ``progress`` waits (dropped if news follows it)."""
+        self._wake = asyncio.Event()
+        """Set when there are changes to store."""
+        self._released = asyncio.Event()
+        """Set each time a batch is stored."""
+        self._storing: asyncio.Task[None] | None = None
+        self._serials: dict[str, tuple[asyncio.Lock, int]] = {}
+        """A lock for each room acted on, and how many hold or wait for it."""
         self._stopping = False
         """The server is stopping: connections that end leave their rooms as stored."""
         rules_ = self.rules
         self._failed = PerAddress(rules_.failed_joins, rules_.failed_join_seconds)
         self._registered = PerAddress(rules_.registrations, rules_.registration_seconds)
         self._guard: Callable[[web.Request], None] | None = None
-        self._tasks: list[asyncio.Task[None]] = []
+        self._tasks: set[asyncio.Task[None]] = set()
         self._boards: dict[date, Shown] = {}
         """The boards last built, by day."""
         self._secret = secrets.token_bytes(32)
@@ -375,31 +422,41 @@ class RoomServer:
     def start(self) -> None:
         """Begin serving: one server reads back its live rooms; a server sharing its
         database says it is running and starts listening to the others."""
+        self._storing = asyncio.get_running_loop().create_task(self._store_changes())
         if not self.store.shared:
             self.load()
             return
-        self.store.seen(self.clock())
-        self._tasks = [
-            asyncio.get_running_loop().create_task(self._listen()),
-            asyncio.get_running_loop().create_task(self._sweep()),
-        ]
+        self._spawn(self._listen())
+        self._spawn(self._sweep())
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run work on the event loop, kept until it ends (cancelled when the server stops)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _on_shutdown(self, app: web.Application) -> None:
         self._stopping = True
-        for task in self._tasks:
+        for task in list(self._tasks):
             task.cancel()
         for _, handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
         if self.store.shared:  # the other servers wait for this one's players from now
             with contextlib.suppress(StoreFault):
-                self.store.seen(0.0)
+                await self.threads.write(self.store.seen, 0.0)
         await asyncio.gather(
             *(self._close(c, WSCloseCode.GOING_AWAY) for c in list(self.clients)),
             return_exceptions=True,
         )
+        await self._drained(self.rules.close_seconds)
 
     async def _on_cleanup(self, app: web.Application) -> None:
+        if self._storing is not None:
+            self._storing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._storing
+        await asyncio.get_running_loop().run_in_executor(None, self.threads.close)
         self.store.close()
 
     def load(self) -> int:
@@ -416,7 +473,9 @@ class RoomServer:
                 log.warning("forage serve: %s", exc)
                 continue
             self.rooms[room.code] = room
-            self._commit(room, room.tick(now))
+            update = room.tick(now)
+            self._record(room.code, update.events)
+            self._deliver(Acted(room, update))
         return len(found.rooms)
 
     def _rules_of(self, stored: StoredRoom) -> RoomRules:
@@ -440,8 +499,9 @@ class RoomServer:
         )
         await socket.prepare(request)
         rules, now = self.rules, self.clock()
-        remote = request.remote or ""
-        if is_local(remote):  # a browser tab's game of this server: its browser's address
+        came = arrival(request.remote or "", request.scheme, request.headers, rules.proxies)
+        remote = came.client
+        if came.local:  # a browser tab's game of this server: its browser's address
             remote = self.vouched(request.headers.get(CLIENT_HEADER, "")) or remote
         client = Client(
             socket=socket,
@@ -459,18 +519,18 @@ class RoomServer:
             await self._read(client)
         finally:
             waiting.cancel()
-            self._gone(client)
-            await self._close(client, client.close_code)
-            self.clients.discard(client)
+            try:
+                await self._gone(client)
+            finally:
+                await self._close(client, client.close_code)
+                self.clients.discard(client)
         return socket
 
     def _unjoined(self, client: Client) -> None:
-        """Close a connection that has been in no room since it opened."""
-        if not client.joined and not client.closing:
+        """Close a connection that has not asked for a place in a room since it opened."""
+        if not client.asked and not client.closing:
             client.closing = True
-            asyncio.get_running_loop().create_task(
-                self._close(client, WSCloseCode.POLICY_VIOLATION)
-            )
+            self._spawn(self._close(client, WSCloseCode.POLICY_VIOLATION))
 
     async def _read(self, client: Client) -> None:
         async for message in client.socket:
@@ -485,7 +545,7 @@ class RoomServer:
                 self._fatal(client, ErrorCode.RATE, "too much sent: slow down")
                 return
             if message.type is WSMsgType.TEXT:
-                self._on_text(client, message.data)
+                await self._on_text(client, message.data)
             elif message.type is WSMsgType.BINARY:
                 if len(message.data) > MAX_MESSAGE_BYTES:
                     self._fatal(client, ErrorCode.TOO_LARGE, f"at most {MAX_MESSAGE_BYTES} bytes")
@@ -501,8 +561,16 @@ class RoomServer:
                 await client.socket.send_str(text)
 
     async def _close(self, client: Client, code: int = WSCloseCode.OK) -> None:
-        """Let the writer send what is queued (for a while), then close the connection."""
-        self._flush()
+        """Close a connection (once: a second call waits for the first, whose code holds)."""
+        if client.ending is None:
+            client.ending = asyncio.ensure_future(self._end(client, code))
+        await asyncio.shield(client.ending)
+
+    async def _end(self, client: Client, code: int) -> None:
+        """Let what the client is told wait for its changes to be stored (for a while), let
+        the writer send what is queued, then close the connection."""
+        if any(w is not None and w.client is client for w in self._waiting):
+            await self._drained(self.rules.close_seconds)
         client.closing = True
         writer = client.writer
         if writer is not None and not writer.done():
@@ -530,52 +598,155 @@ class RoomServer:
                 abort()
 
     def _send(
-        self, client: Client, text: str, *, progress: bool = False, news: bool = False
+        self,
+        client: Client,
+        text: str,
+        *,
+        after: int = 0,
+        progress: bool = False,
+        news: bool = False,
     ) -> None:
-        """Send a message to a client, once what came before it is stored (:meth:`_flush`).
+        """Send a message to a client once the batch ``after`` (holding the changes it
+        tells of) is stored: at once if it is.
 
         ``news`` (a ``progress``, a call or the end) drops the client's ``progress`` still
-        waiting in the outbox, which it makes out of date; ``progress``: this is one.
+        waiting, which it makes out of date; ``progress``: this is one.
         """
         if client.closing:
+            return
+        if after <= self._stored:
+            self._queue(client, text)
             return
         if news:
             waiting = self._progress_at.pop(client, None)
             if waiting is not None:
-                self._outbox[waiting] = None
+                self._waiting[waiting] = None
         if progress:
-            self._progress_at[client] = len(self._outbox)
-        self._outbox.append((client, text))
-        self._flush_soon()
+            self._progress_at[client] = len(self._waiting)
+        self._waiting.append(Waiting(after, client, text, progress))
 
-    def _flush_soon(self) -> None:
-        if not self._flushing:
-            self._flushing = True
-            asyncio.get_running_loop().call_soon(self._flush)
+    def _queue(self, client: Client, text: str) -> None:
+        """Give a message to the client's writer; a client whose queue is full is cut off."""
+        if client.closing or client.writer is None or client.writer.done():
+            return
+        try:
+            client.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            log.info("forage serve: cut off a client that does not read (%s)", client.address)
+            self._cut(client)
 
-    def _flush(self) -> None:
-        """Store every change made since the last flush in one transaction, then queue the
-        messages that tell of them; a client whose queue is full is cut off."""
-        self._flushing = False
-        changes, self._changes = self._changes, []
-        outbox, self._outbox = self._outbox, []
+    def _release(self) -> None:
+        """Send the waiting messages whose changes are now stored."""
+        waiting, self._waiting = self._waiting, []
         self._progress_at.clear()
-        if changes:
-            try:
-                self.store.apply_all(changes)
-            except StoreFault as exc:
-                log.error("forage serve: could not store the rooms' changes (%s)", exc)
-        for sent in outbox:
-            if sent is None:
+        for item in waiting:
+            if item is None:
                 continue
-            client, text = sent
-            if client.writer is None or client.writer.done():
+            if item.after <= self._stored:
+                self._queue(item.client, item.text)
                 continue
+            if item.progress:
+                self._progress_at[item.client] = len(self._waiting)
+            self._waiting.append(item)
+        self._released.set()
+
+    def _record(self, code: str, events: Sequence[Event]) -> None:
+        """Keep a room's changes (one server), to be stored with the next batch."""
+        if not events:
+            return
+        self._changes.append((code, events))
+        self._batch_of[code] = self._taken + 1
+        self._wake.set()
+
+    async def _store_changes(self) -> None:
+        """Store the rooms' changes (one server), each batch in one transaction, in order,
+        until they are stored; then send what waited for them."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._changes:
+                changes, self._changes = self._changes, []
+                self._taken += 1
+                try:
+                    await self._store_batch(changes)
+                except StoreFault as exc:  # only while stopping: nothing told of them
+                    log.error("forage serve: %d changes not stored (%s)", len(changes), exc)
+                    self._waiting = [w for w in self._waiting if w and w.after > self._taken]
+                self._stored = self._taken
+                self._release()
+                for code in [c for c, n in self._batch_of.items() if n <= self._stored]:
+                    del self._batch_of[code]
+
+    async def _store_batch(self, changes: list[tuple[str, Sequence[Event]]]) -> None:
+        """Store a batch of changes, tried until it is; a room whose changes can never be
+        stored (a key written meanwhile) is given up and the others stored."""
+
+        def attempt(part: list[tuple[str, Sequence[Event]]]) -> Awaitable[None]:
+            return self.threads.write(self.store.apply_all, part)
+
+        try:
+            await persist(
+                functools.partial(attempt, changes),
+                self.faults,
+                self.rules.patience,
+                busy=self._busy_waiting,
+                forever=True,
+                stopping=lambda: self._stopping,
+            )
+            return
+        except Conflict:
+            pass
+        for code, events in changes:
             try:
-                client.queue.put_nowait(text)
-            except asyncio.QueueFull:
-                log.info("forage serve: cut off a client that does not read (%s)", client.address)
-                self._cut(client)
+                await persist(
+                    functools.partial(attempt, [(code, events)]),
+                    self.faults,
+                    self.rules.patience,
+                    forever=True,
+                    stopping=lambda: self._stopping,
+                )
+            except Conflict as exc:
+                log.error("forage serve: room %s: its changes cannot be stored (%s)", code, exc)
+                self._lose(code)
+
+    def _lose(self, code: str) -> None:
+        """A room whose changes cannot be stored leaves memory; its players are told it is
+        gone, and nothing of what it did since it was last stored."""
+        room = self.rooms.pop(code, None)
+        self._maker.pop(code, None)
+        for key in [key for key in self.seats if key[0] == code]:
+            client = self.seats[key]
+            self._unbind(client)
+            self._waiting = [w for w in self._waiting if w is None or w.client is not client]
+            self._tell(client, ErrorCode.NO_ROOM, "your room could not be stored: make another")
+        if room is not None:
+            held = self._timers.pop(code, None)
+            if held is not None:
+                held[1].cancel()
+
+    def _busy_waiting(self) -> None:
+        """Tell each client whose messages wait for the batch being stored that it is slow."""
+        told: set[Client] = set()
+        for item in self._waiting:
+            if item is not None and item.after <= self._taken and item.client not in told:
+                told.add(item.client)
+                self._busy(item.client)
+
+    def _busy(self, client: Client) -> None:
+        """Tell a client that what it sent waits on the database."""
+        self._send(client, message_text(BusyOut(message=BUSY_TEXT)))
+
+    async def _drained(self, seconds: float) -> None:
+        """Wait (at most ``seconds``) until every change made so far is stored."""
+        target = self._taken + (1 if self._changes else 0)
+
+        async def stored() -> None:
+            while self._stored < target:
+                self._released.clear()
+                await self._released.wait()
+
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stored(), seconds)
 
     def _tell(self, client: Client, code: ErrorCode, message: str) -> None:
         self._send(client, message_text(error(code, message)))
@@ -591,24 +762,35 @@ class RoomServer:
             else WSCloseCode.POLICY_VIOLATION
         )
 
-    def _gone(self, client: Client) -> None:
+    def _gave_up(self, client: Client) -> None:
+        """The database did not answer an action for too long: nothing was told of it; the
+        client is asked to connect again and send it again."""
+        self._send(client, message_text(BusyOut(message=GAVE_UP_TEXT)))
+        client.closing = True
+        client.close_code = TRY_AGAIN_LATER
+
+    async def _gone(self, client: Client) -> None:
         """A connection has ended: its room waits for the player."""
         code, player = client.room, client.player
         self._unbind(client)
         if self._stopping or code is None or player is None or (code, player) in self.seats:
             return
         now = self.clock()
-        acted = self._act(
-            code,
-            functools.partial(Room.disconnect, player=player, now=now),
-            holder=(player, self.store.server),
-        )
+        try:
+            acted = await self._act(
+                code,
+                functools.partial(Room.disconnect, player=player, now=now),
+                holder=(player, self.store.server),
+            )
+        except StoreFault as exc:  # another server waits for the player once this one stops
+            log.error("forage serve: room %s: could not store a lost connection (%s)", code, exc)
+            return
         if acted is not None:
             self._deliver(acted)
 
     # -- messages ---------------------------------------------------------------------------
 
-    def _on_text(self, client: Client, text: bytes) -> None:
+    async def _on_text(self, client: Client, text: bytes) -> None:
         try:
             message = read_client_message(text)
         except TooLarge as exc:
@@ -618,23 +800,24 @@ class RoomServer:
             self._tell(client, ErrorCode.BAD_MESSAGE, str(exc))
             return
         try:
-            self._dispatch(client, message)
+            await self._dispatch(client, message)
         except StoreFault as exc:
-            log.error("forage serve: the store failed (%s)", exc)
-            self._fatal(client, ErrorCode.RATE, "the server cannot store anything now: try later")
+            log.error("forage serve: gave up waiting for the database (%s)", exc)
+            self._gave_up(client)
 
-    def _dispatch(self, client: Client, message: ClientMessage) -> None:
+    async def _dispatch(self, client: Client, message: ClientMessage) -> None:
         if isinstance(message, CreateIn | JoinIn | RejoinIn | DailyIn):
+            client.asked = True
             if client.room is not None:
                 self._tell(
                     client, ErrorCode.BAD_MESSAGE, f"you are in room {client.room}: leave it first"
                 )
             elif isinstance(message, CreateIn):
-                self._create(client, message)
+                await self._create(client, message)
             elif isinstance(message, DailyIn):
-                self._daily(client, message)
+                await self._daily(client, message)
             else:
-                self._join(client, message)
+                await self._join(client, message)
             return
         code, player = client.room, client.player
         if code is None or player is None:
@@ -648,7 +831,7 @@ class RoomServer:
             action = functools.partial(Room.place, player=player, message=message, now=now)
         else:
             action = functools.partial(Room.leave, player=player, now=now)
-        acted = self._act(code, action, actor=player)
+        acted = await self._act(code, action, actor=player, client=client)
         if acted is None:
             self._unbind(client)
             self._tell(client, ErrorCode.NO_ROOM, "your room is no longer on this server")
@@ -657,17 +840,17 @@ class RoomServer:
         if isinstance(message, LeaveIn):
             self._unbind(client)
 
-    def _fresh_code(self) -> str:
+    async def _fresh_code(self) -> str:
         """A room code no room has had."""
         code = new_code()
-        while code in self.rooms or self.store.knows(code):
+        while code in self.rooms or await self.threads.read(self.store.knows, code):
             code = new_code()
         return code
 
-    def _create(self, client: Client, message: CreateIn) -> None:
+    async def _create(self, client: Client, message: CreateIn) -> None:
         open_rooms = sum(
             1
-            for room in self.rooms.values()
+            for room in list(self.rooms.values())
             if room.phase is not Phase.ENDED and room.kind is Kind.ROOM
         )
         if open_rooms >= self.rules.max_rooms:
@@ -690,7 +873,7 @@ class RoomServer:
         seed = secrets.randbelow(SEED_LIMIT)
         deal = Deal.from_seed(seed, recipes=message.recipes, deck=message.deck)
         room, update = Room.create(
-            self._fresh_code(),
+            await self._fresh_code(),
             deal,
             message.name,
             new_token(),
@@ -699,26 +882,36 @@ class RoomServer:
             seed=seed,
             rules=self.rules.room,
         )
-        self._open(client, room, update)
+        await self._open(client, room, update)
         self._maker[room.code] = client.address
 
-    def _open(self, client: Client, room: Room, update: Update) -> None:
+    async def _open(self, client: Client, room: Room, update: Update) -> None:
         """A room just made, with the client its first player: stored before anyone is
-        told (at once), then served. Raises Conflict if another server stored a room of
-        the same key meanwhile."""
-        if self.store.shared:
-            with self.store.db.transaction():
-                self.store.write(room.code, update.events)
-                room.version = 1
-                self.store.set_state(room.code, room.version, room.active, room.deadline())
-        else:
-            self._changes.append((room.code, update.events))
-            self._flush()
+        told, then served. Raises Conflict if another server stored a room of the same key
+        meanwhile."""
+        room.version = 1
+        await self._persist(
+            lambda: self.threads.write(
+                self.store.open_room, room.code, update.events, room.active, room.deadline()
+            ),
+            client,
+        )
         self.rooms[room.code] = room
         self._bind(client, room.code, 1)
         self._deliver(Acted(room, replace(update, events=[])))
 
-    def _join(self, client: Client, message: JoinIn | RejoinIn) -> None:
+    async def _persist(self, attempt: Callable[[], Awaitable[T]], client: Client | None) -> T:
+        """An action's call on the store, tried until it works or the server gives up
+        (StoreFault); ``client`` is told meanwhile that the server is slow."""
+        return await persist(
+            attempt,
+            self.faults,
+            self.rules.patience,
+            busy=None if client is None else functools.partial(self._busy, client),
+            stopping=lambda: self._stopping,
+        )
+
+    async def _join(self, client: Client, message: JoinIn | RejoinIn) -> None:
         now = self.clock()
         if self._failed.spent(client.address, now):
             self._fatal(client, ErrorCode.RATE, "too many failed joins from your address: wait")
@@ -729,7 +922,7 @@ class RoomServer:
             action: Action = functools.partial(Room.join, name=message.name, token=token, now=now)
         else:
             action = functools.partial(Room.rejoin, token=message.token, now=now)
-        acted = None if code is None else self._act(code, action, taking=True)
+        acted = None if code is None else await self._act(code, action, taking=True, client=client)
         if acted is None:
             self._failed_join(client, ErrorCode.NO_ROOM, "no room has that code")
             return
@@ -749,7 +942,7 @@ class RoomServer:
         if earlier is not None:  # the same player on a new connection
             self._unbind(earlier)
             earlier.closing = True
-            asyncio.get_running_loop().create_task(self._close(earlier, REPLACED))
+            self._spawn(self._close(earlier, REPLACED))
         self._bind(client, room.code, update.player)
         self._deliver(acted)
 
@@ -764,7 +957,7 @@ class RoomServer:
             self._tell(client, code, message)
 
     def _bind(self, client: Client, code: str, player: int) -> None:
-        client.room, client.player, client.joined = code, player, True
+        client.room, client.player = code, player
         self.seats[(code, player)] = client
         room = self.rooms.get(code)
         if self.store.shared and room is not None:
@@ -780,23 +973,30 @@ class RoomServer:
 
     # -- the online daily ---------------------------------------------------------------------
 
-    def _daily(self, client: Client, message: DailyIn) -> None:
+    async def _daily(self, client: Client, message: DailyIn) -> None:
         """The day's try of a name: registered by its first daily, resumed while it lasts,
         ``played`` once it has ended."""
         now = self.clock()
         if self._failed.spent(client.address, now):
             self._fatal(client, ErrorCode.RATE, "too many failed joins from your address: wait")
             return
+        store = self.store
         key = name_key(message.name)
-        known = self.store.registered(key)
+        known = await self._persist(lambda: self.threads.write(store.registered, key), client)
         if known is None:
             if not self._registered.take(client.address, now):
                 self._fatal(client, ErrorCode.RATE, "too many names registered from here: wait")
                 return
             chosen = message.token
             token = chosen if chosen is not None and chosen_token(chosen) else new_token()
-            if not self.store.register(key, message.name, token_hash(token)):
-                known = self.store.registered(key)  # registered meanwhile, elsewhere
+            hashed = token_hash(token)
+            added = await self._persist(
+                lambda: self.threads.write(store.register, key, message.name, hashed), client
+            )
+            if not added:  # registered meanwhile, elsewhere
+                known = await self._persist(
+                    lambda: self.threads.write(store.registered, key), client
+                )
         if known is not None:
             if message.token is None or token_hash(message.token) != known.token:
                 self._failed_join(
@@ -805,21 +1005,23 @@ class RoomServer:
                     f"the name {message.name!r} is registered: give its token, or choose another",
                 )
                 return
-            token, name = message.token, known.name
+            token, name, key = message.token, known.name, known.key
         else:
             name = message.name
         day = day_of(now)
         for _ in range(2):  # a second time if another server began the try meanwhile
-            found = self.store.daily_try(day, key)
+            found = await self._persist(
+                lambda: self.threads.write(store.daily_try, day, key), client
+            )
             if found is not None:
-                self._resume(client, found, token, now)
+                await self._resume(client, found, token, now)
                 return
             with contextlib.suppress(Conflict):
-                self._begin_try(client, day, key, name, token, now)
+                await self._begin_try(client, day, key, name, token, now)
                 return
         self._tell(client, ErrorCode.PLAYED, "today's try could not be found: try again")
 
-    def _resume(self, client: Client, found: DailyTry, token: str, now: float) -> None:
+    async def _resume(self, client: Client, found: DailyTry, token: str, now: float) -> None:
         """Take a player back to their try, or tell them they have played."""
         if found.ended:
             self._tell(
@@ -829,20 +1031,20 @@ class RoomServer:
             )
             return
         rejoin = functools.partial(Room.rejoin, token=token, now=now)
-        acted = self._act(found.room, rejoin, taking=True)
+        acted = await self._act(found.room, rejoin, taking=True, client=client)
         if acted is None:
             self._tell(client, ErrorCode.NO_ROOM, "today's try cannot be read: try later")
             return
         self._seat(client, acted)
 
-    def _begin_try(
+    async def _begin_try(
         self, client: Client, day: date, key: str, name: str, token: str, now: float
     ) -> None:
         """A player's try at the day's deal, dealt at once; raises Conflict if another
         server began it meanwhile."""
-        dealt = self.store.day_deal(day)
+        dealt = await self._persist(lambda: self.threads.write(self.store.day_deal, day), client)
         room, update = Room.create(
-            self._fresh_code(),
+            await self._fresh_code(),
             dealt.deal,
             name,
             token,
@@ -853,11 +1055,26 @@ class RoomServer:
         started = room.start(1, now)
         update.events.extend([*started.events, TryStarted(day, key)])
         update.sends.extend(started.sends)
-        self._open(client, room, update)
+        await self._open(client, room, update)
 
     # -- a room's changes -------------------------------------------------------------------
 
-    def _act(
+    @contextlib.asynccontextmanager
+    async def _serial(self, code: str) -> AsyncIterator[None]:
+        """Hold a room's lock: this server acts on a room one action at a time."""
+        lock, users = self._serials.get(code, (asyncio.Lock(), 0))
+        self._serials[code] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._serials[code]
+            if users == 1:
+                del self._serials[code]
+            else:
+                self._serials[code] = (lock, users - 1)
+
+    async def _act(
         self,
         code: str,
         action: Action,
@@ -865,15 +1082,18 @@ class RoomServer:
         actor: int | None = None,
         taking: bool = False,
         holder: tuple[int, str] | None = None,
+        client: Client | None = None,
     ) -> Acted | None:
         """Do an action on a room and keep what it changed; None if there is no such room.
 
-        One server: the room in memory, its changes stored at the next flush. A shared
-        database: in one transaction holding the room's row, the room taken again if its
-        stored version moved; its changes, its new version and the messages for players
-        connected to other servers stored, and the servers told. The messages for
-        ``actor`` (the player acting from here) are sent here; ``taking``: the client acting
-        takes the place the action gives (a join). ``holder``: do it only while that player's
+        One server: the room in memory, its changes stored with the next batch (its messages
+        wait for it). A shared database: in one transaction holding the room's row, the room
+        taken again if its stored version moved; its changes, its new version and the
+        messages for players connected to other servers stored, and the servers told,
+        tried until the database answers (``client``, the one acting, told meanwhile that
+        it is slow; StoreFault once the server gives up). The messages for ``actor`` (the
+        player acting from here) are sent here; ``taking``: the client acting takes the
+        place the action gives (a join). ``holder``: do it only while that player's
         connection is held by that server.
         """
         if not self.store.shared:
@@ -881,16 +1101,16 @@ class RoomServer:
             if room is None:
                 return None
             update = action(room)
-            if update.events:
-                self._changes.append((code, update.events))
-                self._flush_soon()
+            self._record(code, update.events)
             return Acted(room, update)
-        try:
-            return self._act_shared(code, action, actor, taking, holder)
-        except StoreFault as exc:
-            self.rooms.pop(code, None)  # the copy may have gone further than the database
-            log.error("forage serve: room %s: could not store a change (%s)", code, exc)
-            return None
+        async with self._serial(code):
+            attempt = functools.partial(
+                self.threads.write, self._act_shared, code, action, actor, taking, holder
+            )
+            acted = await self._persist(attempt, client)
+            if acted is not None:
+                self._pass_on(code, acted.caught, acted.room.version)
+            return acted
 
     def _act_shared(
         self,
@@ -900,43 +1120,47 @@ class RoomServer:
         taking: bool,
         holder: tuple[int, str] | None,
     ) -> Acted | None:
-        store = self.store
-        with store.locked(code) as version:
-            if version is None:
-                return None
-            if holder is not None and store.holders(code).get(holder[0]) != holder[1]:
-                return None  # the player's connection is held elsewhere now
-            self._catch_up(code, version)
-            room = self.rooms.get(code)
-            if room is None or room.version != version:
-                room = self._reload(code)
-                if room is None:
+        """:meth:`_act` on a shared database, on a store thread (one action of a room at a
+        time); the room's copy in memory is forgotten if the transaction fails."""
+        try:
+            store = self.store
+            with store.locked(code) as version:
+                if version is None:
                     return None
-            update = action(room)
-            if not update.events and not update.sends:
-                return Acted(room, update)
-            if update.events:
-                room.version = version + 1
-                store.write(code, update.events)
-                store.set_state(code, room.version, room.active, room.deadline())
-                if code in self._told:
-                    self._told[code] = room.version
-            mine = {actor, *((update.player, 0) if taking else ())}
-            others = [send for send in update.sends if send.to not in mine]
-            holders = store.holders(code) if others else {}
-            elsewhere = [
-                Told(send.to, message_text(send.message), other)
-                for send in others
-                if (other := holders.get(send.to)) is not None and other != store.server
-            ]
-            here = [
-                send
-                for send in update.sends
-                if send.to in mine or holders.get(send.to) == store.server
-            ]
-            if elsewhere:
-                store.tell(code, room.version, elsewhere, self.clock())
-        return Acted(room, replace(update, sends=here))
+                if holder is not None and store.holders(code).get(holder[0]) != holder[1]:
+                    return None  # the player's connection is held elsewhere now
+                caught = self._told_since(code, version)
+                room = self.rooms.get(code)
+                if room is None or room.version != version:
+                    room = self._reload(code)
+                    if room is None:
+                        return None
+                update = action(room)
+                if not update.events and not update.sends:
+                    return Acted(room, update, caught)
+                if update.events:
+                    room.version = version + 1
+                    store.write(code, update.events)
+                    store.set_state(code, room.version, room.active, room.deadline())
+                mine = {actor, *((update.player, 0) if taking else ())}
+                others = [send for send in update.sends if send.to not in mine]
+                holders = store.holders(code) if others else {}
+                elsewhere = [
+                    Told(send.to, message_text(send.message), other)
+                    for send in others
+                    if (other := holders.get(send.to)) is not None and other != store.server
+                ]
+                here = [
+                    send
+                    for send in update.sends
+                    if send.to in mine or holders.get(send.to) == store.server
+                ]
+                if elsewhere:
+                    store.tell(code, room.version, elsewhere, self.clock())
+            return Acted(room, replace(update, sends=here), caught)
+        except StoreFault:
+            self.rooms.pop(code, None)  # the copy may have gone further than the database
+            raise
 
     def _reload(self, code: str) -> Room | None:
         """A room as the database has it (another server changed it)."""
@@ -951,18 +1175,11 @@ class RoomServer:
         self.rooms[code] = room
         return room
 
-    def _commit(self, room: Room, update: Update) -> None:
-        """Take an update of a room in memory (one server): its changes to store at the
-        next flush, then its messages and the room's timer."""
-        if update.events:
-            self._changes.append((room.code, update.events))
-            self._flush_soon()
-        self._deliver(Acted(room, update))
-
     def _deliver(self, acted: Acted) -> None:
-        """Send an update's messages to the players connected here (after the changes are
+        """Send an update's messages to the players connected here (once the changes are
         stored), and set the room's next timer or forget an ended room."""
         room, update = acted.room, acted.update
+        after = self._batch_of.get(room.code, 0)
         texts: dict[int, str] = {}
         for send in update.sends:
             client = self.seats.get((room.code, send.to))
@@ -974,7 +1191,7 @@ class RoomServer:
                     text = texts[key] = message_text(message)
                 progress = isinstance(message, ProgressOut)
                 news = progress or isinstance(message, TurnOut | EndOut)
-                self._send(client, text, progress=progress, news=news)
+                self._send(client, text, after=after, progress=progress, news=news)
         if update.closed:
             self._forget(room)
         else:
@@ -1001,12 +1218,16 @@ class RoomServer:
 
     def _tick(self, code: str) -> None:
         self._timers.pop(code, None)
-        self._tick_room(code)
+        self._spawn(self._tick_room(code))
 
-    def _tick_room(self, code: str) -> None:
+    async def _tick_room(self, code: str) -> None:
         """What the time does to a room (any server may do it: it is the same once done)."""
         now = self.clock()
-        acted = self._act(code, functools.partial(Room.tick, now=now))
+        try:
+            acted = await self._act(code, functools.partial(Room.tick, now=now))
+        except StoreFault as exc:  # the sweep comes back to it
+            log.error("forage serve: room %s: could not store what the time did (%s)", code, exc)
+            return
         if acted is not None:
             self._deliver(acted)
 
@@ -1031,31 +1252,50 @@ class RoomServer:
                 async for payload in self.store.notifications():
                     if payload == LISTENING:
                         for code in list(self._told):
-                            self._catch_up(code)
+                            self._spawn(self._catch_up(code))
                     else:
                         self._on_notice(payload)
             except StoreFault as exc:
-                log.error("forage serve: lost the database's notifications (%s)", exc)
+                self.faults.failed(exc)
             await asyncio.sleep(1.0)
 
     def _on_notice(self, payload: str) -> None:
         code, _, version = payload.partition(" ")
         if code in self._told and version.isdigit():
-            self._catch_up(code, int(version))
+            self._spawn(self._catch_up(code, int(version)))
 
-    def _catch_up(self, code: str, version: int | None = None) -> None:
+    async def _catch_up(self, code: str, version: int | None = None) -> None:
         """Pass on the messages other servers stored for the room's players connected here
         since the last passed on (up to at least ``version``, the room's version now known
         to be stored)."""
+        async with self._serial(code):
+            since = self._told.get(code)
+            if since is None or (version is not None and version <= since):
+                return
+            try:
+                stored = await self.threads.read(self.store.told_since, code, since)
+            except StoreFault as exc:
+                self.faults.failed(exc)
+                return
+            self._pass_on(code, stored, version)
+
+    def _told_since(self, code: str, version: int) -> tuple[ToldAt, ...]:
+        """The messages other servers stored for the room's players connected here after
+        those passed on, if the room's stored ``version`` is past them (on a store thread)."""
         since = self._told.get(code)
-        if since is None or (version is not None and version <= since):
-            return
-        try:
-            stored = self.store.told_since(code, since)
-        except StoreFault as exc:
-            log.error("forage serve: room %s: could not read its messages (%s)", code, exc)
+        if since is None or version <= since:
+            return ()
+        return tuple(self.store.told_since(code, since))
+
+    def _pass_on(self, code: str, stored: Sequence[ToldAt], version: int | None) -> None:
+        """Send the messages other servers stored for players connected here, and note the
+        room's version up to which they are passed on."""
+        since = self._told.get(code)
+        if since is None:
             return
         for message in stored:
+            if message.version <= since:
+                continue
             client = self.seats.get((code, message.told.player))
             if client is not None:
                 self._send(client, message.told.text)
@@ -1068,24 +1308,26 @@ class RoomServer:
         servers that have stopped, and drop old messages."""
         while not self._stopping:
             try:
-                self._sweep_once()
+                await self._sweep_once()
             except StoreFault as exc:
-                log.error("forage serve: could not look after the rooms (%s)", exc)
+                self.faults.failed(exc)
             await asyncio.sleep(self.rules.sweep_seconds)
 
-    def _sweep_once(self) -> None:
+    async def _sweep_once(self) -> None:
         now = self.clock()
-        self.store.seen(now)
-        for code in self.store.due_rooms(now):
-            self._tick_room(code)
-        for server in self.store.dead_servers(now - self.rules.dead_seconds):
-            for code, player in self.store.held_by(server):
+        store, write = self.store, self.threads.write
+        await write(store.seen, now)
+        self.faults.worked()
+        for code in await write(store.due_rooms, now):
+            await self._tick_room(code)
+        for server in await write(store.dead_servers, now - self.rules.dead_seconds):
+            for code, player in await write(store.held_by, server):
                 drop = functools.partial(Room.disconnect, player=player, now=now)
-                acted = self._act(code, drop, holder=(player, server))
+                acted = await self._act(code, drop, holder=(player, server))
                 if acted is not None:
                     self._deliver(acted)
-            self.store.drop_server(server)
-        self.store.forget_told(now - self.rules.dead_seconds)
+            await write(store.drop_server, server)
+        await write(store.forget_told, now - self.rules.dead_seconds)
 
     # -- the daily's leaderboard over HTTP ------------------------------------------------------
 
@@ -1101,16 +1343,17 @@ class RoomServer:
         except ValueError:
             return None
 
-    def board(self, day: date) -> Shown:
+    async def board(self, day: date) -> Shown:
         """A day's leaderboard (once the day is over, with its deal and the records), and its
         JSON; built again only when a try of the day has ended since."""
         over = is_over(day, self.clock())
-        ended = self.store.ended_tries(day)
+        read, store = self.threads.read, self.store
+        ended = await read(store.ended_tries, day)
         held = self._boards.get(day)
         if held is not None and (held.ended, held.board.over) == (ended, over):
             return held
-        deal = self.store.past_deal(day) if over else None
-        made = board(day, self.store.finished(day), over, deal)
+        deal = await read(store.past_deal, day) if over else None
+        made = board(day, await read(store.finished, day), over, deal)
         shown = Shown(made, made.model_dump_json(exclude_none=True), ended)
         self._boards[day] = shown
         while len(self._boards) > BOARDS_KEPT:
@@ -1123,7 +1366,7 @@ class RoomServer:
         if day is None:
             return _json_error(400, f"not a date: {_shown_date(request)} (expected YYYY-MM-DD)")
         try:
-            shown = self.board(day)
+            shown = await self.board(day)
         except StoreFault as exc:
             log.error("forage serve: could not read the leaderboard (%s)", exc)
             return _json_error(503, "the leaderboard cannot be read now: try later")
@@ -1136,7 +1379,7 @@ class RoomServer:
             text = f"<!doctype html><p>Not a date: {html.escape(_shown_date(request))}</p>"
             return web.Response(status=400, text=text, content_type="text/html")
         try:
-            shown = self.board(day)
+            shown = await self.board(day)
         except StoreFault as exc:
             log.error("forage serve: could not read the leaderboard (%s)", exc)
             return web.Response(status=503, text="<!doctype html><p>Try later.</p>")
@@ -1152,7 +1395,7 @@ class RoomServer:
         if not is_over(day, self.clock()):
             return _json_error(404, f"the records of {day} are published once the day is over")
         try:
-            record = self.store.daily_record(day, name_key(name))
+            record = await self.threads.read(self.store.daily_record, day, name_key(name))
         except StoreFault as exc:
             log.error("forage serve: could not read a record (%s)", exc)
             return _json_error(503, "the record cannot be read now: try later")

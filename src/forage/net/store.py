@@ -21,6 +21,7 @@ Tokens are kept only as their SHA-256; a day's secret only on the server.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
@@ -35,12 +36,13 @@ from forage.net.daily import DayDeal, Finished, new_secret, secret_deal
 from forage.net.database import (
     CHANNEL,
     STAMP,
+    Conflict,
     Database,
     Ran,
     SqliteDatabase,
     StoreFault,
 )
-from forage.net.protocol import EndReason, ResultLine
+from forage.net.protocol import EndReason, ResultLine, name_skeleton
 from forage.net.rooms import (
     Connection,
     Created,
@@ -85,10 +87,12 @@ class StoredResult:
 
 @dataclass(frozen=True)
 class Registered:
-    """A name the online daily knows: as its player wrote it, and its token's hash."""
+    """A name the online daily knows: as its player wrote it, its token's hash, and its key
+    (:func:`~forage.net.protocol.name_key`, as its tries are stored under)."""
 
     name: str
     token: str
+    key: str
 
 
 @dataclass(frozen=True)
@@ -156,6 +160,7 @@ class RoomStore:
             Connection: self._connection,
             TryStarted: self._try_started,
         }
+        self.fill_skeletons()
 
     @classmethod
     def open(cls, folder: Path | None = None, url: str | None = None) -> RoomStore:
@@ -194,6 +199,15 @@ class RoomStore:
         with self.db.transaction():
             for code, events in changes:
                 self.write(code, events)
+
+    def open_room(
+        self, code: str, events: Sequence[Event], active: float, deadline: float | None
+    ) -> None:
+        """Store a room just made (its first version), in one transaction; raises Conflict
+        if a room or daily try of the same key was stored meanwhile."""
+        with self.db.transaction():
+            self.write(code, events)
+            self.set_state(code, 1, active, deadline)
 
     def write(self, code: str, events: Sequence[Event]) -> None:
         """Store a room's events (in the caller's transaction)."""
@@ -432,13 +446,25 @@ class RoomStore:
         return Deal.from_code(rows[0][1]) if rows else None
 
     def registered(self, key: str) -> Registered | None:
-        """A name the daily knows, by its key."""
-        rows = self._run("name", key=key).rows
-        return Registered(str(rows[0][0]), str(rows[0][1])) if rows else None
+        """The name the daily knows under a name's key, else one that reads as that name
+        (the same :func:`~forage.net.protocol.name_skeleton`)."""
+        rows = self._run("name", key=key, skeleton=name_skeleton(key)).rows
+        return Registered(str(rows[0][0]), str(rows[0][1]), str(rows[0][2])) if rows else None
 
     def register(self, key: str, name: str, token: str) -> bool:
-        """Register a name with its token's hash; False if it was registered meanwhile."""
-        return self._run("add_name", key=key, name=name, token=token, now=_now()).count == 1
+        """Register a name with its token's hash; False if it, or a name that reads as it,
+        was registered meanwhile."""
+        skeleton = name_skeleton(name)
+        ran = self._run("add_name", key=key, name=name, skeleton=skeleton, token=token, now=_now())
+        return ran.count == 1
+
+    def fill_skeletons(self) -> None:
+        """Give the daily's names registered without a skeleton theirs, the first registered
+        first. One that reads as a name before it keeps none: it is still found by its
+        key, and a name that reads as both finds the first."""
+        for key, name in self._run("unskeletoned").rows:
+            with contextlib.suppress(Conflict):
+                self._run("set_skeleton", key=key, skeleton=name_skeleton(str(name)))
 
     def daily_try(self, day: date, key: str) -> DailyTry | None:
         """A player's try at a day's daily, if they have one."""

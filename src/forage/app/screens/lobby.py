@@ -28,7 +28,7 @@ from forage.app.screens.rooms import (
 from forage.app.themes import marks_of
 from forage.app.widgets.keys import KeyBar
 from forage.net import DEFAULT_SERVER
-from forage.net.protocol import MAX_PLAYERS, MIN_PLAYERS, ErrorOut
+from forage.net.protocol import MAX_PLAYERS, MIN_PLAYERS, BusyOut, ErrorOut
 
 LEAVING: Final = (
     "Leave room {code}? You can join it again with its code until the host starts; "
@@ -81,7 +81,7 @@ class LobbyScreen(RoomScreen):
         said = connection_news(news)
         if said is not None:
             self._note = said
-        if isinstance(news.message, ErrorOut):
+        if isinstance(news.message, ErrorOut | BusyOut):
             self._note = f"The server says: {news.message.message}."
         self.update_view()
         self.follow_deal()

@@ -40,7 +40,7 @@ from forage.app.themes import marks_of
 from forage.app.widgets import StatusState
 from forage.engine import Game, Outcome, Placement
 from forage.history.games import now_utc
-from forage.net.protocol import ErrorOut, TurnOut
+from forage.net.protocol import BusyOut, ErrorOut, TurnOut
 
 LEAVING: Final = (
     "Leave the room? You leave the room; the others play on. Your game ends as it stands "
@@ -216,6 +216,8 @@ class RoomGameScreen(GameScreen, RoomScreen):
         if isinstance(told, ErrorOut):
             self.follow_room(force=True)
             said = f"The server refused that: {told.message}."
+        elif isinstance(told, BusyOut):
+            said = f"The server says: {told.message}."
         else:
             self.follow_room()
             if isinstance(told, TurnOut) and told.turn > self._announced:
