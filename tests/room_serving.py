@@ -15,6 +15,7 @@ from typing import TypeVar
 from aiohttp import web
 
 from forage.engine import Placement
+from forage.net.admission import ServerRules
 from forage.net.client import PlayerGame, RoomClient
 from forage.net.link import RoomLink
 from forage.net.protocol import (
@@ -25,7 +26,7 @@ from forage.net.protocol import (
     ServerMessage,
     TurnOut,
 )
-from forage.net.server import RoomServer, ServerRules, add_rooms
+from forage.net.server import RoomServer, add_rooms
 from forage.record import load_game
 
 QUICK = (0.05,)

@@ -188,7 +188,7 @@ def test_a_browser_tabs_game_is_told_where_its_servers_rooms_are(
     vouch = shlex.split(tab.split(f"export {ROOMS_CLIENT_VARIABLE}=")[1].split(";")[0])[0]
     assert served.rooms is not None and served.rooms.vouched(vouch) == "203.0.113.5"
     assert served.rooms is not None
-    served.rooms.store.close()
+    served.rooms.service.store.close()
 
 
 def test_textual_is_not_loaded_before_the_room_is_joined(tmp_path: Path) -> None:

@@ -138,3 +138,31 @@ def test_the_checks_see_an_upward_import_and_a_circle() -> None:
     found = [t for node in imports for t in _imported("forage.engine.game", node)]
     assert found == ["forage.cli.play", "forage.app.app"]
     assert LAYER[_part(found[0])] > LAYER[_part("forage.engine.game")]
+
+
+WEB_FREE: Final = (
+    "forage.net.rooms",
+    "forage.net.admission",
+    "forage.net.service",
+    "forage.net.store",
+    "forage.net.patience",
+)
+"""The rooms' rules, their service and their store: no web server in them."""
+
+
+def _third_party(path: Path) -> set[str]:
+    """The top-level packages a module imports that are not the standard library's or ours."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_the_rooms_service_and_its_rules_import_no_web_server() -> None:
+    for name in WEB_FREE:
+        assert "aiohttp" not in _third_party(MODULES[name]), name
+    assert "aiohttp" in _third_party(MODULES["forage.net.server"])  # the check sees it

@@ -14,6 +14,7 @@ import pytest
 from postgres import StoreAt
 from room_serving import Player, Rooms, expect, refusal, rooms_at, run
 
+from forage.net.admission import ServerRules
 from forage.net.daily import Board, day_end
 from forage.net.protocol import (
     DealOut,
@@ -24,7 +25,6 @@ from forage.net.protocol import (
     PlacedOut,
     TurnOut,
 )
-from forage.net.server import ServerRules
 from forage.record import load_game
 
 DAY = date(2026, 5, 1)
@@ -57,7 +57,7 @@ async def daily(rooms: Rooms, name: str, token: str | None = None) -> Player:
 
 def secret_cards(rooms: Rooms, player: Player) -> tuple[int, ...]:
     """The whole deal of a player's try, as the server keeps it."""
-    return rooms.server.rooms[player.room].deal.cards
+    return rooms.server.service.rooms[player.room].deal.cards
 
 
 def test_a_whole_try_ends_with_a_record_that_replays_to_its_final(store_at: StoreAt) -> None:
@@ -317,10 +317,10 @@ def test_a_try_left_unfinished_closes_when_its_day_is_over(tmp_path: Path) -> No
             await ann.place_first()
             await ann.read_until(TurnOut)
             await ann.close()
-            room = rooms.server.rooms[ann.room]
+            room = rooms.server.service.rooms[ann.room]
             assert room.deadline() == day_end(DAY)
             clock.next_day()
-            await rooms.server._tick_room(ann.room)
+            await rooms.server.service.tick_room(ann.room)
             again = await daily(rooms, "Ann", ann.token)  # the next day: a new try
             assert again.room != ann.room
             status, body = await get_json(rooms, f"/daily/leaderboard?date={DAY}")

@@ -81,7 +81,7 @@ def test_a_connection_closed_by_the_server_mid_turn_is_taken_back_and_play_goes_
             await link_place_first(bob)
             await link_until(bob, lambda link: link.state.turn == 2)
             moves = list(bob.state.game.moves) if bob.state.game else []
-            seat = rooms.server.seats[(bob.state.room, bob.state.player)]
+            seat = rooms.server.service.seats[(bob.state.room, bob.state.player)]
             await seat.socket.close()  # the server ends Bob's connection
             await link_until(bob, lambda link: link.connection is Connection.LOST)
             placed = await link_place_first(bob)  # sent while the connection is down
@@ -112,7 +112,7 @@ def test_a_placement_answered_before_the_connection_dropped_is_not_made_twice(
             news: list[News] = []
             bob.watch(news.append)
             bob.pending = Pending(1, placed)  # as if the answer had been lost with the connection
-            seat = rooms.server.seats[(bob.state.room, bob.state.player)]
+            seat = rooms.server.service.seats[(bob.state.room, bob.state.player)]
             await seat.socket.close()
             await link_until(bob, lambda link: link.connection is Connection.LOST)
             await link_until(bob, lambda link: link.connection is Connection.OPEN)
@@ -135,8 +135,8 @@ def test_a_room_the_server_no_longer_has_cannot_be_taken_back(tmp_path: Path) ->
             ann = RoomLink(rooms.url, retry_seconds=QUICK)
             await ann.create("Ann")
             code = ann.state.room
-            seat = rooms.server.seats[(code, ann.state.player)]
-            rooms.server.rooms.pop(code)
+            seat = rooms.server.service.seats[(code, ann.state.player)]
+            rooms.server.service.rooms.pop(code)
             await seat.socket.close()
             await link_until(ann, lambda link: link.connection is Connection.GONE)
             assert ann.problem == "no room has that code"

@@ -20,10 +20,10 @@ import pytest
 from postgres import cluster, missing
 from room_serving import Player, expect, quiet, rooms_at, run, table, until
 
+from forage.net.admission import ServerRules
 from forage.net.link import RoomLink
 from forage.net.patience import Patience
 from forage.net.protocol import BusyOut, ErrorOut, JoinedOut, PlacedOut, TurnOut
-from forage.net.server import ServerRules
 from forage.paths import SERVER_FILE
 
 QUICK = Patience(first=0.02, longest=0.2, busy_after=0.3, give_up=60.0)

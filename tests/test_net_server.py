@@ -30,9 +30,12 @@ from room_serving import (
 from serving import forage_server, free_port
 
 from forage.engine import Placement
+from forage.net.admission import ServerRules, address_key
 from forage.net.client import Closed, RoomClient
 from forage.net.link import RoomLink
 from forage.net.protocol import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
     MAX_MESSAGE_BYTES,
     REPLACED,
     DealOut,
@@ -45,16 +48,10 @@ from forage.net.protocol import (
     ProgressOut,
     TurnOut,
     message_text,
-)
-from forage.net.rooms import RoomRules
-from forage.net.server import (
-    CODE_ALPHABET,
-    CODE_LENGTH,
-    ServerRules,
-    address_key,
-    new_code,
     room_code,
 )
+from forage.net.rooms import RoomRules
+from forage.net.service import new_code
 from forage.paths import SERVER_FILE
 
 
@@ -100,7 +97,7 @@ def test_no_card_is_sent_before_it_is_called_and_a_slow_player_holds_it_back(
     async def scenario() -> None:
         async with rooms_at(tmp_path) as rooms:
             fast, slow = await table(rooms, 2)
-            cards = rooms.server.rooms[fast.room].deal.cards  # the server's secret
+            cards = rooms.server.service.rooms[fast.room].deal.cards  # the server's secret
             deal = fast.told[-1]
             assert isinstance(deal, DealOut)
             assert deal.model_dump() == {
@@ -135,7 +132,9 @@ async def read_together(rooms: Rooms, players: list[Player]) -> None:
         outcome = next(player.mirror.game().outcomes())
         player.sent = player.mirror.turn
         text = message_text(PlaceIn.of(player.mirror.turn, outcome.placement))
-        await rooms.server._on_text(rooms.server.seats[(player.room, player.player)], text.encode())
+        await rooms.server.service.on_text(
+            rooms.server.service.seats[(player.room, player.player)], text.encode()
+        )
 
 
 def test_a_progress_not_yet_sent_is_dropped_for_newer_news(tmp_path: Path) -> None:
@@ -418,7 +417,7 @@ def test_a_browser_tabs_game_is_counted_by_the_address_its_server_vouches_for(
             monkeypatch.setenv("FORAGE_ROOMS_CLIENT", rooms.server.vouch("192.0.2.1"))
             link = RoomLink(rooms.url)  # a tab's game: it gives what its server told it
             await link.create("Dee")
-            assert rooms.server.seats[(link.state.room, 1)].address == "192.0.2.1"
+            assert rooms.server.service.seats[(link.state.room, 1)].address == "192.0.2.1"
             await link.close()
 
     run(scenario())
@@ -634,7 +633,7 @@ def test_rooms_survive_a_restart_and_players_rejoin_with_their_tokens(tmp_path: 
             await until(ann.client, EndOut, 5)
 
         again = await start_rooms(tmp_path)
-        assert set(again.server.rooms) == {ann.room, lobby_only.room}
+        assert set(again.server.service.rooms) == {ann.room, lobby_only.room}
         players = []
         for old in (ann, bob):
             player = await again.player()

@@ -26,11 +26,11 @@ from room_serving import (
 )
 from serving import Served, forage_server, free_port
 
+from forage.net.admission import ServerRules
 from forage.net.client import RoomClient
 from forage.net.daily import Board
 from forage.net.protocol import DealOut, EndOut, JoinedOut, LobbyOut, TurnOut
 from forage.net.rooms import RoomRules
-from forage.net.server import ServerRules
 from forage.net.store import RoomStore
 
 

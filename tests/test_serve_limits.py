@@ -16,10 +16,11 @@ import pytest
 from room_serving import refusal
 from serving import Served, forage_server
 
+from forage.net.admission import ServerRules
 from forage.net.client import RoomClient
 from forage.net.gate import REQUEST_SECONDS, limits_for
 from forage.net.protocol import ErrorCode, JoinedOut
-from forage.net.server import ServerRules, new_code
+from forage.net.service import new_code
 
 pytestmark = pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
 

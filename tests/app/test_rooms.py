@@ -208,7 +208,7 @@ def test_the_lobby_shows_its_code_large_and_whole_and_who_is_here(
                 bob = RoomLink(rooms.url)
                 await bob.join(ann.state.room, "Bob")
                 await settle(pilot, lambda: "2. Bob" in text_of(screen, "#lobby-players"))
-                seat = rooms.server.seats[(ann.state.room, 2)]
+                seat = rooms.server.service.seats[(ann.state.room, 2)]
                 await seat.socket.close()  # Bob's connection gone: said in the lobby
                 await settle(
                     pilot, lambda: "Bob  connection lost" in text_of(screen, "#lobby-players")
@@ -238,7 +238,7 @@ def test_a_connection_dropped_mid_turn_is_taken_back_and_the_game_goes_on(
                 await place_by_keys(pilot, app)
                 await link_place_first(bob)
                 await settle(pilot, lambda: game_screen(app).state.turn == 2)
-                seat = rooms.server.seats[(ann.state.room, ann.state.player)]
+                seat = rooms.server.service.seats[(ann.state.room, ann.state.player)]
                 await seat.socket.close()  # the server ends Ann's connection mid-turn
                 await settle(pilot, lambda: ann.connection is Connection.LOST)
                 await pilot.pause()

@@ -9,9 +9,10 @@ from dataclasses import replace
 from typing import Final
 
 from forage.cli.errors import BadInput
+from forage.net.admission import ServerRules
 from forage.net.database import StoreError
 from forage.net.forwarded import Proxies
-from forage.net.server import RoomServer, ServerRules
+from forage.net.server import RoomServer
 from forage.net.store import RoomStore
 
 MOST_ROOMS: Final = 100_000

@@ -11,9 +11,15 @@ a websocket.
   PostgreSQL (:mod:`~forage.net.postgres`).
 - :mod:`~forage.net.store`: rooms, players, moves, results and the daily's days, names
   and tries; the live rooms read back after a restart.
-- :mod:`~forage.net.server`: the aiohttp websocket handler at ``/play``, its limits and
-  timers, the daily and its leaderboard's pages; with PostgreSQL, several servers on one
-  database.
+- :mod:`~forage.net.admission`: who may make a room, try to join or register a name: the
+  server's limits, given the time.
+- :mod:`~forage.net.patience`: the store's own threads, and a failed call tried again.
+- :mod:`~forage.net.service`: the rooms of a server and their clients, no web server in
+  it: told only what is stored; the timers, the daily; with PostgreSQL, several servers on
+  one database.
+- :mod:`~forage.net.server`: the service on aiohttp: the websocket at ``/play``, each
+  connection's limits, the daily's leaderboard pages (:mod:`~forage.net.gate` caps the
+  connections, :mod:`~forage.net.forwarded` believes a reverse proxy).
 - :mod:`~forage.net.client`: an asyncio client of the protocol, and a player's game as told.
 - :mod:`~forage.net.link`: a player's link to a room: what they have been told, kept through
   lost connections.

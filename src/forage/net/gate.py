@@ -4,7 +4,7 @@ aiohttp closes a connection that has not sent a whole request within its keep-al
 (counted from the connection's opening, however many bytes came), which
 :func:`serve_gated` sets to :attr:`GateLimits.request_seconds`; it has no cap on
 connections. :class:`Connections` counts the open connections of each client address
-(:func:`~forage.net.server.address_key`) against a cap per address and a cap in all,
+(:func:`~forage.net.admission.address_key`) against a cap per address and a cap in all,
 the latter under the process's descriptor limit (:func:`connection_cap`) so that
 ``accept()`` never runs out of descriptors; :class:`Gate` puts it in front of the web
 server, closing at once a connection over a cap. What is refused is logged in one line
@@ -26,8 +26,8 @@ from typing import Any, Final
 from aiohttp import web
 from aiohttp.web_runner import GracefulExit
 
+from forage.net.admission import address_key
 from forage.net.forwarded import is_local
-from forage.net.server import address_key
 
 log: Final = logging.getLogger("forage.gate")
 
@@ -70,7 +70,7 @@ class GateLimits:
     total: int
     """The most in all (:func:`connection_cap`)."""
     per_address: int = PER_ADDRESS
-    """The most from one client address (:func:`~forage.net.server.address_key`)."""
+    """The most from one client address (:func:`~forage.net.admission.address_key`)."""
     local_per_address: int = LOCAL_PER_ADDRESS
     """The most from one of this computer's own (loopback) addresses."""
     request_seconds: float = REQUEST_SECONDS
