@@ -18,12 +18,22 @@ from pathlib import Path
 
 import pytest
 from postgres import cluster, missing
-from room_serving import Player, expect, quiet, rooms_at, run, table, until
+from room_serving import Player, check_results, expect, quiet, rooms_at, run, table, until
+from serving import Served, forage_server
 
 from forage.net.admission import ServerRules
+from forage.net.client import RoomClient
 from forage.net.link import RoomLink
 from forage.net.patience import Patience
-from forage.net.protocol import BusyOut, ErrorOut, JoinedOut, PlacedOut, TurnOut
+from forage.net.protocol import (
+    BusyOut,
+    DealOut,
+    ErrorOut,
+    JoinedOut,
+    PlacedOut,
+    ProgressOut,
+    TurnOut,
+)
 from forage.paths import SERVER_FILE
 
 QUICK = Patience(first=0.02, longest=0.2, busy_after=0.3, give_up=60.0)
@@ -164,3 +174,59 @@ def test_a_link_waits_through_busy_notices_for_its_room(tmp_path: Path) -> None:
             await ann.close()
 
     run(scenario(), 90)
+
+
+async def rejoined(url: str, player: Player) -> Player:
+    """The player on a new connection to ``url``, its place taken back and its story read up
+    to the turn the room is on."""
+    again = Player(await RoomClient.connect(url), token=player.token)
+    await again.client.rejoin(player.room, player.token)
+    again.took(await until(again.client, JoinedOut))
+    await again.read_until(DealOut)
+    while True:  # the story: every placement and call told so far, then where the turn is
+        message = await again.read()
+        if isinstance(message, ProgressOut):
+            return again
+
+
+def test_every_placement_told_is_there_after_the_server_is_killed(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    path = home / SERVER_FILE
+
+    async def play(served: Served) -> tuple[Player, Player]:
+        ann, bob = [Player(await RoomClient.connect(served.url)) for _ in range(2)]
+        await ann.create("Ann")
+        await bob.join(ann.room, "Bob")
+        await ann.client.start()
+        for player in (ann, bob):
+            await player.read_until(DealOut)
+        for _ in range(3):
+            for player in (ann, bob):
+                await player.place_first()
+            for player in (ann, bob):
+                await player.read_until(TurnOut)
+        await ann.place_first()
+        await ann.read_until(PlacedOut)  # told: it must be there after the kill
+        with locked(path):  # Bob's placement cannot be stored: he is told nothing of it
+            await bob.place_first()
+            await until(bob.client, BusyOut)
+            served.process.kill()
+            served.process.wait(10)
+        for player in (ann, bob):
+            await player.close()
+        return ann, bob
+
+    async def back(served: Served, ann: Player, bob: Player) -> None:
+        ann_again, bob_again = await rejoined(served.url, ann), await rejoined(served.url, bob)
+        assert ann_again.mirror is not None and bob_again.mirror is not None
+        assert ann.mirror is not None and ann_again.mirror.moves == ann.mirror.moves
+        assert len(ann_again.mirror.moves) == 4
+        assert len(bob_again.mirror.moves) == 3  # never told, never stored
+        ends = await asyncio.gather(ann_again.play_to_end(), bob_again.play_to_end())
+        for end in ends:
+            check_results(end, 2)
+
+    with forage_server(home, tmp_path, "--max-games", "4") as first:
+        ann, bob = run(play(first), 90)
+    with forage_server(home, tmp_path, "--max-games", "4") as second:
+        run(back(second, ann, bob), 90)
