@@ -144,6 +144,8 @@ WEB_FREE: Final = (
     "forage.net.rooms",
     "forage.net.admission",
     "forage.net.service",
+    "forage.net.keeping",
+    "forage.net.peer",
     "forage.net.store",
     "forage.net.patience",
 )

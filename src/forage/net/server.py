@@ -54,6 +54,7 @@ from forage.net.daily import (
 )
 from forage.net.database import StoreFault
 from forage.net.forwarded import arrival, is_local
+from forage.net.peer import NORMAL, POLICY_VIOLATION, Peer
 from forage.net.protocol import (
     MAX_MESSAGE_BYTES,
     ErrorCode,
@@ -61,7 +62,7 @@ from forage.net.protocol import (
     message_text,
     name_key,
 )
-from forage.net.service import NORMAL, POLICY_VIOLATION, Peer, RoomService
+from forage.net.service import RoomService
 from forage.net.store import RoomStore
 
 log: Final = logging.getLogger("forage.rooms")

@@ -16,7 +16,7 @@ stored, and each message waits for the batch holding its room's latest change. A
 or daily try is stored before it is served. With PostgreSQL, shared by several servers,
 each action is its own transaction on the room's locked row, and the servers pass each
 other the messages for their players through the database (a table and NOTIFY;
-:meth:`RoomService._act`). The rooms' waits and idle times run as timers on the event loop,
+:mod:`forage.net.keeping`). The rooms' waits and idle times run as timers on the event loop,
 calling :meth:`~forage.net.rooms.Room.tick` when each room's deadline comes; servers
 sharing a database also tick, every :attr:`~forage.net.admission.ServerRules.sweep_seconds`,
 the rooms whose stored deadline has come, whichever server held them.
@@ -32,8 +32,7 @@ import functools
 import logging
 import secrets
 import time
-from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Final, TypeVar
@@ -42,8 +41,10 @@ from forage.engine import Deal
 from forage.engine.deal import SEED_LIMIT
 from forage.net.admission import Admission, Refusal, ServerRules
 from forage.net.daily import PAGE_PATH, Board, board, daily_rules, day_of, is_over
-from forage.net.database import LISTENING, Conflict, StoreFault
+from forage.net.database import Conflict, StoreFault
+from forage.net.keeping import Acted, Action, Keeping, LocalKeeping, SharedKeeping
 from forage.net.patience import FaultLog, StoreThreads, persist
+from forage.net.peer import GOING_AWAY, POLICY_VIOLATION, TOO_BIG, TRY_AGAIN_LATER, Peer
 from forage.net.protocol import (
     CLOSING,
     CODE_ALPHABET,
@@ -74,7 +75,6 @@ from forage.net.protocol import (
     room_code,
 )
 from forage.net.rooms import (
-    Event,
     Kind,
     Room,
     RoomRules,
@@ -83,7 +83,7 @@ from forage.net.rooms import (
     Update,
     token_hash,
 )
-from forage.net.store import DailyTry, RoomStore, Told, ToldAt
+from forage.net.store import DailyTry, RoomStore
 
 log: Final = logging.getLogger("forage.rooms")
 T = TypeVar("T")
@@ -92,15 +92,6 @@ BOARDS_KEPT: Final = 8
 """How many days' boards a server keeps built."""
 LONGEST_TIMER: Final = 600.0
 """The longest a room's timer is set for; one that goes off before the deadline is set again."""
-NORMAL: Final = 1000
-GOING_AWAY: Final = 1001
-POLICY_VIOLATION: Final = 1008
-TOO_BIG: Final = 1009
-"""Websocket close codes (RFC 6455): a normal close, the server stopping, a limit broken,
-a message too large."""
-TRY_AGAIN_LATER: Final = 1013
-"""The close code of a connection whose action waited on the database for too long
-(nothing was told of it): connect again and send it again."""
 BUSY_TEXT: Final = (
     "the server's database is slow: what happens is told once it is stored (nothing to resend)"
 )
@@ -112,36 +103,6 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-class Peer(ABC):
-    """A client's connection as the service sees it: whom its limits count, where it plays,
-    and how it is told and closed."""
-
-    def __init__(self, address: str, local: bool) -> None:
-        """A connection from ``address`` (as :func:`~forage.net.admission.address_key`
-        counts it); ``local``: from this computer."""
-        self.address = address
-        self.local = local
-        self.room: str | None = None
-        self.player: int | None = None
-        self.closing = False
-        """The connection is to close: nothing more is read from it or sent to it."""
-        self.close_code = NORMAL
-        self.failed = 0
-        """How many times the client has failed to join."""
-        self.asked = False
-        """Whether the client has asked for a place in a room (create, join, rejoin, daily)."""
-
-    @abstractmethod
-    def put(self, text: str) -> None:
-        """Send a message, after those sent before (a client that cannot take more is cut
-        off)."""
-
-    @abstractmethod
-    async def close(self, code: int = NORMAL) -> None:
-        """Close the connection, once what it was told has gone (a second call waits for
-        the first)."""
-
-
 @dataclass(frozen=True)
 class Shown:
     """A day's board as built, its JSON, and how many of the day's tries had ended."""
@@ -149,20 +110,6 @@ class Shown:
     board: Board
     text: str
     ended: int
-
-
-Action = Callable[[Room], Update]
-"""Something done to a room: one of :class:`~forage.net.rooms.Room`'s actions."""
-
-
-@dataclass(frozen=True)
-class Acted:
-    """A room and what an action on it did (with a shared database, the messages that other
-    servers stored for this server's players before it, to pass on first)."""
-
-    room: Room
-    update: Update
-    caught: tuple[ToldAt, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -176,14 +123,10 @@ class Waiting:
 
 
 class RoomService:
-    """The rooms of one server, the clients playing in them, and the store behind them.
-
-    With SQLite the rooms in memory are the truth, and their changes are stored in batches
-    (:meth:`_store_changes`) before any message telling of them goes out. With a shared
-    database (PostgreSQL) they are copies: each action runs in a transaction that holds the
-    room's row, takes the room again from the database if another server changed it, stores
-    the change and tells the other servers (:meth:`_act`).
-    """
+    """The rooms of one server, the clients playing in them, and the store behind them: each
+    client's message handed to its room (:attr:`keeping` acts on it and stores what it
+    changed, :mod:`forage.net.keeping`), then the room's messages sent to whom it says once
+    what they tell of is stored."""
 
     def __init__(
         self,
@@ -204,34 +147,18 @@ class RoomService:
         self.faults = FaultLog()
         self._timers: dict[str, tuple[float, asyncio.TimerHandle]] = {}
         """Each room's timer, and the deadline it is set for."""
-        self._changes: list[tuple[str, Sequence[Event]]] = []
-        """Changes of rooms not yet taken to be stored (one server)."""
-        self._taken = 0
-        """How many batches of changes have been taken to be stored."""
-        self._stored = 0
-        """How many batches of changes are stored (in order)."""
-        self._batch_of: dict[str, int] = {}
-        """The batch holding each room's latest change."""
         self._waiting: list[Waiting | None] = []
         """Messages waiting for their batch to be stored, in the order sent."""
         self._progress_at: dict[Peer, int] = {}
         """Where each client's ``progress`` waits (dropped if news follows it)."""
-        self._wake = asyncio.Event()
-        """Set when there are changes to store."""
-        self._released = asyncio.Event()
-        """Set each time a batch is stored."""
-        self._storing: asyncio.Task[None] | None = None
-        self._serials: dict[str, tuple[asyncio.Lock, int]] = {}
-        """A lock for each room acted on, and how many hold or wait for it."""
         self._stopping = False
         """The server is stopping: connections that end leave their rooms as stored."""
         self.admission = Admission(self.rules)
         self._tasks: set[asyncio.Task[None]] = set()
         self._boards: dict[date, Shown] = {}
         """The boards last built, by day."""
-        self._told: dict[str, int] = {}
-        """A shared database: for each room with players connected here, the last version
-        whose messages for them from other servers have been passed on."""
+        self.keeping: Keeping = SharedKeeping(self) if store.shared else LocalKeeping(self)
+        """How the rooms are acted on and stored."""
 
     # -- starting and stopping -----------------------------------------------------------------
 
@@ -239,12 +166,7 @@ class RoomService:
         """Begin serving (on the running event loop): one server reads back its live rooms;
         a server sharing its database says it is running and starts listening to the
         others."""
-        self._storing = asyncio.get_running_loop().create_task(self._store_changes())
-        if not self.store.shared:
-            self.load()
-            return
-        self.spawn(self._listen())
-        self.spawn(self._sweep())
+        self.keeping.start()
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run work on the event loop, kept until it ends (cancelled when the server stops)."""
@@ -261,41 +183,21 @@ class RoomService:
         for _, handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
-        if self.store.shared:  # the other servers wait for this one's players from now
-            with contextlib.suppress(StoreFault):
-                await self.threads.write(self.store.seen, 0.0)
+        await self.keeping.stop()
         await asyncio.gather(*(peer.close(GOING_AWAY) for peer in peers), return_exceptions=True)
         await self.drained(self.rules.close_seconds)
 
     async def close(self) -> None:
         """Close the store, once the changes being stored are."""
-        if self._storing is not None:
-            self._storing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._storing
+        await self.keeping.close()
         await asyncio.get_running_loop().run_in_executor(None, self.threads.close)
         self.store.close()
 
-    def load(self) -> int:
-        """Rebuild the rooms the store holds that have not ended; how many. Each player is
-        waited for from now, as if their connection had just dropped."""
-        now = self.clock()
-        found = self.store.live_rooms()
-        for problem in found.problems:
-            log.warning("forage serve: %s", problem)
-        for stored in found.rooms:
-            try:
-                room = Room.restore(stored, now, self._rules_of(stored))
-            except ValueError as exc:
-                log.warning("forage serve: %s", exc)
-                continue
-            self.rooms[room.code] = room
-            update = room.tick(now)
-            self._record(room.code, update.events)
-            self._deliver(Acted(room, update))
-        return len(found.rooms)
+    def stopping(self) -> bool:
+        """Whether the server is stopping."""
+        return self._stopping
 
-    def _rules_of(self, stored: StoredRoom) -> RoomRules:
+    def rules_of(self, stored: StoredRoom) -> RoomRules:
         """The rules a stored room lives by: a daily try's close with its day."""
         if stored.kind is Kind.DAILY and stored.day is not None:
             return daily_rules(self.rules.room, stored.day)
@@ -303,7 +205,7 @@ class RoomService:
 
     # -- what clients are told -------------------------------------------------------------
 
-    def _send(
+    def send(
         self,
         client: Peer,
         text: str,
@@ -320,7 +222,7 @@ class RoomService:
         """
         if client.closing:
             return
-        if after <= self._stored:
+        if after <= self.keeping.stored:
             client.put(text)
             return
         if news:
@@ -331,81 +233,26 @@ class RoomService:
             self._progress_at[client] = len(self._waiting)
         self._waiting.append(Waiting(after, client, text, progress))
 
-    def _release(self) -> None:
-        """Send the waiting messages whose changes are now stored."""
+    def release(self, stored: int) -> None:
+        """Send the waiting messages whose changes are now stored (the first ``stored``
+        batches)."""
         waiting, self._waiting = self._waiting, []
         self._progress_at.clear()
         for item in waiting:
             if item is None:
                 continue
-            if item.after <= self._stored:
+            if item.after <= stored:
                 item.client.put(item.text)
                 continue
             if item.progress:
                 self._progress_at[item.client] = len(self._waiting)
             self._waiting.append(item)
-        self._released.set()
 
-    def _record(self, code: str, events: Sequence[Event]) -> None:
-        """Keep a room's changes (one server), to be stored with the next batch."""
-        if not events:
-            return
-        self._changes.append((code, events))
-        self._batch_of[code] = self._taken + 1
-        self._wake.set()
+    def drop_waiting(self, upto: int) -> None:
+        """Send none of the messages waiting for the first ``upto`` batches (not stored)."""
+        self._waiting = [item for item in self._waiting if item and item.after > upto]
 
-    async def _store_changes(self) -> None:
-        """Store the rooms' changes (one server), each batch in one transaction, in order,
-        until they are stored; then send what waited for them."""
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._changes:
-                changes, self._changes = self._changes, []
-                self._taken += 1
-                try:
-                    await self._store_batch(changes)
-                except StoreFault as exc:  # only while stopping: nothing told of them
-                    log.error("forage serve: %d changes not stored (%s)", len(changes), exc)
-                    self._waiting = [w for w in self._waiting if w and w.after > self._taken]
-                self._stored = self._taken
-                self._release()
-                for code in [c for c, n in self._batch_of.items() if n <= self._stored]:
-                    del self._batch_of[code]
-
-    async def _store_batch(self, changes: list[tuple[str, Sequence[Event]]]) -> None:
-        """Store a batch of changes, tried until it is; a room whose changes can never be
-        stored (a key written meanwhile) is given up and the others stored."""
-
-        def attempt(part: list[tuple[str, Sequence[Event]]]) -> Awaitable[None]:
-            return self.threads.write(self.store.apply_all, part)
-
-        try:
-            await persist(
-                functools.partial(attempt, changes),
-                self.faults,
-                self.rules.patience,
-                busy=self._busy_waiting,
-                forever=True,
-                stopping=lambda: self._stopping,
-            )
-            return
-        except Conflict:
-            pass
-        for code, events in changes:
-            try:
-                await persist(
-                    functools.partial(attempt, [(code, events)]),
-                    self.faults,
-                    self.rules.patience,
-                    forever=True,
-                    stopping=lambda: self._stopping,
-                )
-            except Conflict as exc:
-                log.error("forage serve: room %s: its changes cannot be stored (%s)", code, exc)
-                self._lose(code)
-
-    def _lose(self, code: str) -> None:
+    def lose(self, code: str) -> None:
         """A room whose changes cannot be stored leaves memory; its players are told it is
         gone, and nothing of what it did since it was last stored."""
         room = self.rooms.pop(code, None)
@@ -420,17 +267,18 @@ class RoomService:
             if held is not None:
                 held[1].cancel()
 
-    def _busy_waiting(self) -> None:
-        """Tell each client whose messages wait for the batch being stored that it is slow."""
+    def busy_waiting(self, upto: int) -> None:
+        """Tell each client whose messages wait for the first ``upto`` batches that the
+        database is slow."""
         told: set[Peer] = set()
         for item in self._waiting:
-            if item is not None and item.after <= self._taken and item.client not in told:
+            if item is not None and item.after <= upto and item.client not in told:
                 told.add(item.client)
                 self._busy(item.client)
 
     def _busy(self, client: Peer) -> None:
         """Tell a client that what it sent waits on the database."""
-        self._send(client, message_text(BusyOut(message=BUSY_TEXT)))
+        self.send(client, message_text(BusyOut(message=BUSY_TEXT)))
 
     def waits(self, client: Peer) -> bool:
         """Whether messages for a client wait for changes to be stored."""
@@ -438,19 +286,11 @@ class RoomService:
 
     async def drained(self, seconds: float) -> None:
         """Wait (at most ``seconds``) until every change made so far is stored."""
-        target = self._taken + (1 if self._changes else 0)
-
-        async def stored() -> None:
-            while self._stored < target:
-                self._released.clear()
-                await self._released.wait()
-
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stored(), seconds)
+        await self.keeping.drained(seconds)
 
     def tell(self, client: Peer, code: ErrorCode, message: str) -> None:
         """Send an error after which the connection stays open."""
-        self._send(client, message_text(error(code, message)))
+        self.send(client, message_text(error(code, message)))
 
     def fatal(self, client: Peer, code: ErrorCode, message: str) -> None:
         """Send an error after which the connection closes (``rate``, ``too-large``)."""
@@ -462,7 +302,7 @@ class RoomService:
     def _gave_up(self, client: Peer) -> None:
         """The database did not answer an action for too long: nothing was told of it; the
         client is asked to connect again and send it again."""
-        self._send(client, message_text(BusyOut(message=GAVE_UP_TEXT)))
+        self.send(client, message_text(BusyOut(message=GAVE_UP_TEXT)))
         client.closing = True
         client.close_code = TRY_AGAIN_LATER
 
@@ -483,7 +323,7 @@ class RoomService:
             log.error("forage serve: room %s: could not store a lost connection (%s)", code, exc)
             return
         if acted is not None:
-            self._deliver(acted)
+            self.deliver(acted)
 
     # -- messages ---------------------------------------------------------------------------
 
@@ -534,7 +374,7 @@ class RoomService:
             self._unbind(client)
             self.tell(client, ErrorCode.NO_ROOM, "your room is no longer on this server")
             return
-        self._deliver(acted)
+        self.deliver(acted)
         if isinstance(message, LeaveIn):
             self._unbind(client)
 
@@ -570,7 +410,7 @@ class RoomService:
         told, then served. Raises Conflict if another server stored a room of the same key
         meanwhile."""
         room.version = 1
-        await self._persist(
+        await self.persist(
             lambda: self.threads.write(
                 self.store.open_room, room.code, update.events, room.active, room.deadline()
             ),
@@ -578,9 +418,9 @@ class RoomService:
         )
         self.rooms[room.code] = room
         self._bind(client, room.code, 1)
-        self._deliver(Acted(room, replace(update, events=[])))
+        self.deliver(Acted(room, replace(update, events=[])))
 
-    async def _persist(self, attempt: Callable[[], Awaitable[T]], client: Peer | None) -> T:
+    async def persist(self, attempt: Callable[[], Awaitable[T]], client: Peer | None) -> T:
         """An action's call on the store, tried until it works or the server gives up
         (StoreFault); ``client`` is told meanwhile that the server is slow."""
         return await persist(
@@ -617,7 +457,7 @@ class RoomService:
             if isinstance(refusal, ErrorOut) and refusal.code == ErrorCode.NO_ROOM:
                 self._failed_join(client, ErrorCode.NO_ROOM, refusal.message)
             else:
-                self._send(client, message_text(refusal))
+                self.send(client, message_text(refusal))
             return
         earlier = self.seats.get((room.code, update.player))
         if earlier is not None:  # the same player on a new connection
@@ -625,7 +465,7 @@ class RoomService:
             earlier.closing = True
             self.spawn(earlier.close(REPLACED))
         self._bind(client, room.code, update.player)
-        self._deliver(acted)
+        self.deliver(acted)
 
     def _failed_join(self, client: Peer, code: ErrorCode, message: str) -> None:
         """Answer a failed join, counting it against the client's connection and address."""
@@ -646,16 +486,14 @@ class RoomService:
     def _bind(self, client: Peer, code: str, player: int) -> None:
         client.room, client.player = code, player
         self.seats[(code, player)] = client
-        room = self.rooms.get(code)
-        if self.store.shared and room is not None:
-            self._told.setdefault(code, room.version)
+        self.keeping.bound(code)
 
     def _unbind(self, client: Peer) -> None:
         room, player = client.room, client.player
         if room is not None and player is not None and self.seats.get((room, player)) is client:
             del self.seats[(room, player)]
             if not any(key[0] == room for key in self.seats):
-                self._told.pop(room, None)
+                self.keeping.unbound(room)
         client.room = client.player = None
 
     # -- the online daily ---------------------------------------------------------------------
@@ -670,7 +508,7 @@ class RoomService:
             return
         store = self.store
         key = name_key(message.name)
-        known = await self._persist(lambda: self.threads.write(store.registered, key), client)
+        known = await self.persist(lambda: self.threads.write(store.registered, key), client)
         if known is None:
             refused = self.admission.register(client.address, now)
             if refused is not None:
@@ -679,11 +517,11 @@ class RoomService:
             chosen = message.token
             token = chosen if chosen is not None and chosen_token(chosen) else new_token()
             hashed = token_hash(token)
-            added = await self._persist(
+            added = await self.persist(
                 lambda: self.threads.write(store.register, key, message.name, hashed), client
             )
             if not added:  # registered meanwhile, elsewhere
-                known = await self._persist(
+                known = await self.persist(
                     lambda: self.threads.write(store.registered, key), client
                 )
         if known is not None:
@@ -699,7 +537,7 @@ class RoomService:
             name = message.name
         day = day_of(now)
         for _ in range(2):  # a second time if another server began the try meanwhile
-            found = await self._persist(
+            found = await self.persist(
                 lambda: self.threads.write(store.daily_try, day, key), client
             )
             if found is not None:
@@ -731,7 +569,7 @@ class RoomService:
     ) -> None:
         """A player's try at the day's deal, dealt at once; raises Conflict if another
         server began it meanwhile."""
-        dealt = await self._persist(lambda: self.threads.write(self.store.day_deal, day), client)
+        dealt = await self.persist(lambda: self.threads.write(self.store.day_deal, day), client)
         room, update = Room.create(
             await self._fresh_code(),
             dealt.deal,
@@ -747,21 +585,6 @@ class RoomService:
         await self._open(client, room, update)
 
     # -- a room's changes -------------------------------------------------------------------
-
-    @contextlib.asynccontextmanager
-    async def _serial(self, code: str) -> AsyncIterator[None]:
-        """Hold a room's lock: this server acts on a room one action at a time."""
-        lock, users = self._serials.get(code, (asyncio.Lock(), 0))
-        self._serials[code] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._serials[code]
-            if users == 1:
-                del self._serials[code]
-            else:
-                self._serials[code] = (lock, users - 1)
 
     async def _act(
         self,
@@ -785,90 +608,15 @@ class RoomService:
         place the action gives (a join). ``holder``: do it only while that player's
         connection is held by that server.
         """
-        if not self.store.shared:
-            room = self.rooms.get(code)
-            if room is None:
-                return None
-            update = action(room)
-            self._record(code, update.events)
-            return Acted(room, update)
-        async with self._serial(code):
-            attempt = functools.partial(
-                self.threads.write, self._act_shared, code, action, actor, taking, holder
-            )
-            acted = await self._persist(attempt, client)
-            if acted is not None:
-                self._pass_on(code, acted.caught, acted.room.version)
-            return acted
+        return await self.keeping.act(
+            code, action, actor=actor, taking=taking, holder=holder, client=client
+        )
 
-    def _act_shared(
-        self,
-        code: str,
-        action: Action,
-        actor: int | None,
-        taking: bool,
-        holder: tuple[int, str] | None,
-    ) -> Acted | None:
-        """:meth:`_act` on a shared database, on a store thread (one action of a room at a
-        time); the room's copy in memory is forgotten if the transaction fails."""
-        try:
-            store = self.store
-            with store.locked(code) as version:
-                if version is None:
-                    return None
-                if holder is not None and store.holders(code).get(holder[0]) != holder[1]:
-                    return None  # the player's connection is held elsewhere now
-                caught = self._told_since(code, version)
-                room = self.rooms.get(code)
-                if room is None or room.version != version:
-                    room = self._reload(code)
-                    if room is None:
-                        return None
-                update = action(room)
-                if not update.events and not update.sends:
-                    return Acted(room, update, caught)
-                if update.events:
-                    room.version = version + 1
-                    store.write(code, update.events)
-                    store.set_state(code, room.version, room.active, room.deadline())
-                mine = {actor, *((update.player, 0) if taking else ())}
-                others = [send for send in update.sends if send.to not in mine]
-                holders = store.holders(code) if others else {}
-                elsewhere = [
-                    Told(send.to, message_text(send.message), other)
-                    for send in others
-                    if (other := holders.get(send.to)) is not None and other != store.server
-                ]
-                here = [
-                    send
-                    for send in update.sends
-                    if send.to in mine or holders.get(send.to) == store.server
-                ]
-                if elsewhere:
-                    store.tell(code, room.version, elsewhere, self.clock())
-            return Acted(room, replace(update, sends=here), caught)
-        except StoreFault:
-            self.rooms.pop(code, None)  # the copy may have gone further than the database
-            raise
-
-    def _reload(self, code: str) -> Room | None:
-        """A room as the database has it (another server changed it)."""
-        try:
-            stored = self.store.room(code)
-            if stored is None:
-                return None
-            room = Room.restore(stored, self.clock(), self._rules_of(stored), as_stored=True)
-        except ValueError as exc:
-            log.warning("forage serve: %s", exc)
-            return None
-        self.rooms[code] = room
-        return room
-
-    def _deliver(self, acted: Acted) -> None:
+    def deliver(self, acted: Acted) -> None:
         """Send an update's messages to the players connected here (once the changes are
         stored), and set the room's next timer or forget an ended room."""
         room, update = acted.room, acted.update
-        after = self._batch_of.get(room.code, 0)
+        after = self.keeping.after(room.code)
         texts: dict[int, str] = {}
         for send in update.sends:
             client = self.seats.get((room.code, send.to))
@@ -880,7 +628,7 @@ class RoomService:
                     text = texts[key] = message_text(message)
                 progress = isinstance(message, ProgressOut)
                 news = progress or isinstance(message, TurnOut | EndOut)
-                self._send(client, text, after=after, progress=progress, news=news)
+                self.send(client, text, after=after, progress=progress, news=news)
         if update.closed:
             self._forget(room)
         else:
@@ -918,7 +666,7 @@ class RoomService:
             log.error("forage serve: room %s: could not store what the time did (%s)", code, exc)
             return
         if acted is not None:
-            self._deliver(acted)
+            self.deliver(acted)
 
     def _forget(self, room: Room) -> None:
         """An ended room leaves memory (its results stay stored); its clients stay connected."""
@@ -930,93 +678,13 @@ class RoomService:
         for key in [key for key in self.seats if key[0] == room.code]:
             self._unbind(self.seats[key])
 
-    # -- servers sharing a database -------------------------------------------------------------
-
-    async def _listen(self) -> None:
-        """Pass on to the players connected here what other servers' actions told them;
-        listen again a moment after the connection fails, passing on what was told
-        meanwhile."""
-        while not self._stopping:
-            try:
-                async for payload in self.store.notifications():
-                    if payload == LISTENING:
-                        for code in list(self._told):
-                            self.spawn(self._catch_up(code))
-                    else:
-                        self._on_notice(payload)
-            except StoreFault as exc:
-                self.faults.failed(exc)
-            await asyncio.sleep(1.0)
-
-    def _on_notice(self, payload: str) -> None:
-        code, _, version = payload.partition(" ")
-        if code in self._told and version.isdigit():
-            self.spawn(self._catch_up(code, int(version)))
-
-    async def _catch_up(self, code: str, version: int | None = None) -> None:
-        """Pass on the messages other servers stored for the room's players connected here
-        since the last passed on (up to at least ``version``, the room's version now known
-        to be stored)."""
-        async with self._serial(code):
-            since = self._told.get(code)
-            if since is None or (version is not None and version <= since):
-                return
-            try:
-                stored = await self.threads.read(self.store.told_since, code, since)
-            except StoreFault as exc:
-                self.faults.failed(exc)
-                return
-            self._pass_on(code, stored, version)
-
-    def _told_since(self, code: str, version: int) -> tuple[ToldAt, ...]:
-        """The messages other servers stored for the room's players connected here after
-        those passed on, if the room's stored ``version`` is past them (on a store thread)."""
-        since = self._told.get(code)
-        if since is None or version <= since:
-            return ()
-        return tuple(self.store.told_since(code, since))
-
-    def _pass_on(self, code: str, stored: Sequence[ToldAt], version: int | None) -> None:
-        """Send the messages other servers stored for players connected here, and note the
-        room's version up to which they are passed on."""
-        since = self._told.get(code)
-        if since is None:
-            return
-        for message in stored:
-            if message.version <= since:
-                continue
-            client = self.seats.get((code, message.told.player))
-            if client is not None:
-                self._send(client, message.told.text)
-        latest = max((message.version for message in stored), default=since)
-        self._told[code] = max(latest, since if version is None else version)
-
-    async def _sweep(self) -> None:
-        """Now and then: say this server is running, do what the time does to rooms whose
-        deadline has come (whichever server last held them), wait for the players of
-        servers that have stopped, and drop old messages."""
-        while not self._stopping:
-            try:
-                await self._sweep_once()
-            except StoreFault as exc:
-                self.faults.failed(exc)
-            await asyncio.sleep(self.rules.sweep_seconds)
-
-    async def _sweep_once(self) -> None:
-        now = self.clock()
-        store, write = self.store, self.threads.write
-        await write(store.seen, now)
-        self.faults.worked()
-        for code in await write(store.due_rooms, now):
-            await self.tick_room(code)
-        for server in await write(store.dead_servers, now - self.rules.dead_seconds):
-            for code, player in await write(store.held_by, server):
-                drop = functools.partial(Room.disconnect, player=player, now=now)
-                acted = await self._act(code, drop, holder=(player, server))
-                if acted is not None:
-                    self._deliver(acted)
-            await write(store.drop_server, server)
-        await write(store.forget_told, now - self.rules.dead_seconds)
+    async def drop_held(self, code: str, player: int, server: str, now: float) -> None:
+        """A player's connection held by a server that has stopped: the room waits for them
+        (unless another server holds it by now)."""
+        drop = functools.partial(Room.disconnect, player=player, now=now)
+        acted = await self._act(code, drop, holder=(player, server))
+        if acted is not None:
+            self.deliver(acted)
 
     # -- the daily's leaderboard -------------------------------------------------------------
 
