@@ -26,6 +26,7 @@ from typing import Any, Final
 from aiohttp import web
 from aiohttp.web_runner import GracefulExit
 
+from forage.adapters.aiohttp import ProtocolSite
 from forage.net.admission import address_key
 from forage.net.forwarded import is_local
 
@@ -319,31 +320,6 @@ class _Gated(asyncio.Protocol):
             self.inner.resume_writing()
 
 
-class GatedSite(web.BaseSite):
-    """aiohttp's TCP site, its connections through a :class:`Gate`."""
-
-    def __init__(self, runner: web.BaseRunner, host: str, port: int, gate: Gate) -> None:
-        """A site for ``runner`` on host:port."""
-        super().__init__(runner, backlog=BACKLOG)
-        self.host = host
-        self.port = port
-        self.gate = gate
-
-    @property
-    def name(self) -> str:
-        """The site's address."""
-        return f"http://{self.host}:{self.port}"
-
-    async def start(self) -> None:
-        """Listen."""
-        await super().start()
-        server = self._runner.server
-        assert server is not None
-        self._server = await asyncio.get_running_loop().create_server(
-            self.gate.protocol(server), self.host, self.port, backlog=self._backlog
-        )
-
-
 def quiet_accept_failures(loop: asyncio.AbstractEventLoop, quiet: QuietLog) -> None:
     """Count asyncio's ``socket.accept() out of system resource`` in ``quiet`` (once a
     minute) rather than log each; the loop's other errors are logged as before."""
@@ -364,7 +340,7 @@ async def start_gated(app: web.Application, host: str, port: int, gate: Gate) ->
     runner = web.AppRunner(app, handle_signals=False, keepalive_timeout=gate.limits.request_seconds)
     await runner.setup()
     try:
-        await GatedSite(runner, host, port, gate).start()
+        await ProtocolSite(runner, host, port, gate.protocol, BACKLOG).start()
     except BaseException:
         await runner.cleanup()
         raise
