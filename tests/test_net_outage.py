@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -210,6 +211,9 @@ def test_every_placement_told_is_there_after_the_server_is_killed(tmp_path: Path
         with locked(path):  # Bob's placement cannot be stored: he is told nothing of it
             await bob.place_first()
             await until(bob.client, BusyOut)
+            page = await asyncio.to_thread(urllib.request.urlopen, served.url, timeout=2.0)
+            assert page.status == 200  # the page is served while the placement waits
+            page.close()
             served.process.kill()
             served.process.wait(10)
         for player in (ann, bob):
