@@ -108,7 +108,7 @@ def test_a_locked_history_keeps_the_game_and_the_next_start_records_it(
     other.close()
     later = Recorder()
     later.tell = told.append
-    (done,) = later.record_kept()
+    (done,) = later.record_kept(saves.slot().finished_games())
     later.close()
     assert done.game.player == "ann" and done.game.finished
     assert kept_files(forage_home) == []
@@ -127,7 +127,7 @@ def test_a_game_stored_before_a_kill_is_not_stored_twice(forage_home: Path) -> N
     recorder.close()
     assert kept.exists()
     again = Recorder()
-    (done,) = again.record_kept()
+    (done,) = again.record_kept(saves.slot().finished_games())
     again.close()
     assert done.achievements == []
     assert kept_files(forage_home) == []
@@ -142,7 +142,7 @@ def test_a_save_holding_a_finished_game_is_kept_for_the_history(forage_home: Pat
     assert Keeper().load() is None  # not offered to resume...
     assert len(kept_files(forage_home)) == 1  # ...but kept for the history
     recorder = Recorder("bo")
-    assert len(recorder.record_kept()) == 1
+    assert len(recorder.record_kept(saves.slot().finished_games())) == 1
     recorder.close()
     assert stored(forage_home) == [("finished", "bo")]
 
@@ -272,7 +272,7 @@ def test_kill_9_just_after_the_last_placement_loses_nothing(
         terminal.wait(10)
     # the next start records what was kept
     recorder = Recorder()
-    recorder.record_kept()
+    recorder.record_kept(saves.slot().finished_games())
     recorder.close()
     games = stored(forage_home)
     if games:
@@ -296,7 +296,7 @@ def record_kept_told(recorder: Recorder) -> list[str]:
     """What the recorder tells as it records the kept games."""
     told: list[str] = []
     recorder.tell = told.append
-    recorder.record_kept()
+    recorder.record_kept(saves.slot().finished_games())
     recorder.close()
     return told
 
@@ -439,3 +439,36 @@ async def test_a_finished_game_only_in_the_save_becomes_its_own_file_before_a_ne
         assert session_of(app) is not session  # no question: renaming needs no room
         (kept,) = kept_files(forage_home)
         assert json.loads(kept.read_text())["moves"] == [p.notation() for p in session.game.moves]
+
+
+@sync
+async def test_a_game_kept_during_this_run_is_never_told_as_last_times(
+    forage_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+    import threading
+
+    from forage.app import app as app_module
+
+    opened = threading.Event()
+    told: list[str] = []
+    this_run: list[Path] = []
+    original = Recorder.open_history
+
+    def open_after_a_game_ended(self: Recorder, kept: Any) -> None:
+        this_run.append(kept_game(5))  # a game of this run kept just before the sweep
+        self.tell = told.append
+        original(self, kept)
+        opened.set()
+
+    monkeypatch.setattr(Recorder, "open_history", open_after_a_game_ended)
+    monkeypatch.setattr(app_module, "HISTORY_DELAY", 0.01)
+    earlier = kept_game(4)  # kept by an earlier run
+    app = ForageApp(seed=4, offer_resume=False, recorder=Recorder("ann"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        assert await asyncio.to_thread(opened.wait, 60)
+        await pilot.pause()
+    said = [line for line in told if "last time" in line]
+    assert len(said) == 1 and said[0].startswith("The finished game of last time")  # one
+    assert not earlier.exists()  # recorded
+    assert this_run[0].exists()  # not the sweep's: this run's own

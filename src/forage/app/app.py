@@ -88,6 +88,8 @@ class ForageApp(ForageBaseApp):
         """The app has been told to quit (it may still be starting)."""
         self._saved: Session | None = None
         self._taken = False
+        self._kept: list[Path] = []
+        """The finished games kept by an earlier run, found before this run could end one."""
         self.par_found: dict[str, tuple[int, bool]] = {}
         """The par of each deal the end screen has worked out: (par, proven) by deal code."""
         self.review_settings: Settings | None = None
@@ -102,6 +104,7 @@ class ForageApp(ForageBaseApp):
         or another forage is playing with the save."""
         slot = saves.slot()
         self._taken = not slot.acquire() and slot.taken
+        self._kept = slot.finished_games()  # before any game of this run can end
         self._saved = self.keeper.load(self.record_path) if self.offer_resume else None
         if self._saved is not None or self._taken:
             return Screen()
@@ -113,7 +116,10 @@ class ForageApp(ForageBaseApp):
         startup.release()
         recorder = self.recorder
         if recorder is not None and not self._taken:
-            self.set_timer(HISTORY_DELAY, lambda: recorder.later(recorder.open_history))
+            kept = self._kept
+            self.set_timer(
+                HISTORY_DELAY, lambda: recorder.later(lambda: recorder.open_history(kept))
+            )
 
     def on_mount(self) -> None:
         """Offer the saved game, if there is one; or a game without saving, if the save is

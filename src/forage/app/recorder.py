@@ -177,13 +177,14 @@ class Recorder:
         """Whether the session's finished game is stored in the history."""
         return self._recorded.get(session.key) is not None
 
-    def record_kept(self) -> list[Recorded]:
+    def record_kept(self, kept: Sequence[Path]) -> list[Recorded]:
         """Record the finished games kept from an earlier run (the history could not take
-        them then, or forage was stopped as they ended); the games stored, each once, said
-        once. A kept file that holds no finished game is left where it is, and said."""
+        them then, or forage was stopped as they ended): ``kept``, the files found before
+        this run could end a game; the games stored, each once, said once. A kept file
+        that holds no finished game is left where it is, and said."""
         stored: dict[int, Recorded] = {}
         unreadable: list[Path] = []
-        for path in saves.slot().finished_games():
+        for path in kept:
             try:
                 game, info = self._kept_game(path)
             except (OSError, ValueError):
@@ -208,11 +209,11 @@ class Recorder:
             key, data = session.key, session.save_data()
             self.later(lambda: self.abandoned(key, data))
 
-    def open_history(self) -> None:
-        """Open the history and record the finished games an earlier run kept (at start,
-        on the history's thread)."""
+    def open_history(self, kept: Sequence[Path]) -> None:
+        """Open the history and record the finished games an earlier run kept, ``kept``
+        (at start, on the history's thread)."""
         self.history()
-        self.record_kept()
+        self.record_kept(kept)
 
     def abandoned(self, key: object, data: dict[str, Any]) -> None:
         """Record a game left before its end (a new game replaced it), once for each key."""
