@@ -15,7 +15,14 @@ after a pause of up to 2 s, as people take (``--think``). Measures:
 - that nothing is lost: every room ends with one result a player, each record replaying
   (forage.record) to its final.
 
-    uv run python benchmarks/rooms.py [--rooms 250] [--players 4] [--think 0 2]
+With ``--db`` every run is made twice, the server on SQLite (its data folder) and on
+PostgreSQL (``forage serve --db``, a throwaway cluster as the tests start it:
+tests/postgres.py, a fresh schema a run), one after the other, and PostgreSQL's 99th
+percentile is printed over SQLite's: a ratio from one run of a shared machine. The
+cluster's processor time (its server processes, on the same cores) is printed beside the
+server's.
+
+    uv run python benchmarks/rooms.py [--rooms 250] [--players 4] [--think 0 2] [--db]
 
 The players' side runs in one process and its time counts in the call time (a message is
 timed when it is read), so the figures are an upper bound on the server's. With no pause the
@@ -28,19 +35,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import functools
 import json
 import os
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from random import Random
 
 import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from serving import Served, forage_server, loopback_sessions, resident_mb
+from postgres import Cluster, cluster, missing
+from serving import Served, forage_server, games_of, loopback_sessions, resident_mb
 
 from forage.net.client import PlayerGame, RoomClient
 from forage.net.protocol import DealOut, EndOut, ErrorOut, JoinedOut, LobbyOut, TurnOut
@@ -120,14 +132,32 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def cluster_cpu(made: Cluster) -> float:
+    """The processor time a PostgreSQL cluster's running processes have used so far, in
+    seconds (its postmaster and the processes it started: connections, writers)."""
+    postmaster = int((made.folder / "data" / "postmaster.pid").read_text().split()[0])
+    total = 0.0
+    for pid in [postmaster, *games_of(postmaster)]:
+        with contextlib.suppress(OSError):  # a connection that ended meanwhile
+            total += cpu_seconds(pid)
+    return total
+
+
 def percentile(values: list[float], share: float) -> float:
     """The value below which ``share`` of the values lie (nearest rank)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
 
 
-async def measure(served: Served, rooms: int, players: int, think: float) -> dict[str, float]:
-    """Open the rooms, play every game at once, and gather the figures."""
+async def measure(
+    served: Served,
+    rooms: int,
+    players: int,
+    think: float,
+    database_cpu: Callable[[], float] = lambda: 0.0,
+) -> dict[str, float]:
+    """Open the rooms, play every game at once, and gather the figures (``database_cpu``:
+    the processor time a database outside the server has used so far)."""
     empty = resident_mb(served.process.pid)
     async with loopback_sessions(rooms) as sessions:  # a room an address, as from homes
         opened = []
@@ -147,6 +177,7 @@ async def measure(served: Served, rooms: int, players: int, think: float) -> dic
         ]
         started = time.perf_counter()
         server_cpu, client_cpu = cpu_seconds(served.process.pid), time.process_time()
+        db_cpu = database_cpu()
         for _, clients in opened:
             await clients[0].start()
         await asyncio.sleep(0)
@@ -159,6 +190,7 @@ async def measure(served: Served, rooms: int, players: int, think: float) -> dic
         seconds = time.perf_counter() - started
         server_cpu = cpu_seconds(served.process.pid) - server_cpu
         client_cpu = time.process_time() - client_cpu
+        db_cpu = database_cpu() - db_cpu
         for _, clients in opened:
             for client in clients:
                 await client.close()
@@ -181,6 +213,7 @@ async def measure(served: Served, rooms: int, players: int, think: float) -> dic
         "seconds": seconds,
         "server_cpu": server_cpu,
         "client_cpu": client_cpu,
+        "database_cpu": db_cpu,
         "lost": lost,
     }
 
@@ -201,6 +234,50 @@ def check_results(tables: list[Table], players: int) -> int:
     return lost
 
 
+TARGET_RATIO = 1.5
+"""PostgreSQL's 99th percentile call time at most this many times SQLite's."""
+
+
+def run_once(rooms: int, players: int, think: float, made: Cluster | None) -> dict[str, float]:
+    """One measured run against a fresh server: on SQLite, or on a fresh schema of a cluster."""
+    with tempfile.TemporaryDirectory() as folder:
+        options = ["--max-rooms", str(rooms)]
+        database_cpu: Callable[[], float] = lambda: 0.0  # noqa: E731
+        if made is not None:
+            options += ["--db", made.schema()]
+            database_cpu = functools.partial(cluster_cpu, made)
+        with forage_server(Path(folder) / "home", Path(folder), *options) as served:
+            return asyncio.run(measure(served, rooms, players, think, database_cpu))
+
+
+def report(found: dict[str, float], rooms: int, players: int, think: float, store: str) -> None:
+    """Print one run's figures."""
+    pause = f"players pausing up to {think:g} s" if think else "no pause"
+    print(f"{rooms} rooms of {players} players on {store}, every game at once, {pause}")
+    print(
+        f"  call time over {found['calls']:.0f} calls: median {found['p50']:.1f} ms, "
+        f"p99 {found['p99']:.1f} ms, slowest {found['max']:.1f} ms"
+    )
+    print(
+        f"  server memory: {found['empty']:.0f} MB with no room, {found['lobbies']:.0f} MB "
+        f"with every lobby full, {found['dealt']:.0f} MB with every game dealt: "
+        f"{found['per_room']:.0f} kB a room"
+    )
+    database = f", database {found['database_cpu']:.1f} s" if found["database_cpu"] else ""
+    print(
+        f"  all games played in {found['seconds']:.1f} s (processor: server "
+        f"{found['server_cpu']:.1f} s{database}, players {found['client_cpu']:.1f} s); "
+        f"rooms with a result lost: {found['lost']:.0f}"
+    )
+    if think:
+        return
+    turns = found["calls"] / rooms + 1
+    print(
+        f"  a turn of every room costs the server {found['server_cpu'] / turns * 1000:.0f} ms "
+        f"and the players {found['client_cpu'] / turns * 1000:.0f} ms of processor time"
+    )
+
+
 def main() -> None:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -213,35 +290,30 @@ def main() -> None:
         default=[0.0, 2.0],
         help="each player pauses up to this many seconds before placing (one run each)",
     )
+    parser.add_argument(
+        "--db",
+        action="store_true",
+        help="also run each on PostgreSQL (a throwaway cluster) and compare with SQLite",
+    )
     args = parser.parse_args()
-    for think in args.think:
-        with tempfile.TemporaryDirectory() as folder:
-            home = Path(folder) / "home"
-            with forage_server(home, Path(folder), "--max-rooms", str(args.rooms)) as served:
-                found = asyncio.run(measure(served, args.rooms, args.players, think))
-        pause = f"players pausing up to {think:g} s" if think else "no pause"
-        print(f"{args.rooms} rooms of {args.players} players, every game at once, {pause}")
-        print(
-            f"  call time over {found['calls']:.0f} calls: median {found['p50']:.1f} ms, "
-            f"p99 {found['p99']:.1f} ms, slowest {found['max']:.1f} ms"
-        )
-        print(
-            f"  server memory: {found['empty']:.0f} MB with no room, {found['lobbies']:.0f} MB "
-            f"with every lobby full, {found['dealt']:.0f} MB with every game dealt: "
-            f"{found['per_room']:.0f} kB a room"
-        )
-        print(
-            f"  all games played in {found['seconds']:.1f} s (processor: server "
-            f"{found['server_cpu']:.1f} s, players {found['client_cpu']:.1f} s); "
-            f"rooms with a result lost: {found['lost']}"
-        )
-        turns = found["calls"] / args.rooms + 1
-        if think:
-            continue
-        print(
-            f"  a turn of every room costs the server {found['server_cpu'] / turns * 1000:.0f} ms "
-            f"and the players {found['client_cpu'] / turns * 1000:.0f} ms of processor time"
-        )
+    why = missing() if args.db else None
+    if why is not None:
+        parser.error(f"--db needs PostgreSQL here: {why}")
+    with ExitStack() as stack:
+        made = stack.enter_context(cluster()) if args.db else None
+        for think in args.think:
+            sqlite = run_once(args.rooms, args.players, think, None)
+            report(sqlite, args.rooms, args.players, think, "SQLite")
+            if made is None:
+                continue
+            postgresql = run_once(args.rooms, args.players, think, made)
+            report(postgresql, args.rooms, args.players, think, "PostgreSQL")
+            ratio = postgresql["p99"] / sqlite["p99"]
+            verdict = "met" if ratio <= TARGET_RATIO else "missed"
+            print(
+                f"  PostgreSQL's p99 over SQLite's: {ratio:.2f}x "
+                f"(target at most {TARGET_RATIO:g}x: {verdict})"
+            )
 
 
 if __name__ == "__main__":

@@ -213,6 +213,7 @@ def load_benchmark(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name.removesuffix(".py"), BENCHMARKS / name)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as an import would: dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
