@@ -323,14 +323,15 @@ def test_messages_for_another_server_are_kept_for_it_alone(
 ) -> None:
     at = StoreAt(tmp_path, postgres.schema())
     store, other = opened(at), opened(at)
-    with store.locked("NOSUCHROOM") as version:
-        assert version is None
+    with store.locked("NOSUCHROOM") as nothing:
+        assert nothing is None
     room, made = Room.create("ROOMCODE", room_of().deal, "Ann", "t", 0.0)
     stored(store, room, made)
     stored(other, room, room.join("Bob", "t2", 0.0))
     assert store.holders("ROOMCODE") == {1: store.server, 2: other.server}
-    with store.locked("ROOMCODE") as version:
-        assert version == 0
+    with store.locked("ROOMCODE") as held:
+        assert held is not None and held.version == 0
+        assert held.holders == {1: store.server, 2: other.server}  # read with the lock
         store.tell("ROOMCODE", 3, [Told(2, '{"type":"lobby"}', other.server)], 10.0)
         store.tell("ROOMCODE", 4, [Told(2, '{"type":"deal"}', other.server)], 12.0)
     lobby = ToldAt(3, Told(2, '{"type":"lobby"}', other.server))

@@ -196,7 +196,11 @@ SQL: Final[Mapping[str, str]] = {
         " WHERE room = :code ORDER BY rank"
     ),
     # several servers on one database (PostgreSQL)
-    "lock_room": "SELECT version FROM rooms WHERE code = :code FOR UPDATE",
+    "lock_room": (
+        "SELECT rooms.version, players.player, players.server FROM rooms"
+        " LEFT JOIN players ON players.room = rooms.code"
+        " WHERE rooms.code = :code FOR UPDATE OF rooms"
+    ),
     "set_state": (
         "UPDATE rooms SET version = :version, active = :active, deadline = :deadline"
         " WHERE code = :code"

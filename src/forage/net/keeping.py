@@ -391,10 +391,11 @@ class SharedKeeping(Keeping):
         service = self.service
         store = service.store
         try:
-            with store.locked(code) as version:
-                if version is None:
+            with store.locked(code) as held:
+                if held is None:
                     return None
-                if holder is not None and store.holders(code).get(holder[0]) != holder[1]:
+                version, holders = held.version, held.holders
+                if holder is not None and holders.get(holder[0]) != holder[1]:
                     return None  # the player's connection is held elsewhere now
                 caught = self._told_since(code, version)
                 room = service.rooms.get(code)
@@ -411,7 +412,6 @@ class SharedKeeping(Keeping):
                     store.set_state(code, room.version, room.active, room.deadline())
                 mine = {actor, *((update.player, 0) if taking else ())}
                 others = [send for send in update.sends if send.to not in mine]
-                holders = store.holders(code) if others else {}
                 elsewhere = [
                     Told(send.to, message_text(send.message), other)
                     for send in others

@@ -150,8 +150,8 @@ async def _told_when_slow(
     statement waiting on a lock)."""
     if busy is None:
         return await call
-    task = asyncio.ensure_future(call)
-    done, _ = await asyncio.wait({task}, timeout=patience.busy_after)
-    if not done:
-        busy()
-    return await task
+    timer = asyncio.get_running_loop().call_later(patience.busy_after, busy)
+    try:
+        return await call
+    finally:
+        timer.cancel()

@@ -113,6 +113,15 @@ class Told:
 
 
 @dataclass(frozen=True)
+class Locked:
+    """A room's row held by a transaction: its stored version, and the server holding each
+    player's connection as the transaction began (None: disconnected)."""
+
+    version: int
+    holders: dict[int, str | None]
+
+
+@dataclass(frozen=True)
 class ToldAt:
     """A stored message and the room's version that told it."""
 
@@ -278,12 +287,17 @@ class RoomStore:
     # -- several servers on one database -------------------------------------------------------
 
     @contextmanager
-    def locked(self, code: str) -> Iterator[int | None]:
-        """A transaction holding a room's row: the room's stored version (None: no such
-        room). What is written within is committed together at the end."""
+    def locked(self, code: str) -> Iterator[Locked | None]:
+        """A transaction holding a room's row: the room's stored version and who holds its
+        players' connections, read in one go (None: no such room). What is written within
+        is committed together at the end."""
         with self.db.batched(), self.db.transaction():
-            found = self._run("lock_room", code=code).rows
-            yield int(found[0][0]) if found else None
+            rows = self._run("lock_room", code=code).rows
+            if not rows:
+                yield None
+                return
+            holders = {int(p): None if s is None else str(s) for _, p, s in rows if p is not None}
+            yield Locked(int(rows[0][0]), holders)
 
     def set_state(self, code: str, version: int, active: float, deadline: float | None) -> None:
         """Store a room's version, when a player last acted and its next deadline."""
