@@ -12,6 +12,7 @@ SRC: Final = Path(__file__).parent.parent / "src"
 LAYER: Final = {
     "forage": 0,
     "forage.exits": 0,
+    "forage.sqlite": 0,
     "forage.adapters": 0,
     "forage.files": 0,
     "forage.paths": 0,

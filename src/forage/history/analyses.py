@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from forage.history.database import HistoryDatabase, transaction
+from forage.history.database import HistoryDatabase
 from forage.history.games import now_utc, timestamp
+from forage.sqlite import transaction
 
 
 class AnalysisMemory:

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final, Self, TypeVar
 
+from forage import sqlite
 from forage.history.games import now_utc
 from forage.paths import HISTORY_FILE, data_dir
+from forage.sqlite import Migrations, TooNew
 
 DB_NAME: Final = HISTORY_FILE
 BUSY_SECONDS: Final = 10.0
@@ -157,10 +158,6 @@ SCHEMA_VERSION: Final = len(MIGRATIONS)
 T = TypeVar("T")
 
 
-class TooNew(Exception):
-    """The file was written by a newer forage, whose schema this one does not know."""
-
-
 class HistoryUnreadable(Exception):
     """The history file cannot be read (``forage stats``, ``history``); the message names it."""
 
@@ -169,59 +166,16 @@ ROW_KINDS: Final = {"game": "games", "puzzle try": "puzzle tries", "achievement"
 """The kinds of stored row that are checked as they are read, and their plurals."""
 
 
-@contextmanager
-def transaction(conn: sqlite3.Connection) -> Iterator[None]:
-    """One write transaction, taken at once so that two writers queue rather than fail."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-
-
-def _user_version(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("PRAGMA user_version").fetchone()[0])
-
-
-def migrate(conn: sqlite3.Connection, migrations: Sequence[Sequence[str]] = MIGRATIONS) -> None:
+def migrate(conn: sqlite3.Connection, migrations: Migrations = MIGRATIONS) -> None:
     """Bring the schema up to the last of ``migrations`` (by default the history's, up to
-    :data:`SCHEMA_VERSION`) in one transaction that also sets ``user_version``; raises
-    TooNew for a newer file."""
-    latest = len(migrations)
-    if _user_version(conn) == latest:
-        return
-    with transaction(conn):
-        version = _user_version(conn)  # another process may have migrated meanwhile
-        if version > latest:
-            raise TooNew(f"written by a newer forage (schema {version})")
-        for steps in migrations[version:]:
-            for statement in steps:
-                conn.execute(statement)
-        conn.execute(f"PRAGMA user_version = {latest}")
+    :data:`SCHEMA_VERSION`); raises TooNew for a newer file."""
+    sqlite.migrate(conn, migrations)
 
 
-def connect(path: Path, migrations: Sequence[Sequence[str]] = MIGRATIONS) -> sqlite3.Connection:
+def connect(path: Path, migrations: Migrations = MIGRATIONS) -> sqlite3.Connection:
     """Open an SQLite file (by default the history's) in WAL mode, checked and migrated;
     raises sqlite3.DatabaseError if damaged, TooNew if a newer forage wrote it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(
-        path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
-    )
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
-        if _user_version(conn) > len(migrations):
-            raise TooNew(f"written by a newer forage (schema {_user_version(conn)})")
-        check = conn.execute("PRAGMA quick_check").fetchone()[0]
-        if check != "ok":
-            raise sqlite3.DatabaseError(f"damaged ({check})")
-        conn.execute("PRAGMA journal_mode = WAL")
-        migrate(conn, migrations)
-    except BaseException:
-        conn.close()
-        raise
-    return conn
+    return sqlite.connect(path, migrations, BUSY_SECONDS)
 
 
 def move_aside(path: Path) -> Path:
@@ -321,7 +275,7 @@ class HistoryDatabase:
             raise HistoryUnreadable(f"{path}: cannot be read ({_reason(exc)})") from None
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(READ_BUSY_SECONDS * 1000)}")
-            version = _user_version(conn)
+            version = sqlite.user_version(conn)
             if version > SCHEMA_VERSION:
                 raise HistoryUnreadable(f"{path}: written by a newer forage (schema {version})")
         except sqlite3.Error as exc:

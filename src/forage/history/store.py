@@ -18,7 +18,7 @@ from typing import Any
 from forage.engine import Game
 from forage.history.achievements import Achievement, newly_unlocked, puzzle_unlocked
 from forage.history.analyses import AnalysisMemory
-from forage.history.database import HistoryDatabase, TooNew, connect, transaction
+from forage.history.database import HistoryDatabase, connect
 from forage.history.games import (
     PlayInfo,
     StoredGame,
@@ -31,6 +31,7 @@ from forage.history.games import (
 from forage.history.puzzle_tries import add_try, tries_of
 from forage.history.puzzles import PuzzleStats, PuzzleTry, puzzle_stats
 from forage.history.stats import Statistics, statistics
+from forage.sqlite import TooNew, transaction
 
 __all__ = [
     "HistoryStore",

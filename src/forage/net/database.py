@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from forage.history.store import TooNew, connect
+from forage.sqlite import TooNew, connect
 
 SQLITE_BUSY_SECONDS: Final = 2.0
 """How long an SQLite statement of the rooms' store waits for a lock held elsewhere before it
@@ -453,7 +453,7 @@ class SqliteDatabase(Database):
         is durable once the WAL holds it (synchronous NORMAL): a crash of the server loses
         nothing, a power cut may lose the last moments."""
         try:
-            conn = connect(path, MIGRATIONS)
+            conn = connect(path, MIGRATIONS, SQLITE_BUSY_SECONDS)
         except TooNew as exc:
             raise StoreError(f"{path}: {exc}") from None
         except sqlite3.DatabaseError as exc:
