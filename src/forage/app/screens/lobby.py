@@ -27,7 +27,7 @@ from forage.app.screens.rooms import (
 )
 from forage.app.themes import marks_of
 from forage.app.widgets.keys import KeyBar
-from forage.net import DEFAULT_SERVER
+from forage.net import server_option
 from forage.net.protocol import MAX_PLAYERS, MIN_PLAYERS, BusyOut, ErrorOut
 
 LEAVING: Final = (
@@ -93,7 +93,7 @@ class LobbyScreen(RoomScreen):
         self.query_one("#lobby-title", Static).update(title_of(state, "lobby"))
         code = "\n".join(big_lines(shown_code(state.room)))
         self.query_one("#lobby-code", Static).update(Text(code, marks["score"]))
-        server = "" if self.link.server == DEFAULT_SERVER else f" --server {self.link.server}"
+        server = server_option(self.link.server)
         self.query_one("#lobby-join", Static).update(
             Text.assemble(
                 ("They join with: ", ""),
