@@ -33,6 +33,7 @@ from forage.app.screens.room_game import RoomGameScreen
 from forage.app.widgets import StatusBar
 from forage.history.store import HistoryStore
 from forage.net import ROOMS_SERVER_VARIABLE
+from forage.net.identity import seats
 from forage.net.link import Connection, RoomLink
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
@@ -301,6 +302,35 @@ def test_leaving_the_game_says_what_it_does_and_keeps_it_as_left(
         (game,) = store.games()
     assert (game.status, game.mode, game.room, game.placing) == ("abandoned", "room", code, None)
     assert game.moves == 1
+
+
+def test_stopping_for_now_keeps_the_seat_and_says_the_command_that_takes_it_back(
+    tmp_path: Path, forage_home: Path
+) -> None:
+    async def scenario() -> None:
+        async with rooms_at(tmp_path / "server") as rooms:
+            ann = RoomLink(rooms.url, retry_seconds=QUICK, keep_seat=True)
+            await ann.create("Ann")
+            app = RoomApp(ann, Recorder("Ann"))
+            async with app.run_test(size=(80, 24)) as pilot:
+                bob = await dealt(pilot, app, rooms.url)
+                await place_by_keys(pilot, app)
+                await pilot.press("q")
+                await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+                command = f"forage room join {shown_code(ann.state.room)} --server {rooms.url}"
+                question = str(app.screen.query_one("#question", Static).content)
+                assert f"{command} takes it back" in question
+                answers = str(app.screen.query_one("#answers", Static).content)
+                assert "[b reverse]s[/] stop for now" in answers
+                await pilot.press("s")
+                await settle(pilot, lambda: not app.is_running)
+            assert app.farewell == f"To take the game up again: {command}"
+            assert not ann.state.left  # still in the room: the seat waits
+            assert [seat.room for seat in seats()] == [ann.state.room]
+            await bob.close()
+            await ann.close()
+
+    run(scenario())
 
 
 def test_the_help_in_a_room_lists_only_the_keys_a_room_has(tmp_path: Path) -> None:
