@@ -33,8 +33,9 @@ from forage.app.screens.room_game import RoomGameScreen
 from forage.app.widgets import StatusBar
 from forage.history.store import HistoryStore
 from forage.net import ROOMS_SERVER_VARIABLE
-from forage.net.identity import seats
+from forage.net.identity import seat_in, seats
 from forage.net.link import Connection, RoomLink
+from forage.net.protocol import LAST_TURN
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -329,6 +330,43 @@ def test_stopping_for_now_keeps_the_seat_and_says_the_command_that_takes_it_back
             assert [seat.room for seat in seats()] == [ann.state.room]
             await bob.close()
             await ann.close()
+
+    run(scenario())
+
+
+def test_a_seat_taken_back_once_the_room_has_ended_shows_its_results(
+    tmp_path: Path, forage_home: Path
+) -> None:
+    async def scenario() -> None:
+        async with rooms_at(tmp_path / "server") as rooms:
+            ann = RoomLink(rooms.url, retry_seconds=QUICK, keep_seat=True)
+            await ann.create("Ann")
+            bob = RoomLink(rooms.url, retry_seconds=QUICK)
+            await bob.join(ann.state.room, "Bob")
+            await link_until(ann, lambda link: len(link.state.players) == 2)
+            assert await ann.start()
+            for turn in range(1, LAST_TURN + 1):  # Ann is gone before the last is answered
+                for link in (ann, bob):
+                    await link_until(link, lambda link, turn=turn: link.state.turn == turn)
+                    game = link.state.game
+                    assert game is not None
+                    if not game.game().is_over():
+                        await link_place_first(link)
+                        await link_until(link, lambda link: link.pending is None)
+                    if turn == LAST_TURN and link is ann:
+                        await ann.close()
+            await link_until(bob, lambda link: link.state.end is not None)
+            seat = seat_in(rooms.url, ann.state.room)
+            assert seat is not None  # the end was never told to Ann's program
+            back = RoomLink(rooms.url, retry_seconds=QUICK, keep_seat=True)
+            await back.rejoin(seat)
+            app = RoomApp(back, Recorder("Ann"))
+            async with app.run_test(size=(80, 24)) as pilot:
+                await settle(pilot, lambda: isinstance(app.screen, ResultsScreen))
+                await pilot.press("q")
+                await settle(pilot, lambda: not app.is_running)
+            assert seats() == []
+            await bob.close()
 
     run(scenario())
 

@@ -68,12 +68,17 @@ class LobbyScreen(RoomScreen):
         self.call_after_refresh(self.follow_deal)
 
     def follow_deal(self) -> None:
-        """Once dealt, the room's game takes over from the lobby."""
+        """Once dealt, the room's game takes over from the lobby; the results, where a seat
+        taken back finds the room ended."""
         state = self.state
         if state.game is not None and state.end is None:
             from forage.app.screens.room_game import RoomGameScreen
 
             self.app.switch_screen(RoomGameScreen.of_room(self.app))
+        elif state.game is not None:
+            from forage.app.screens.results import ResultsScreen
+
+            self.app.switch_screen(ResultsScreen())
 
     def on_room_news(self, message: RoomNews) -> None:
         """Show the room as it now stands; say what happened."""
