@@ -400,7 +400,8 @@ def test_i_in_the_game_joins_a_friends_room_on_the_tabs_server_and_comes_back(
         async with rooms_at(tmp_path / "server") as rooms:
             monkeypatch.setenv(ROOMS_SERVER_VARIABLE, rooms.url)
             host = await open_room(rooms.url, "Cy")
-            app = ForageApp(seed=1, offer_resume=False)
+            recorder = Recorder("Ann")
+            app = ForageApp(seed=1, offer_resume=False, recorder=recorder)
             async with app.run_test(size=(80, 24)) as pilot:
                 await pilot.pause()
                 await pilot.press("i")
@@ -422,6 +423,10 @@ def test_i_in_the_game_joins_a_friends_room_on_the_tabs_server_and_comes_back(
                 await settle(pilot, lambda: isinstance(app.screen, GameScreen))
                 assert app.services.room is None
                 await link_until(host, lambda link: len(link.state.players) == 1)
+                assert recorder.later(lambda: recorder.player).result(10) == "Dee"
             await host.close()
+            recorder.close()
+            with HistoryStore.read() as store:  # the name typed is the data folder's
+                assert store.last_player() == "Dee"
 
     run(scenario())
