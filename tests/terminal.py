@@ -12,6 +12,7 @@ import struct
 import subprocess
 import sys
 import termios
+import threading
 import time
 from pathlib import Path
 from types import TracebackType
@@ -39,6 +40,8 @@ class Terminal:
         )
         os.close(child)
         self.raw = b""
+        self._reader: threading.Thread | None = None
+        self._closing = threading.Event()
 
     def __enter__(self) -> Terminal:
         """The terminal itself."""
@@ -54,7 +57,22 @@ class Terminal:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(10)
+        self._closing.set()
+        if self._reader is not None:
+            self._reader.join(10)
         os.close(self.main)
+
+    def keep_reading(self) -> None:
+        """Read what forage shows on a thread of its own from now on, so that it never
+        waits on a full terminal while the test waits for something else (``wait_for``
+        then only looks at what has been read)."""
+
+        def read() -> None:
+            while not self._closing.is_set() and self._read(0.05):
+                pass
+
+        self._reader = threading.Thread(target=read, daemon=True)
+        self._reader.start()
 
     def _read(self, timeout: float) -> bool:
         ready, _, _ = select.select([self.main], [], [], timeout)
@@ -76,9 +94,18 @@ class Terminal:
         needle = re.sub(r"\s", "", words).encode()
         end = time.monotonic() + seconds
         while needle not in self.text():
-            if time.monotonic() > end or not self._read(0.05):
+            if self._reader is not None:
+                if time.monotonic() > end:
+                    return False
+                self._closing.wait(0.05)
+            elif time.monotonic() > end or not self._read(0.05):
                 return needle in self.text()
         return True
+
+    def kill(self) -> None:
+        """Kill forage at once (SIGKILL: nothing of it runs after), as a crash would."""
+        self.process.kill()
+        self.process.wait(10)
 
     def send(self, keys: str | bytes) -> None:
         """Type keys."""

@@ -166,7 +166,9 @@ def test_a_room_not_there_a_name_taken_or_a_room_started_is_one_line_exit_2(
     )
     assert (late.returncode, late.stderr) == (
         2,
-        f"forage: {url}: room {started} has already started\n",
+        f"forage: room {started} has started on {url}, and this data folder holds no seat in "
+        "it: take yours back from the computer (or FORAGE_HOME) that joined it, or ask the "
+        "host for a new room\n",
     )
 
 

@@ -138,6 +138,8 @@ def test_a_try_stopped_for_now_waits_and_the_next_daily_takes_it_up(
                 question = app.screen
                 assert isinstance(question, ConfirmScreen)
                 assert "waits for you" in question.question
+                command = f"forage daily --online --name Ann --server {rooms.url}"
+                assert command in question.question  # the exact command that takes it up
                 await pilot.press("y")
                 await settle(pilot, lambda: not app.is_running)
             assert not link.state.left  # the try is not given up

@@ -33,7 +33,9 @@ from forage.app.screens.room_game import RoomGameScreen
 from forage.app.widgets import StatusBar
 from forage.history.store import HistoryStore
 from forage.net import ROOMS_SERVER_VARIABLE
+from forage.net.identity import seat_in, seats
 from forage.net.link import Connection, RoomLink
+from forage.net.protocol import LAST_TURN
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -303,6 +305,72 @@ def test_leaving_the_game_says_what_it_does_and_keeps_it_as_left(
     assert game.moves == 1
 
 
+def test_stopping_for_now_keeps_the_seat_and_says_the_command_that_takes_it_back(
+    tmp_path: Path, forage_home: Path
+) -> None:
+    async def scenario() -> None:
+        async with rooms_at(tmp_path / "server") as rooms:
+            ann = RoomLink(rooms.url, retry_seconds=QUICK, keep_seat=True)
+            await ann.create("Ann")
+            app = RoomApp(ann, Recorder("Ann"))
+            async with app.run_test(size=(80, 24)) as pilot:
+                bob = await dealt(pilot, app, rooms.url)
+                await place_by_keys(pilot, app)
+                await pilot.press("q")
+                await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+                command = f"forage room join {shown_code(ann.state.room)} --server {rooms.url}"
+                question = str(app.screen.query_one("#question", Static).content)
+                assert f"{command} takes it back" in question
+                answers = str(app.screen.query_one("#answers", Static).content)
+                assert "[b reverse]s[/] stop for now" in answers
+                await pilot.press("s")
+                await settle(pilot, lambda: not app.is_running)
+            assert app.farewell == f"To take the game up again: {command}"
+            assert not ann.state.left  # still in the room: the seat waits
+            assert [seat.room for seat in seats()] == [ann.state.room]
+            await bob.close()
+            await ann.close()
+
+    run(scenario())
+
+
+def test_a_seat_taken_back_once_the_room_has_ended_shows_its_results(
+    tmp_path: Path, forage_home: Path
+) -> None:
+    async def scenario() -> None:
+        async with rooms_at(tmp_path / "server") as rooms:
+            ann = RoomLink(rooms.url, retry_seconds=QUICK, keep_seat=True)
+            await ann.create("Ann")
+            bob = RoomLink(rooms.url, retry_seconds=QUICK)
+            await bob.join(ann.state.room, "Bob")
+            await link_until(ann, lambda link: len(link.state.players) == 2)
+            assert await ann.start()
+            for turn in range(1, LAST_TURN + 1):  # Ann is gone before the last is answered
+                for link in (ann, bob):
+                    await link_until(link, lambda link, turn=turn: link.state.turn == turn)
+                    game = link.state.game
+                    assert game is not None
+                    if not game.game().is_over():
+                        await link_place_first(link)
+                        await link_until(link, lambda link: link.pending is None)
+                    if turn == LAST_TURN and link is ann:
+                        await ann.close()
+            await link_until(bob, lambda link: link.state.end is not None)
+            seat = seat_in(rooms.url, ann.state.room)
+            assert seat is not None  # the end was never told to Ann's program
+            back = RoomLink(rooms.url, retry_seconds=QUICK, keep_seat=True)
+            await back.rejoin(seat)
+            app = RoomApp(back, Recorder("Ann"))
+            async with app.run_test(size=(80, 24)) as pilot:
+                await settle(pilot, lambda: isinstance(app.screen, ResultsScreen))
+                await pilot.press("q")
+                await settle(pilot, lambda: not app.is_running)
+            assert seats() == []
+            await bob.close()
+
+    run(scenario())
+
+
 def test_the_help_in_a_room_lists_only_the_keys_a_room_has(tmp_path: Path) -> None:
     from forage.app.screens.help import HelpScreen
 
@@ -332,7 +400,8 @@ def test_i_in_the_game_joins_a_friends_room_on_the_tabs_server_and_comes_back(
         async with rooms_at(tmp_path / "server") as rooms:
             monkeypatch.setenv(ROOMS_SERVER_VARIABLE, rooms.url)
             host = await open_room(rooms.url, "Cy")
-            app = ForageApp(seed=1, offer_resume=False)
+            recorder = Recorder("Ann")
+            app = ForageApp(seed=1, offer_resume=False, recorder=recorder)
             async with app.run_test(size=(80, 24)) as pilot:
                 await pilot.pause()
                 await pilot.press("i")
@@ -354,6 +423,10 @@ def test_i_in_the_game_joins_a_friends_room_on_the_tabs_server_and_comes_back(
                 await settle(pilot, lambda: isinstance(app.screen, GameScreen))
                 assert app.services.room is None
                 await link_until(host, lambda link: len(link.state.players) == 1)
+                assert recorder.later(lambda: recorder.player).result(10) == "Dee"
             await host.close()
+            recorder.close()
+            with HistoryStore.read() as store:  # the name typed is the data folder's
+                assert store.last_player() == "Dee"
 
     run(scenario())

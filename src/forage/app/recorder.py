@@ -90,6 +90,12 @@ class Recorder:
             notice, store.notice = store.notice, None
             self.tell(notice[0].upper() + notice[1:] + ".")
 
+    def take_name(self, name: str) -> None:
+        """Play under ``name`` from now on, and keep it as the data folder's (on the
+        history's thread)."""
+        self.player_name = name
+        self.history().set_last_player(name)
+
     @property
     def player(self) -> str:
         """Who is playing."""

@@ -371,15 +371,15 @@ class Services:
         self.analysis.run(Priority.LATER, move_task(start, game.moves, index, settings))
 
     def open_room(self, server: str) -> RoomLink:
-        """A new link to the rooms of ``server`` (not yet open: create or join with it),
-        kept as the app's room in place of any before it (which is let go unclosed: close
-        it first)."""
+        """A new link to the rooms of ``server`` (not yet open: create or join with it; it
+        keeps its seat in the data folder), kept as the app's room in place of any before
+        it (which is let go unclosed: close it first)."""
         if self._room_link is not None:
             link = self._room_link(server)
         else:
             from forage.net.link import RoomLink
 
-            link = RoomLink(server)
+            link = RoomLink(server, keep_seat=True)
         self.room = link
         return link
 

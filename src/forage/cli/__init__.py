@@ -254,10 +254,22 @@ def _leaderboard(sub: Subparsers) -> None:
 
 
 def _room(sub: Subparsers) -> None:
-    room = sub.add_parser("room", help="play with friends: open a room on a server, or join one")
-    rooms = room.add_subparsers(dest="room_command", metavar="new|join", required=True)
+    room = sub.add_parser(
+        "room",
+        help="play with friends: open a room on a server, or join one; alone: the rooms this"
+        " data folder holds a seat in",
+    )
+    room.add_argument(
+        "--server",
+        metavar="URL",
+        dest="seats_server",
+        help="without new or join: the seats on this server only",
+    )
+    rooms = room.add_subparsers(dest="room_command", metavar="new|join")
     new = rooms.add_parser("new", help="open a room, show its code to give to friends, and play")
-    join = rooms.add_parser("join", help="join a friend's room and play in it")
+    join = rooms.add_parser(
+        "join", help="join a friend's room and play in it, or take back the seat kept in it"
+    )
     join.add_argument("code", metavar="CODE", help="the room's code, as the host's screen shows it")
     for command in (new, join):
         command.add_argument(

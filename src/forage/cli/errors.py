@@ -153,13 +153,3 @@ def writable_file(path: str, option: str = "--record") -> Path:
     if problem is not None:
         raise BadInput(f"{option} {path}: {problem}")
     return Path(path)
-
-
-def named_player(name: str) -> str:
-    """The ``--player`` name, checked; BadInput naming the option if it cannot be used."""
-    from forage.history.games import check_player
-
-    try:
-        return check_player(name)
-    except ValueError as exc:
-        raise BadInput(f"--player: {exc} (got {shortened(name)!r})") from None

@@ -9,7 +9,8 @@ import argparse
 import json
 import sys
 
-from forage.cli.errors import BadInput, named_player, shortened, writable_file
+from forage.cli.errors import BadInput, shortened, writable_file
+from forage.cli.player import player_name
 from forage.files import os_problem, write_atomic
 from forage.history.daily import daily_deal, daily_seed, parse_day, today
 from forage.history.database import HistoryUnreadable
@@ -33,11 +34,6 @@ def _read_history() -> HistoryStore:
         raise BadInput(str(exc)) from None
 
 
-def chosen_player(name: str | None, store: HistoryStore) -> str:
-    """The player named by ``--player``, else the last one used, else the login name."""
-    return store.default_player() if name is None else named_player(name)
-
-
 def stats_command(args: argparse.Namespace) -> int:
     """Print a player's statistics and achievements."""
     from forage.history.achievements import all_achievements
@@ -45,7 +41,7 @@ def stats_command(args: argparse.Namespace) -> int:
 
     with _read_history() as store:
         try:
-            player = chosen_player(args.player, store)
+            player = player_name(args.player)
             stats = store.statistics(player)
             unlocked = store.unlocked(player)
         except HistoryUnreadable as exc:
@@ -95,7 +91,7 @@ def history_command(args: argparse.Namespace) -> int:
         raise BadInput(f"history: FILE ({shortened(args.file)!r}) goes with --export ID")
     with _read_history() as store:
         try:
-            player = chosen_player(args.player, store)
+            player = player_name(args.player)
             limit = args.limit if args.limit is not None or args.json else HISTORY_ROWS
             games = store.games(player, limit)
         except HistoryUnreadable as exc:
@@ -134,7 +130,7 @@ def daily_command(args: argparse.Namespace) -> int:
     if args.code:
         print(daily_deal(day, args.recipes).code)
         return 0
-    player = None if args.player is None else named_player(args.player)
+    player = None if args.player is None else player_name(args.player)
     from forage.cli.play import run_game
 
     seed = daily_seed(day, args.recipes)

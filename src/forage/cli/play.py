@@ -16,7 +16,6 @@ from forage.cli.errors import (
     BadInput,
     deal_option,
     fail,
-    named_player,
     read_text,
     report_crash,
     shortened,
@@ -39,7 +38,9 @@ def play_command(args: argparse.Namespace) -> int:
     record = writable_file(args.record) if args.record is not None else None
     player = None
     if args.player is not None:  # the history (SQLite) is otherwise opened after start-up
-        player = named_player(args.player)
+        from forage.cli.player import player_name
+
+        player = player_name(args.player)
     if args.file is None:
         # A first start that names no deal may be a new player's: the tutorial is offered.
         first = args.seed is None and args.deal is None

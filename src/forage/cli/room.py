@@ -1,12 +1,14 @@
 """``forage room new`` and ``forage room join CODE``: play with friends in a room on a
-rooms server (``forage serve``); ``forage daily --online``: the server's daily, a room of
-one.
+rooms server (``forage serve``); ``forage room``: the rooms this data folder holds a seat
+in; ``forage daily --online``: the server's daily, a room of one.
 
 The name and the code are checked as the server checks them, and the room is opened or
 joined before the screen comes up: a bad name or code, a server that cannot be reached, a
-room that is not there or has started are each one line on stderr, exit 2. Once the
-screen is up, a lost connection is said there and tried again by itself. Textual is
-imported only once in the room.
+room that is not there or has started are each one line on stderr, exit 2. The seat is
+kept in the data folder (:mod:`forage.net.identity`) as soon as the server gives it: a
+``join`` of a room whose seat is kept takes it back, at any point of the game, whatever
+became of the program that held it. Once the screen is up, a lost connection is said
+there and tried again by itself. Textual is imported only once in the room.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from datetime import UTC, date, datetime
 from typing import Any, TypeVar
 
 from forage.cli.errors import BadInput, shortened
+from forage.cli.player import player_name, remember_player
+from forage.net.identity import Seat, seat_in, seats
 from forage.net.link import Refused, RoomLink, Unreachable
-from forage.net.protocol import ErrorCode, new_token, room_code, room_name
+from forage.net.protocol import ErrorCode, name_key, new_token, room_code, room_name
 
 T = TypeVar("T")
 
@@ -41,25 +45,10 @@ def run_on(loop: asyncio.AbstractEventLoop, coroutine: Coroutine[Any, Any, T]) -
 
 
 def room_player(given: str | None) -> str:
-    """The name to play under: ``--name``, else the last name used (else the login name),
-    as ``forage play`` names its player; BadInput naming the problem if the server would
-    refuse it."""
-    from forage.history.database import HistoryUnreadable
-    from forage.history.games import login_name
-    from forage.history.store import HistoryStore
-
-    name = given
-    if name is None:
-        try:
-            with HistoryStore.read() as store:
-                name = store.default_player()
-        except HistoryUnreadable:
-            name = login_name()
-    try:
-        return room_name(name)
-    except ValueError as exc:
-        how = "" if given is not None else "; give another with --name"
-        raise BadInput(f"--name: {exc} (got {shortened(name)!r}{how})") from None
+    """The name to play under in a room: ``--name`` (remembered as the data folder's), else
+    the last name used, else the login name; BadInput naming the problem if the server
+    would refuse it."""
+    return player_name(given, "--name", room_name, remember=True)
 
 
 def refusal_line(refused: Refused, server: str, code: str | None) -> str:
@@ -68,12 +57,53 @@ def refusal_line(refused: Refused, server: str, code: str | None) -> str:
         return f"--name: {refused} (choose another with --name)"
     if refused.code == ErrorCode.NO_ROOM:
         return f"room {code}: no room has that code on {server} (check it with the host)"
+    if refused.code == ErrorCode.STARTED:
+        return (
+            f"room {code} has started on {server}, and this data folder holds no seat in it: "
+            "take yours back from the computer (or FORAGE_HOME) that joined it, or ask the "
+            "host for a new room"
+        )
     return f"{server}: {refused}"
 
 
+def seat_line(seat: Seat) -> str:
+    """A seat as ``forage room`` lists it: code, server, turn (or lobby), name."""
+    from forage.app.lettering import shown_code
+
+    turn = f"turn {seat.turn}" if seat.turn else "lobby"
+    return f"{shown_code(seat.room)}  {seat.server}  {turn}  ({seat.name})"
+
+
+def seats_command(server: str | None) -> int:
+    """List the rooms this data folder holds a seat in (on ``server`` only, if given)."""
+    held = seats(server)
+    if not held:
+        where = "" if server is None else f" on {server}"
+        print(f"This data folder holds no seat in a room{where}.")
+        return 0
+    for seat in held:
+        print(seat_line(seat))
+    return 0
+
+
+def held_seat(code: str, server: str, given: str | None) -> Seat | None:
+    """The seat this data folder holds in room ``code``, if any; a ``--name`` other than
+    the seat's is said (the seat is taken back under its own name)."""
+    seat = seat_in(server, code)
+    if seat is not None and given is not None and name_key(given.strip()) != name_key(seat.name):
+        print(
+            f"forage: taking back your seat in room {code} as {seat.name!r} "
+            f"(it was joined under that name; --name {shortened(given)!r} is not used)",
+            file=sys.stderr,
+        )
+    return seat
+
+
 def room_command(args: argparse.Namespace) -> int:
-    """Open (``new``) or join a room, then play in it on the screen until done with it."""
-    name = room_player(args.name)
+    """Open (``new``) or join a room, or take a seat kept in it back, then play in it on the
+    screen until done with it; with neither, list the seats kept."""
+    if args.room_command is None:
+        return seats_command(args.seats_server)
     code = None
     if args.room_command == "join":
         code = room_code(args.code)
@@ -82,18 +112,37 @@ def room_command(args: argparse.Namespace) -> int:
                 f"CODE: not a room code: {shortened(args.code)!r} (8 letters and digits, "
                 "as the host's screen shows it)"
             )
+    seat = None if code is None else held_seat(code, args.server, args.name)
+    if seat is None:
+        name = room_player(args.name)
+    else:
+        name = seat.name
+        remember_player(name)
     loop = asyncio.new_event_loop()
-    link = RoomLink(args.server)
+    link = RoomLink(args.server, keep_seat=True)
     try:
         try:
             if code is None:
                 run_on(loop, link.create(name, args.recipes, args.deck))
+            elif seat is not None:
+                run_on(loop, link.rejoin(seat))
             else:
                 run_on(loop, link.join(code, name))
         except Unreachable as exc:
             raise BadInput(f"--server: {exc}") from None
         except Refused as exc:
+            if seat is not None and exc.code == ErrorCode.NO_ROOM:
+                raise BadInput(
+                    f"room {code}: {args.server} no longer has it (it has ended, or you left "
+                    "it): its seat is forgotten"
+                ) from None
             raise BadInput(refusal_line(exc, args.server, code)) from None
+        if link.seat_problem is not None:
+            print(
+                f"forage: warning: your seat cannot be kept ({link.seat_problem}): if this "
+                f"program ends, room {link.state.room} cannot be taken back from here",
+                file=sys.stderr,
+            )
         return play_room(link, name, loop)
     finally:
         run_on(loop, link.close())
@@ -114,10 +163,19 @@ def play_room(
     from forage.cli.play import run_app
 
     recorder = Recorder(name)
+    made: list[RoomApp] = []
+
+    def app() -> RoomApp:
+        made.append(RoomApp(link, recorder, online_daily))
+        return made[-1]
+
     try:
-        return run_app(lambda: RoomApp(link, recorder, online_daily), loop=loop)
+        code = run_app(app, loop=loop)
     finally:
         recorder.close()
+    if made and made[-1].farewell is not None:
+        print(made[-1].farewell)
+    return code
 
 
 def daily_online_command(args: argparse.Namespace) -> int:

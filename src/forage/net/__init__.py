@@ -40,3 +40,8 @@ the browser's address, signed by the server (:data:`CLIENT_HEADER`)."""
 CLIENT_HEADER: Final = "Forage-Client"
 """The header a browser tab's game opens its rooms connection with: the value of
 :data:`ROOMS_CLIENT_VARIABLE`, so the server counts the browser's address, not its own."""
+
+
+def server_option(server: str) -> str:
+    """`` --server URL`` as a command is given it, or nothing for :data:`DEFAULT_SERVER`."""
+    return "" if server.rstrip("/") == DEFAULT_SERVER else f" --server {server}"

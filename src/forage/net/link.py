@@ -12,6 +12,12 @@ connection is opened again by itself, the player's place taken back with the tok
 not answered is sent again. Only the player leaving, the link being closed, the room's end,
 a room the server no longer has or the place taken by another connection of the player's
 (:attr:`Connection.GONE`) stop it trying.
+
+A link that keeps its seat (``keep_seat``) keeps the room's token in the data folder
+(:mod:`forage.net.identity`) as soon as the server has given it, before the ``joined``
+answer is acted on, and the turn being played as the room goes on; it forgets the seat once
+the room has ended, the player has left it or the server no longer has it. A new program
+takes the seat back with :meth:`RoomLink.rejoin`.
 """
 
 from __future__ import annotations
@@ -28,8 +34,10 @@ from typing import Final
 import aiohttp
 
 from forage.engine import Placement
+from forage.files import os_problem
 from forage.net import ROOMS_CLIENT_VARIABLE, ROOMS_SERVER_VARIABLE
 from forage.net.client import Closed, PlayerGame, RoomClient
+from forage.net.identity import Seat, forget_seat, keep_seat
 from forage.net.protocol import (
     REPLACED,
     BadMessage,
@@ -56,6 +64,9 @@ HEARTBEAT_SECONDS: Final = 15.0
 long again."""
 RETRY_SECONDS: Final = (0.5, 1.0, 2.0, 4.0, 5.0)
 """The waits before each new try after a lost connection; the last one repeats."""
+SEAT_TURN_SECONDS: Final = 0.5
+"""How long after a turn is told its number is written to the kept seat (a rejoin's
+story of every turn so far is one write)."""
 
 LOST: Final = (Closed, aiohttp.ClientError, ConnectionError, TimeoutError, BadMessage)
 """What a connection that has ended (or that talks nonsense) raises."""
@@ -252,10 +263,19 @@ class RoomLink:
         *,
         connect: Connector = _connect,
         retry_seconds: Sequence[float] = RETRY_SECONDS,
+        keep_seat: bool = False,
     ) -> None:
         """A link to the rooms of ``server`` (``http://HOST:PORT``), not yet open; ``connect``
-        opens each connection (tests may hand another)."""
+        opens each connection (tests may hand another); with ``keep_seat``, the seat in the
+        room it opens or joins is kept in the data folder."""
         self.server = server
+        self.keep_seat = keep_seat
+        self.name = ""
+        """The name the player asked for the room under (or holds its seat under)."""
+        self.seat_problem: str | None = None
+        """Why the seat could not be kept in the data folder, if it could not."""
+        self._kept: Seat | None = None
+        self._seat_due: asyncio.TimerHandle | None = None
         self.state = RoomState()
         self.connection = Connection.CLOSED
         self.problem: str | None = None
@@ -290,16 +310,32 @@ class RoomLink:
 
     async def create(self, name: str, recipes: bool = False, deck: int = 1) -> None:
         """Open a new room as its host; raises Unreachable or Refused."""
+        self.name = name
         await self._open(lambda client: client.create(name, recipes, deck))
 
     async def join(self, room: str, name: str) -> None:
         """Join a room that has not started; raises Unreachable or Refused."""
+        self.name = name
         await self._open(lambda client: client.join(room, name))
+
+    async def rejoin(self, seat: Seat) -> None:
+        """Take a kept seat back, at any point of its room's life (the server tells the
+        room's story again); raises Unreachable or Refused. A seat whose room the server no
+        longer has (``no-room``) is forgotten."""
+        self.name, self._kept = seat.name, seat
+        try:
+            await self._open(lambda client: client.rejoin(seat.room, seat.token))
+        except Refused as refused:
+            if refused.code == ErrorCode.NO_ROOM:
+                self._forget_seat(seat.room)
+            raise
 
     async def daily(self, name: str, token: str | None) -> None:
         """Take the day's try of the server's online daily under ``name`` (registering it
         if ``token`` is None): a room of one, dealt at once, or the try under way; raises
-        Unreachable or Refused (``name-taken``, ``played``...)."""
+        Unreachable or Refused (``name-taken``, ``played``...). Its token is the name's
+        (kept with the name), not a seat."""
+        self.name, self.keep_seat = name, False
         await self._open(lambda client: client.daily(name, token))
 
     async def _client_for(self) -> RoomClient:
@@ -354,15 +390,20 @@ class RoomLink:
         await self._send(lambda client: client.place(turn, placement))
 
     async def leave(self) -> None:
-        """Leave the room (the others stay in it, and play on); the link closes."""
+        """Leave the room (the others stay in it, and play on); the link closes and its
+        seat is forgotten."""
         await self._send(lambda client: client.leave())
         self.state.left = True
+        self._forget_seat(self.state.room)
         await self.close()
 
     async def close(self) -> None:
         """Stop reading and close the connection (the server waits for the player as for a
         lost connection, unless they left)."""
         self._stopping = True
+        if self._seat_due is not None:  # the turn is written before the program may end
+            self._seat_due.cancel()
+            self._keep_turn()
         reader, self._reader = self._reader, None
         if reader is not None and reader is not asyncio.current_task():
             reader.cancel()
@@ -395,7 +436,53 @@ class RoomLink:
             self.state.follow(message)
         except ValueError as error:  # a card or placement the game cannot take: a bad server
             raise BadMessage(f"its {message.type} cannot be played: {error}") from None
+        if self.keep_seat:
+            self._seat_news(message)
         self._tell(News(message=message))
+
+    # -- the seat kept ----------------------------------------------------------------------
+
+    def _seat_news(self, message: ServerMessage) -> None:
+        """Keep the seat a ``joined`` gives (at once), the turn a deal or call tells (a
+        moment later), or forget the seat of a room ended or left."""
+        state = self.state
+        kept = self._kept
+        if isinstance(message, JoinedOut):
+            if kept is None or (kept.room, kept.token) != (state.room, state.token):
+                self._write_seat(Seat(self.server, state.room, state.token, self.name, state.turn))
+        elif isinstance(message, EndOut | LeftOut):
+            self._forget_seat(state.room)
+        elif isinstance(message, DealOut | TurnOut) and self._seat_due is None:
+            loop = asyncio.get_running_loop()
+            self._seat_due = loop.call_later(SEAT_TURN_SECONDS, self._keep_turn)
+
+    def _keep_turn(self) -> None:
+        """Write the turn being played to the seat kept, if it has changed."""
+        self._seat_due = None
+        kept = self._kept
+        if kept is not None and kept.turn != self.state.turn and kept.room == self.state.room:
+            self._write_seat(Seat(kept.server, kept.room, kept.token, kept.name, self.state.turn))
+
+    def _write_seat(self, seat: Seat) -> None:
+        """Keep a seat in the data folder (saying why in :attr:`seat_problem` if it cannot)."""
+        try:
+            keep_seat(seat)
+        except OSError as error:
+            self.seat_problem = os_problem(error)
+            return
+        self._kept, self.seat_problem = seat, None
+
+    def _forget_seat(self, room: str) -> None:
+        """Forget the seat kept in a room (one that cannot be forgotten is let be: taking it
+        back finds the room ended or gone, and forgets it then)."""
+        if self._seat_due is not None:
+            self._seat_due.cancel()
+            self._seat_due = None
+        self._kept = None
+        if not self.keep_seat or not room:
+            return
+        with contextlib.suppress(OSError):
+            forget_seat(self.server, room)
 
     async def _read(self) -> None:
         """Read the server's messages, opening the connection again whenever it is lost,
@@ -451,6 +538,7 @@ class RoomLink:
                 await client.close()
                 self.problem = answer.message
                 if answer.code == ErrorCode.NO_ROOM:
+                    self._forget_seat(self.state.room)
                     self.connection = Connection.GONE
                     self._tell(News(connection=Connection.GONE))
                     return False

@@ -14,18 +14,23 @@ from forage.app.widgets.keys import KeyBar
 
 
 class ConfirmScreen(ForageModal):
-    """Ask a question; dismisses with "yes" or "no"."""
+    """Ask a question; dismisses with "yes" or "no" (or "later", where it is offered)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y,enter", "answer('yes')", "Yes"),
         Binding("n,escape", "answer('no')", "No"),
+        Binding("s", "answer('later')", "Later", show=False),
     ]
 
-    def __init__(self, question: str, answers: tuple[str, str] = ("yes", "no")) -> None:
-        """A dialog asking ``question``; ``answers`` names what y and n do."""
+    def __init__(
+        self, question: str, answers: tuple[str, str] = ("yes", "no"), later: str | None = None
+    ) -> None:
+        """A dialog asking ``question``; ``answers`` names what y and n do, ``later`` what s
+        does (None: s does nothing)."""
         super().__init__()
         self.question = question
         self.answers = answers
+        self.later = later
 
     def compose(self) -> ComposeResult:
         """The question and its keys."""
@@ -33,8 +38,15 @@ class ConfirmScreen(ForageModal):
         with Vertical(classes="body dialog confirm"):
             yield Static(self.question, id="question")
             yes, no = self.answers
-            yield Static(f"[b reverse]y[/] {yes}    [b reverse]n[/] {no}", id="answers")
+            later = "" if self.later is None else f"    [b reverse]s[/] {self.later}"
+            yield Static(f"[b reverse]y[/] {yes}{later}    [b reverse]n[/] {no}", id="answers")
         yield KeyBar()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """s answers only where it is offered."""
+        if action == "answer" and parameters == ("later",):
+            return self.later is not None
+        return True
 
     def action_answer(self, answer: str) -> None:
         """Close with the answer."""

@@ -10,6 +10,7 @@ again; escape goes back to the game.
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import ClassVar
 
@@ -24,6 +25,7 @@ from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.services import services_of
 from forage.app.widgets.keys import KeyBar
 from forage.net import DEFAULT_SERVER, ROOMS_SERVER_VARIABLE
+from forage.net.identity import seat_in
 from forage.net.link import Refused, Unreachable
 from forage.net.protocol import MAX_NAME, room_code, room_name
 
@@ -100,16 +102,22 @@ class FriendsScreen(ForageModal):
         self.say(f"Connecting to {self.server}{ELLIPSIS}")
         services = services_of(self.app)
         link = services.open_room(self.server)
+        seat = None if code is None else seat_in(self.server, code)
         try:
             if code is None:
                 recipes = self.query_one("#friends-recipes", Checkbox).value
                 await link.create(name, recipes=recipes)
+            elif seat is not None:  # this data folder's seat in the room: taken back
+                await link.rejoin(seat)
             else:
                 await link.join(code, name)
         except (Unreachable, Refused) as exc:
             services.room = None
             self.say(f"{str(exc)[:1].upper()}{str(exc)[1:]}.")
             return
+        history = services.history
+        if history is not None:  # the name played under is the data folder's from now on
+            history.later(functools.partial(history.take_name, link.name))
         self.dismiss("in")
 
     def action_close(self) -> None:

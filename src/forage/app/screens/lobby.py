@@ -27,7 +27,7 @@ from forage.app.screens.rooms import (
 )
 from forage.app.themes import marks_of
 from forage.app.widgets.keys import KeyBar
-from forage.net import DEFAULT_SERVER
+from forage.net import server_option
 from forage.net.protocol import MAX_PLAYERS, MIN_PLAYERS, BusyOut, ErrorOut
 
 LEAVING: Final = (
@@ -68,12 +68,17 @@ class LobbyScreen(RoomScreen):
         self.call_after_refresh(self.follow_deal)
 
     def follow_deal(self) -> None:
-        """Once dealt, the room's game takes over from the lobby."""
+        """Once dealt, the room's game takes over from the lobby; the results, where a seat
+        taken back finds the room ended."""
         state = self.state
         if state.game is not None and state.end is None:
             from forage.app.screens.room_game import RoomGameScreen
 
             self.app.switch_screen(RoomGameScreen.of_room(self.app))
+        elif state.game is not None:
+            from forage.app.screens.results import ResultsScreen
+
+            self.app.switch_screen(ResultsScreen())
 
     def on_room_news(self, message: RoomNews) -> None:
         """Show the room as it now stands; say what happened."""
@@ -93,7 +98,7 @@ class LobbyScreen(RoomScreen):
         self.query_one("#lobby-title", Static).update(title_of(state, "lobby"))
         code = "\n".join(big_lines(shown_code(state.room)))
         self.query_one("#lobby-code", Static).update(Text(code, marks["score"]))
-        server = "" if self.link.server == DEFAULT_SERVER else f" --server {self.link.server}"
+        server = server_option(self.link.server)
         self.query_one("#lobby-join", Static).update(
             Text.assemble(
                 ("They join with: ", ""),

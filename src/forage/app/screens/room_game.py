@@ -33,6 +33,7 @@ from forage.app.screens.rooms import (
     names_text,
     room_name,
     standings_text,
+    take_back_command,
 )
 from forage.app.services import services_of
 from forage.app.session import Session
@@ -41,14 +42,17 @@ from forage.app.widgets import StatusState
 from forage.engine import Game, Outcome, Placement
 from forage.history.games import now_utc
 from forage.net.protocol import BusyOut, ErrorOut, TurnOut
+from forage.net.rooms import WAIT_SECONDS
 
 LEAVING: Final = (
     "Leave the room? You leave the room; the others play on. Your game ends as it stands "
-    "and is kept in your history as left."
+    "and is kept in your history as left.\n\nOr stop for now: your seat is kept here, and "
+    "{command} takes it back (the room waits {minutes} minutes for you, then plays on "
+    "without you)."
 )
 PAUSING_DAILY: Final = (
     "Stop for now? Your try of today's online daily waits for you on the server until the "
-    "day is over (midnight UTC): forage daily --online takes it up where you left it."
+    "day is over (midnight UTC): {command} takes it up where you left it."
 )
 
 
@@ -187,14 +191,16 @@ class RoomGameScreen(GameScreen, RoomScreen):
             return
         from forage.app.screens.confirm import ConfirmScreen
 
+        command = take_back_command(self.link, self.day)
         if self.day is not None:
             # The day's one try is not given up: the connection closes, the try waits.
 
             def paused(answer: str | None) -> None:
                 if answer == "yes":
-                    self.done_with_room()
+                    self.stop_for_now(command)
 
-            self.app.push_screen(ConfirmScreen(PAUSING_DAILY, ("stop", "play on")), paused)
+            question = PAUSING_DAILY.format(command=command)
+            self.app.push_screen(ConfirmScreen(question, ("stop", "play on")), paused)
             return
 
         async def answered(answer: str | None) -> None:
@@ -202,8 +208,20 @@ class RoomGameScreen(GameScreen, RoomScreen):
                 found = left_game(self.state, self.session.game.copy(), self.dealt_at)
                 await keep_room_game(self.app, history_key(self.state), found)
                 await self.leave_room()
+            elif answer == "later":
+                self.stop_for_now(command)
 
-        self.app.push_screen(ConfirmScreen(LEAVING, ("leave", "stay")), answered)
+        question = LEAVING.format(command=command, minutes=round(WAIT_SECONDS / 60))
+        self.app.push_screen(ConfirmScreen(question, ("leave", "stay"), "stop for now"), answered)
+
+    def stop_for_now(self, command: str) -> None:
+        """Hand the room back to the app without leaving it: the seat (or the day's try)
+        waits; the program, when it ends, says the command that takes it up again."""
+        from forage.app.room_app import RoomApp
+
+        if isinstance(self.app, RoomApp):
+            self.app.farewell = f"To take the game up again: {command}"
+        self.done_with_room()
 
     # -- the room's news ----------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ rule: the state's game is the engine's, its standings and results the server's.
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Final
@@ -24,6 +25,7 @@ from forage.app.lettering import shown_code
 from forage.app.screens.base import ForageScreen
 from forage.app.services import services_of
 from forage.app.themes import DEFAULT_MARKS
+from forage.net import server_option
 from forage.net.link import Connection, News, RoomLink, RoomState
 from forage.net.protocol import EndOut, ResultLine
 
@@ -126,6 +128,16 @@ def connection_news(news: News) -> str | None:
     if news.connection is Connection.LOST:
         return f"Connection lost, trying again{ELLIPSIS}"
     return None
+
+
+def take_back_command(link: RoomLink, day: date | None = None) -> str:
+    """The command that takes the player's game in the link's room up again: ``forage room
+    join CODE`` (the seat kept), or, for a try of the online daily, ``forage daily
+    --online`` under the player's name."""
+    server = server_option(link.server)
+    if day is not None:
+        return f"forage daily --online --name {shlex.quote(link.name)}{server}"
+    return f"forage room join {shown_code(link.state.room)}{server}"
 
 
 def room_name(room: str, day: date | None = None) -> str:
