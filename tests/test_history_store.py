@@ -16,8 +16,9 @@ from history_helpers import GAME_KEYS, T0, played, record
 
 from forage.history import database
 from forage.history.database import DB_NAME, MIGRATIONS, SCHEMA_VERSION
-from forage.history.games import PlayInfo, check_player, game_row
+from forage.history.games import PlayInfo, game_row
 from forage.history.store import HistoryStore
+from forage.players import check_player
 from forage.record import load_game
 
 

@@ -19,10 +19,10 @@ from forage.ai.par import QUICK, ParResult, keep_par, kept_par, par_key
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game
 from forage.history.database import DB_NAME
-from forage.history.games import login_name
 from forage.history.puzzles import START_RATING, K
 from forage.history.stats import distribution
 from forage.history.store import HistoryStore
+from forage.players import login_name
 
 BIG = 9_223_372_036_854_775_807
 """The largest whole number SQLite stores."""

@@ -13,6 +13,7 @@ LAYER: Final = {
     "forage": 0,
     "forage.exits": 0,
     "forage.sqlite": 0,
+    "forage.players": 0,
     "forage.adapters": 0,
     "forage.files": 0,
     "forage.paths": 0,

@@ -119,6 +119,11 @@ def test_a_room_of_two_plays_to_its_results_and_ann_keeps_it_in_her_history(
                     turn = await place_by_keys(pilot, app)
                     screen = game_screen(app)
                     await settle(pilot, lambda: ann.pending is None)
+                    waiting = f"to place turn {turn}." if turn < 8 else "to finish"
+                    await settle(  # the screen has taken the server's answer in
+                        pilot,
+                        lambda waiting=waiting: waiting in headline(app),  # type: ignore[misc]
+                    )
                     players = text_of(screen, "#players")
                     if turn < 8:  # whom the turn waits for, until Bob places
                         assert f"Waiting for Bob to place turn {turn}." in headline(app)

@@ -176,7 +176,7 @@ class ForageApp(ForageBaseApp):
         """Ask for a name and a room code over the game; once in the room, its lobby (the
         game waits underneath, saved, until the player is done with the room)."""
         from forage.app.screens.friends import FriendsScreen, rooms_server
-        from forage.history.games import login_name
+        from forage.players import login_name
 
         if self.services.room is not None:
             return

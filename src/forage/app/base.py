@@ -73,6 +73,9 @@ class ForageBaseApp(App[int]):
             plain_bars()
         self.crash: BaseException | None = None
         """The error that stopped the app, if one did (the command that ran it logs it)."""
+        self.farewell: str | None = None
+        """What to print once the app has ended (the command that takes the game up again,
+        after the player stopped for now)."""
         self._stopping_on: int | None = None
         """The exit code of the stopping signal being handled, once one has come."""
         self._run_returned = threading.Event()

@@ -33,9 +33,6 @@ class RoomApp(ForageBaseApp):
         daily (its results then show the day's board)."""
         super().__init__(Services(history=recorder, room=link))
         self.online_daily = online_daily
-        self.farewell: str | None = None
-        """What to print once the app has ended (the command that takes the game up again,
-        after the player stopped for now)."""
         if recorder is not None:
             recorder.tell = self.history_notice
 

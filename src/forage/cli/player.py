@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from forage.cli.errors import BadInput, shortened
-from forage.history.games import check_player
+from forage.players import check_player
 
 
 def last_player() -> str:
     """The name this data folder played under last, else the login name."""
     from forage.history.database import HistoryUnreadable
-    from forage.history.games import login_name
     from forage.history.store import HistoryStore
+    from forage.players import login_name
 
     try:
         with HistoryStore.read() as store:

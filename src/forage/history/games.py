@@ -2,12 +2,11 @@
 
 :class:`StoredGame` is one row of the ``games`` table read back (each value checked);
 :class:`PlayInfo` is what the store needs beyond the engine's game; :func:`game_row` makes
-the row of a game; :func:`check_player` is the rule for player names.
+the row of a game (names held to :func:`forage.players.check_player`).
 """
 
 from __future__ import annotations
 
-import getpass
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -19,10 +18,9 @@ from forage.engine import Deal, Game, Score
 from forage.engine.areas import BASKET_FACE, MOUSE_FACE
 from forage.engine.deal import check_seed
 from forage.engine.scoring import DICE, LOWEST_RATING, RATINGS, SCORE_LIMIT
+from forage.players import check_player
 from forage.record import parse_record, record_from_game
 
-MAX_PLAYER: Final = 40
-"""The longest player name, in characters."""
 MOST_ASKED: Final = 1_000_000
 """The most hints or undos a stored game counts: far more than any game asks for."""
 MOST_PLAYERS: Final = 100
@@ -39,26 +37,6 @@ def now_utc() -> datetime:
 def timestamp(moment: datetime) -> str:
     """A time as stored: ISO 8601 in UTC, to the second, ending in Z."""
     return moment.astimezone(UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def check_player(name: str) -> str:
-    """A player name, trimmed; raises ValueError if it is empty, too long or unprintable."""
-    trimmed = name.strip()
-    if not trimmed:
-        raise ValueError("a player name cannot be empty")
-    if len(trimmed) > MAX_PLAYER:
-        raise ValueError(f"a player name has at most {MAX_PLAYER} characters")
-    if not trimmed.isprintable():
-        raise ValueError("a player name cannot hold control characters")
-    return trimmed
-
-
-def login_name() -> str:
-    """The name the player logged in with, or ``player`` where there is none."""
-    try:
-        return check_player(getpass.getuser())
-    except Exception:  # getpass raises OSError, KeyError or ImportError, by platform
-        return "player"
 
 
 @dataclass(frozen=True)

@@ -22,15 +22,14 @@ from forage.history.database import HistoryDatabase, connect
 from forage.history.games import (
     PlayInfo,
     StoredGame,
-    check_player,
     from_row,
     game_row,
-    login_name,
     stored_player,
 )
 from forage.history.puzzle_tries import add_try, tries_of
 from forage.history.puzzles import PuzzleStats, PuzzleTry, puzzle_stats
 from forage.history.stats import Statistics, statistics
+from forage.players import check_player, login_name
 from forage.sqlite import TooNew, transaction
 
 __all__ = [

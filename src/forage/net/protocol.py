@@ -44,7 +44,7 @@ from pydantic import (
 )
 
 from forage.engine import Placement, Score
-from forage.history.games import MAX_PLAYER, check_player
+from forage.players import MAX_PLAYER, check_player
 from forage.record import DeckIn, MouseIn, MoveIn, RecordError, placement_json, placement_of
 
 MAX_MESSAGE_BYTES: Final = 64 * 1024

@@ -217,9 +217,9 @@ class RoomGameScreen(GameScreen, RoomScreen):
     def stop_for_now(self, command: str) -> None:
         """Hand the room back to the app without leaving it: the seat (or the day's try)
         waits; the program, when it ends, says the command that takes it up again."""
-        from forage.app.room_app import RoomApp
+        from forage.app.base import ForageBaseApp
 
-        if isinstance(self.app, RoomApp):
+        if isinstance(self.app, ForageBaseApp):
             self.app.farewell = f"To take the game up again: {command}"
         self.done_with_room()
 
