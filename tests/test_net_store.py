@@ -18,7 +18,7 @@ from forage.engine import Deal
 from forage.net.daily import daily_rules
 from forage.net.database import SCHEMA_VERSION, SQL, Conflict, StoreError, pyformat
 from forage.net.rooms import Kind, Phase, Room, RoomRules, Status, TryStarted, Update, token_hash
-from forage.net.store import Registered, RoomStore, Told, ToldAt
+from forage.net.store import Registered, Relayed, RelayedAt, RoomStore
 from forage.paths import SERVER_FILE
 from forage.record import load_game
 
@@ -332,10 +332,10 @@ def test_messages_for_another_server_are_kept_for_it_alone(
     with store.locked("ROOMCODE") as held:
         assert held is not None and held.version == 0
         assert held.holders == {1: store.server, 2: other.server}  # read with the lock
-        store.tell("ROOMCODE", 3, [Told(2, '{"type":"lobby"}', other.server)], 10.0)
-        store.tell("ROOMCODE", 4, [Told(2, '{"type":"deal"}', other.server)], 12.0)
-    lobby = ToldAt(3, Told(2, '{"type":"lobby"}', other.server))
-    deal = ToldAt(4, Told(2, '{"type":"deal"}', other.server))
+        store.tell("ROOMCODE", 3, [Relayed(2, '{"type":"lobby"}', other.server)], 10.0)
+        store.tell("ROOMCODE", 4, [Relayed(2, '{"type":"deal"}', other.server)], 12.0)
+    lobby = RelayedAt(3, Relayed(2, '{"type":"lobby"}', other.server))
+    deal = RelayedAt(4, Relayed(2, '{"type":"deal"}', other.server))
     assert other.told_since("ROOMCODE", 2) == [lobby, deal]
     assert other.told_since("ROOMCODE", 3) == [deal]
     assert store.told_since("ROOMCODE", 0) == []

@@ -33,7 +33,7 @@ from forage.net.patience import FaultLog, StoreThreads, persist
 from forage.net.peer import Peer
 from forage.net.protocol import message_text
 from forage.net.rooms import Event, Room, RoomRules, StoredRoom, Update
-from forage.net.store import RoomStore, Told, ToldAt
+from forage.net.store import Relayed, RelayedAt, RoomStore
 
 log: Final = logging.getLogger("forage.rooms")
 
@@ -48,7 +48,7 @@ class Acted:
 
     room: Room
     update: Update
-    caught: tuple[ToldAt, ...] = ()
+    caught: tuple[RelayedAt, ...] = ()
 
 
 T = TypeVar("T")
@@ -413,7 +413,7 @@ class SharedKeeping(Keeping):
                 mine = {actor, *((update.player, 0) if taking else ())}
                 others = [send for send in update.sends if send.to not in mine]
                 elsewhere = [
-                    Told(send.to, message_text(send.message), other)
+                    Relayed(send.to, message_text(send.message), other)
                     for send in others
                     if (other := holders.get(send.to)) is not None and other != store.server
                 ]
@@ -481,7 +481,7 @@ class SharedKeeping(Keeping):
                 return
             self._pass_on(code, stored, version)
 
-    def _told_since(self, code: str, version: int) -> tuple[ToldAt, ...]:
+    def _told_since(self, code: str, version: int) -> tuple[RelayedAt, ...]:
         """The messages other servers stored for the room's players connected here after
         those passed on, if the room's stored ``version`` is past them (on a store thread)."""
         since = self._told.get(code)
@@ -489,7 +489,7 @@ class SharedKeeping(Keeping):
             return ()
         return tuple(self.service.store.told_since(code, since))
 
-    def _pass_on(self, code: str, stored: Sequence[ToldAt], version: int | None) -> None:
+    def _pass_on(self, code: str, stored: Sequence[RelayedAt], version: int | None) -> None:
         """Send the messages other servers stored for players connected here, and note the
         room's version up to which they are passed on."""
         since = self._told.get(code)

@@ -171,7 +171,7 @@ class Ended:
 
 
 @dataclass(frozen=True)
-class Connection:
+class ConnectionChanged:
     """A player's connection came back (``since`` None) or went (``since`` when)."""
 
     player: int
@@ -196,7 +196,7 @@ Event = (
     | Started
     | Moved
     | Ended
-    | Connection
+    | ConnectionChanged
     | TryStarted
 )
 """A change of a room's state that the store keeps."""
@@ -577,7 +577,7 @@ class Room:
         seat = self.seat_of(token)
         if seat is None or seat.status is Status.GONE:
             return _refusal(0, ErrorCode.NO_ROOM, f"no player of room {self.code} has that token")
-        events: list[Event] = [Connection(seat.player, True, None)]
+        events: list[Event] = [ConnectionChanged(seat.player, True, None)]
         seat.connected = True
         seat.gone_since = None
         joined = JoinedOut(
@@ -613,7 +613,7 @@ class Room:
         update = Update(sends=[Send(player, LeftOut(room=self.code))])
         was_in = seat.status is Status.IN
         if seat.connected or seat.gone_since is not None:
-            update.events.append(Connection(player, False, None))
+            update.events.append(ConnectionChanged(player, False, None))
         seat.connected = False
         seat.gone_since = None
         if not was_in or self.phase is Phase.ENDED:
@@ -637,7 +637,9 @@ class Room:
             return Update()
         seat.connected = False
         seat.gone_since = now
-        return Update(sends=self._to_all(self.lobby()), events=[Connection(player, False, now)])
+        return Update(
+            sends=self._to_all(self.lobby()), events=[ConnectionChanged(player, False, now)]
+        )
 
     def deadline(self) -> float | None:
         """When :meth:`tick` next has something to do (None: never, as things stand)."""

@@ -44,7 +44,7 @@ from forage.net.database import (
 )
 from forage.net.protocol import EndReason, ResultLine, name_skeleton
 from forage.net.rooms import (
-    Connection,
+    ConnectionChanged,
     Created,
     Ended,
     Event,
@@ -104,7 +104,7 @@ class DailyTry:
 
 
 @dataclass(frozen=True)
-class Told:
+class Relayed:
     """A message stored for a player connected to another server (``server``)."""
 
     player: int
@@ -122,11 +122,11 @@ class Locked:
 
 
 @dataclass(frozen=True)
-class ToldAt:
+class RelayedAt:
     """A stored message and the room's version that told it."""
 
     version: int
-    told: Told
+    told: Relayed
 
 
 def _now() -> str:
@@ -166,7 +166,7 @@ class RoomStore:
             Started: self._started,
             Moved: self._moved,
             Ended: self._ended,
-            Connection: self._connection,
+            ConnectionChanged: self._connection,
             TryStarted: self._try_started,
         }
         self.fill_skeletons()
@@ -250,7 +250,7 @@ class RoomStore:
     def _status(self, code: str, event: PlayerStatus, now: str) -> None:
         self._run("set_status", code=code, player=event.player, status=event.status.value)
 
-    def _connection(self, code: str, event: Connection, now: str) -> None:
+    def _connection(self, code: str, event: ConnectionChanged, now: str) -> None:
         server = self.server if event.connected else None
         self._run(
             "set_connection", code=code, player=event.player, server=server, since=event.since
@@ -303,7 +303,7 @@ class RoomStore:
         """Store a room's version, when a player last acted and its next deadline."""
         self._run("set_state", code=code, version=version, active=active, deadline=deadline)
 
-    def tell(self, code: str, version: int, told: Sequence[Told], sent: float) -> None:
+    def tell(self, code: str, version: int, told: Sequence[Relayed], sent: float) -> None:
         """Keep the messages of a room's version for players connected to other servers,
         and tell the servers of the version (when the transaction commits)."""
         for seq, message in enumerate(told):
@@ -324,11 +324,11 @@ class RoomStore:
         raises StoreFault when the connection fails."""
         return self.db.notifications()
 
-    def told_since(self, code: str, version: int) -> list[ToldAt]:
+    def told_since(self, code: str, version: int) -> list[RelayedAt]:
         """The messages of a room's versions after ``version`` for players connected to this
         server that other servers stored, in order."""
         rows = self._run("messages_since", code=code, version=version, server=self.server).rows
-        return [ToldAt(int(at), Told(int(p), str(body), self.server)) for at, p, body in rows]
+        return [RelayedAt(int(at), Relayed(int(p), str(body), self.server)) for at, p, body in rows]
 
     def holders(self, code: str) -> dict[int, str | None]:
         """The server holding each player's connection in a room (None: disconnected)."""
