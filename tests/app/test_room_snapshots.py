@@ -18,7 +18,7 @@ from forage.app.describe import ELLIPSIS
 from forage.app.lettering import GLYPHS, HEIGHT, big_lines, big_width, shown_code
 from forage.app.room_app import RoomApp
 from forage.app.screens.results import ResultsScreen, ordinal, results_text, winner_line
-from forage.app.screens.room_game import RoomGameScreen
+from forage.app.screens.room_game import Fit, RoomGameScreen
 from forage.app.screens.rooms import finished_game, places, standings_text
 from forage.engine import Deal
 from forage.net.link import Connection, RoomLink
@@ -169,7 +169,7 @@ def test_eight_players_fit_the_side_panel_two_a_line_where_one_would_not(
                 await pilot.pause(0.02)
             screen = app.screen
             assert isinstance(screen, RoomGameScreen)
-            assert screen.compact is compact
+            assert (screen.fit is Fit.COMPACT) is compact
             assert screen.query_one("#side").max_scroll_y == 0  # every player on screen
             panel = str(screen.query_one("#players", Static).content)
             assert ("you" in panel.split()) is compact and ("Ann (you)" in panel) is not compact

@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from forage.app.describe import ELLIPSIS, FRIENDS_KEY
+from forage.app.describe import DOT, ELLIPSIS, FRIENDS_KEY
 from forage.app.lettering import big_lines, shown_code
 from forage.app.screens.base import too_small_notice
 from forage.app.screens.rooms import (
@@ -28,12 +28,21 @@ from forage.app.screens.rooms import (
 from forage.app.themes import marks_of
 from forage.app.widgets.keys import KeyBar
 from forage.net import DEFAULT_SERVER
+from forage.net.link import RoomState
 from forage.net.protocol import MAX_PLAYERS, MIN_PLAYERS, BusyOut, ErrorOut
 
 LEAVING: Final = (
     "Leave room {code}? You can join it again with its code until the host starts; "
     "the others stay in it."
 )
+
+
+def lobby_kind(state: RoomState) -> str:
+    """The lobby's title after the room's name: the kind of game, where the player knows
+    it (the host, who chose it)."""
+    if state.recipes is None:
+        return "lobby"
+    return f"{'recipe challenge' if state.recipes else 'standard game'} {DOT} lobby"
 
 
 class LobbyScreen(RoomScreen):
@@ -83,6 +92,9 @@ class LobbyScreen(RoomScreen):
             self._note = said
         if isinstance(news.message, ErrorOut | BusyOut):
             self._note = f"The server says: {news.message.message}."
+        happened = self.what_happened()
+        if happened is not None:
+            self._note = happened
         self.update_view()
         self.follow_deal()
 
@@ -90,7 +102,7 @@ class LobbyScreen(RoomScreen):
         """Every line of the lobby, from the link's state."""
         state = self.state
         marks = marks_of(self.app)
-        self.query_one("#lobby-title", Static).update(title_of(state, "lobby"))
+        self.query_one("#lobby-title", Static).update(title_of(state, lobby_kind(state)))
         code = "\n".join(big_lines(shown_code(state.room)))
         self.query_one("#lobby-code", Static).update(Text(code, marks["score"]))
         server = "" if self.link.server == DEFAULT_SERVER else f" --server {self.link.server}"
