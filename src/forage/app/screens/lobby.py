@@ -58,6 +58,8 @@ class LobbyScreen(RoomScreen):
         super().__init__()
         self._note = ""
         """The answer to the last key or the last news, under the players."""
+        self._dealt = False
+        """The room's game has taken over from the lobby."""
 
     def compose(self) -> ComposeResult:
         """The title; the code, large; how friends join; the players; what is awaited."""
@@ -79,9 +81,10 @@ class LobbyScreen(RoomScreen):
     def follow_deal(self) -> None:
         """Once dealt, the room's game takes over from the lobby."""
         state = self.state
-        if state.game is not None and state.end is None:
+        if state.game is not None and state.end is None and not self._dealt:
             from forage.app.screens.room_game import RoomGameScreen
 
+            self._dealt = True  # news coming meanwhile does not switch again
             self.app.switch_screen(RoomGameScreen.of_room(self.app))
 
     def on_room_news(self, message: RoomNews) -> None:

@@ -193,12 +193,14 @@ def name_cell(name: str, mine: bool, width: int, *, you: str = " (you)") -> Text
     return cell
 
 
-def standings_heading(state: RoomState) -> str:
-    """What the side panel's players are headed with: what their scores are (the score
-    each had when the turn being played was called, that is after the turn before)."""
+def standings_heading(state: RoomState, width: int = PANEL_CELLS) -> str:
+    """What the side panel's players are headed with, in ``width`` cells: what their
+    scores are (the score each had when the turn being played was called, that is after
+    the turn before)."""
     if not state.standings:
         return f"Players {DOT} turn {state.turn}"
-    return f"Players {DOT} score after turn {state.turn - 1}"
+    heading = f"Players {DOT} score after turn {state.turn - 1}"
+    return heading if len(heading) <= width else f"Scores after turn {state.turn - 1}"
 
 
 def standings_text(
@@ -214,7 +216,7 @@ def standings_text(
     players a line, shorter names (the player's own shown as ``you``), out and lost told by
     a one-cell mark and a dim name, with a legend of the marks shown."""
     text = Text()
-    text.append(standings_heading(state), "bold")
+    text.append(standings_heading(state, width), "bold")
     text.append("\n")
     placed = state.placed_now()
     scores = {line.player: line.score for line in state.standings}
