@@ -153,7 +153,9 @@ class RoomGameScreen(GameScreen, RoomScreen):
         state = self.state
         if state.end is not None or state.game is None or state.called_at is None:
             return False
-        return bool(state.waiting_for()) or self.waited_on_by() != []
+        if self.waiting() or self.session.game.is_over():
+            return bool(state.waiting_for())  # the wait since the call, a lost one's count
+        return self.now() - state.called_at >= SLOW_SECONDS - 1  # told the others wait
 
     # -- keys ---------------------------------------------------------------------------------
 
