@@ -115,3 +115,27 @@ def test_the_leaderboard_loads_neither_textual_nor_aiohttp() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_the_players_own_line_is_marked_whatever_the_case_of_the_name() -> None:
+    from rich.console import Console
+
+    from forage.cli.leaderboard import table
+    from forage.net.daily import Board
+
+    board = Board.model_validate(
+        {
+            "date": "2025-01-05",
+            "entries": [
+                {"rank": 1, "name": "Bob", "final": 44, "finished": "2025-01-05T10:00:00"},
+                {"rank": 2, "name": "ANN", "final": 41, "finished": "2025-01-05T11:00:00"},
+            ],
+        }
+    )
+    out = Console(width=80, record=True, color_system=None)
+    out.print(table(board, "ann"))
+    lines = out.export_text().splitlines()
+    assert any("ANN (you)" in line and "41" in line for line in lines)
+    assert not any("Bob (you)" in line for line in lines)
+    out.print(table(board, None))
+    assert out.export_text().count("(you)") == 0

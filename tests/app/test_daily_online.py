@@ -88,6 +88,10 @@ def test_a_try_of_the_online_daily_plays_to_the_days_board_and_the_history(
                 assert title == f"Forage · online daily {day} · results"
                 winner = str(results.query_one("#results-winner", Static).content)
                 assert "Today's board" in winner and "you are 1st of 1" in winner
+                share = (
+                    f"To share: Forage online daily {day}: {results.end.results[0].final} points"
+                )
+                assert f"{share}, 1st of 1" in winner
                 (line,) = results.end.results
                 verdict = "a win" if line.won else "not a win"
                 assert winner.startswith(f"Your try: {line.final} points, {verdict} (35 points")

@@ -18,7 +18,7 @@ from forage.app.describe import ELLIPSIS
 from forage.app.lettering import GLYPHS, HEIGHT, big_lines, big_width, shown_code
 from forage.app.room_app import RoomApp
 from forage.app.screens.results import ResultsScreen, ordinal, results_text, winner_line
-from forage.app.screens.room_game import RoomGameScreen
+from forage.app.screens.room_game import Fit, RoomGameScreen
 from forage.app.screens.rooms import finished_game, places, standings_text
 from forage.engine import Deal
 from forage.net.link import Connection, RoomLink
@@ -169,7 +169,7 @@ def test_eight_players_fit_the_side_panel_two_a_line_where_one_would_not(
                 await pilot.pause(0.02)
             screen = app.screen
             assert isinstance(screen, RoomGameScreen)
-            assert screen.compact is compact
+            assert (screen.fit is Fit.COMPACT) is compact
             assert screen.query_one("#side").max_scroll_y == 0  # every player on screen
             panel = str(screen.query_one("#players", Static).content)
             assert ("you" in panel.split()) is compact and ("Ann (you)" in panel) is not compact
@@ -235,3 +235,34 @@ def test_the_big_code_is_plain_ascii_under_forage_ascii(tmp_path: object) -> Non
     )
     assert set(out) <= set("# \n") and "#" in out
     assert out.splitlines()[0].startswith("#   # #####")
+
+
+def recipe_room_of_eight() -> RoomLink:
+    """Ann's link in a recipe room of eight on a fixed clock: turn 2 called at 30 s, all
+    but Dee placed, Dee's connection lost at 58 s and Hal gone; the clock at 100 s."""
+    room = room_of(1, Deal.from_seed(7, recipes=True))
+    told_ann: list[ServerMessage] = [JOINED]
+    for number, name in enumerate(["Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"], 2):
+        told_ann += to(room.join(name, f"token-{number}", 0.0), 1)
+    told_ann += to(room.start(1, 1.0), 1)
+    for number in range(1, 9):
+        told_ann += to(room.place(number, place_in(1, first_legal(room, number)), 1.0), 1)
+    link = RoomLink("http://127.0.0.1:8000", clock=lambda: 100.0)
+    link.connection = Connection.OPEN
+    for message in told_ann:
+        link.state.follow(message, 30.0)
+    later = [room.place(n, place_in(2, first_legal(room, n)), 1.0) for n in (1, 2, 3, 5, 6, 7)]
+    later += [room.disconnect(4, 2.0), room.leave(8, 3.0)]
+    for update in later:
+        for message in to(update, 1):
+            link.state.follow(message, 58.0)
+    return link
+
+
+def test_a_recipe_room_of_eight_at_80x24_shows_every_standing(snap_compare: Snap) -> None:
+    async def run_before(pilot: Pilot[int]) -> None:
+        for _ in range(20):
+            await pilot.pause(0.02)
+
+    app = RoomApp(recipe_room_of_eight())
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

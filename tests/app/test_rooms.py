@@ -30,7 +30,7 @@ from forage.app.screens.game import GameScreen
 from forage.app.screens.lobby import LobbyScreen
 from forage.app.screens.results import ResultsScreen
 from forage.app.screens.room_game import RoomGameScreen
-from forage.app.widgets import StatusBar
+from forage.app.widgets import HandView, StatusBar
 from forage.history.store import HistoryStore
 from forage.net import ROOMS_SERVER_VARIABLE
 from forage.net.identity import seat_in, seats
@@ -119,15 +119,17 @@ def test_a_room_of_two_plays_to_its_results_and_ann_keeps_it_in_her_history(
                     turn = await place_by_keys(pilot, app)
                     screen = game_screen(app)
                     await settle(pilot, lambda: ann.pending is None)
-                    waiting = f"to place turn {turn}." if turn < 8 else "to finish"
+                    waiting = f"to place turn {turn} (" if turn < 8 else "to finish"
                     await settle(  # the screen has taken the server's answer in
                         pilot,
                         lambda waiting=waiting: waiting in headline(app),  # type: ignore[misc]
                     )
                     players = text_of(screen, "#players")
                     if turn < 8:  # whom the turn waits for, until Bob places
-                        assert f"Waiting for Bob to place turn {turn}." in headline(app)
-                        assert "✓ Ann (you)" in players and "Waiting for Bob." in players
+                        assert f"Waiting for Bob to place turn {turn} (" in headline(app)
+                        assert "✓ Ann (you)" in players
+                        hand = screen.query_one(HandView).state  # the room's turn, not hers
+                        assert (hand.turn, hand.waiting) == (turn, "waits for Bob")
                     else:
                         assert "All your cards are placed." in headline(app)
                         assert "Waiting for Bob to finish" in headline(app)
@@ -256,7 +258,7 @@ def test_a_connection_dropped_mid_turn_is_taken_back_and_the_game_goes_on(
                 await settle(pilot, lambda: ann.connection is Connection.OPEN)
                 await settle(pilot, lambda: "Back in the room." in headline(app))
                 await settle(pilot, lambda: ann.pending is None)
-                assert "Waiting for Bob to place turn 2." in headline(app)
+                assert "Waiting for Bob to place turn 2 (" in headline(app)
                 await link_place_first(bob)
                 await settle(pilot, lambda: game_screen(app).state.turn == 3)
                 mine = game_screen(app).session.game

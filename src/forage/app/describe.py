@@ -76,6 +76,10 @@ CROSS: Final = "x" if ASCII else "✗"
 """The mark of the area that causes a refusal."""
 TICK: Final = "v" if ASCII else "✓"
 """The mark of a placement allowed that gains or keeps points (and of a puzzle solved)."""
+LOST_MARK: Final = "?"
+"""The mark of a player whose connection is lost (a room's side panel, two players a line)."""
+OUT_MARK: Final = "-"
+"""The mark of a player out of the game (left, stuck or waited out)."""
 LOSS: Final = "!" if ASCII else "▼"
 """The mark of a placement allowed that loses points: not a tick, which reads as good."""
 PEEK: Final = "|" if ASCII else "┃"
@@ -103,6 +107,13 @@ on soil     what the area covers (on M3: a die; none: empty table)
 def par_words(proven: bool) -> str:
     """What a par is: :data:`PAR_IS`, and whether the search proved it the best."""
     return PAR_IS if proven else f"{PAR_IS}, as far as the search looked"
+
+
+def clock_time(seconds: float) -> str:
+    """A span of time as a clock shows it: ``0:07``, ``1:42``, ``12:00`` (whole seconds,
+    rounded down; never below zero)."""
+    whole = max(0, int(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
 
 
 def path_lines(path: str, width: int) -> list[str]:

@@ -19,9 +19,10 @@ from rich.text import Text
 
 from forage.cli.errors import BadInput, shortened
 from forage.cli.output import console
+from forage.cli.player import last_player
 from forage.history.daily import parse_day
 from forage.net.daily import BOARD_MOST_BYTES, BOARD_PATH, Board, BoardError
-from forage.net.protocol import shown_text
+from forage.net.protocol import name_key, shown_text
 
 DEFAULT_SERVER: Final = "http://127.0.0.1:8000"
 TIMEOUT_SECONDS: Final = 10.0
@@ -78,16 +79,21 @@ def read_board(url: str, text: str) -> Board:
         raise BadInput(f"{url}: the answer is not a leaderboard ({problem})") from None
 
 
-def table(board: Board) -> Table:
-    """The board as a Rich table (names as plain text, never markup)."""
+def table(board: Board, mine: str | None = None) -> Table:
+    """The board as a Rich table (names as plain text, never markup), the line of the
+    name ``mine`` (case and width aside) bold and marked ``(you)``."""
     state = "over" if board.over else "being played"
     shown = Table(title=f"Forage daily {board.date} ({state})", title_justify="left")
     for column, justify in (("rank", "right"), ("name", "left"), ("final", "right")):
         shown.add_column(column, justify=justify)  # type: ignore[arg-type]
     shown.add_column("finished (UTC)")
+    key = name_key(mine) if mine is not None else None
     for entry in board.entries:
         when = entry.finished[:19].replace("T", " ")
-        shown.add_row(str(entry.rank), Text(entry.name), str(entry.final), Text(when))
+        own = key is not None and name_key(entry.name) == key
+        name = Text.assemble(entry.name, " (you)" if own else "")
+        style = "bold" if own else None
+        shown.add_row(str(entry.rank), name, str(entry.final), Text(when), style=style)
     return shown
 
 
@@ -106,7 +112,7 @@ def leaderboard_command(args: argparse.Namespace) -> int:
         print(text)
         return 0
     out = console(highlight=False)
-    out.print(table(board))
+    out.print(table(board, last_player()))
     if not board.entries:
         out.print("No try has ended yet." if not board.over else "Nobody played that day.")
     if board.over and board.deal:

@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import functools
 import os
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -135,9 +136,36 @@ class RoomState:
     left: bool = False
     names: dict[int, str] = field(default_factory=dict)
     """Every player's name by number, as the lobby and standings have given them."""
+    recipes: bool | None = None
+    """Whether the room is a recipe challenge (None: not told before the deal; the host
+    knows it from the start)."""
+    called_turn: int = 0
+    """The latest turn whose call was told (a rejoin's retelling does not call it anew)."""
+    called_at: float | None = None
+    """When that call was told, by the link's clock."""
+    lost_since: dict[int, float] = field(default_factory=dict)
+    """When each player whose connection is lost was first told to be, by the link's clock."""
+    out: set[int] = field(default_factory=set)
+    """The players told to be out of the game (left, stuck or waited out: for good)."""
 
-    def follow(self, message: ServerMessage) -> None:
-        """Take in a message from the server."""
+    def follow(self, message: ServerMessage, now: float = 0.0) -> None:
+        """Take in a message from the server, told at ``now`` (the link's clock)."""
+        self._follow(message)
+        if isinstance(message, DealOut | TurnOut) and self.turn > self.called_turn:
+            self.called_turn, self.called_at = self.turn, now
+        if isinstance(message, DealOut):
+            self.recipes = bool(message.recipes)
+        if isinstance(message, LobbyOut):
+            for line in message.players:
+                if line.connected:
+                    self.lost_since.pop(line.player, None)
+                else:
+                    self.lost_since.setdefault(line.player, now)
+        if self.started and self.end is None:
+            self.out.update(p for p in self.names if not self.playing(p))
+
+    def _follow(self, message: ServerMessage) -> None:
+        """Take in what a message says of the room and the player's game."""
         if isinstance(message, JoinedOut):
             self.room, self.player, self.token = message.room, message.player, message.token
             if message.host:
@@ -184,7 +212,10 @@ class RoomState:
         return any(p.player == player and p.connected for p in self.players)
 
     def playing(self, player: int) -> bool:
-        """Whether a player is still in the game, as the last call or progress said."""
+        """Whether a player is still in the game, as the last call or progress said (once
+        told out, out for good)."""
+        if player in self.out:
+            return False
         progress = self.progress
         if progress is not None and progress.turn == self.turn:
             return player in progress.waiting or player in progress.placed
@@ -214,6 +245,59 @@ class RoomState:
                 if p != self.player and self.playing(p) and p not in self.placed_now()
             ]
         return [self.name(p) for p in waited]
+
+    def seen(self, now: float) -> RoomSeen:
+        """The room's players as they stand, at ``now`` (the link's clock)."""
+        numbers = [p.player for p in self.players]
+        numbers += [s.player for s in self.standings if s.player not in numbers]
+        seats = tuple(
+            SeatSeen(
+                player=number,
+                name=self.name(number),
+                connected=self.connected(number),
+                playing=self.playing(number),
+                lost_since=self.lost_since.get(number),
+            )
+            for number in numbers
+        )
+        return RoomSeen(
+            player=self.player,
+            host=self.host,
+            started=self.started,
+            ended=self.end is not None,
+            seats=seats,
+            at=now,
+        )
+
+
+@dataclass(frozen=True)
+class SeatSeen:
+    """A player of the room as the state has them at one moment."""
+
+    player: int
+    name: str
+    connected: bool
+    playing: bool
+    """Still in the game (before the deal: in the room)."""
+    lost_since: float | None
+    """When the player's lost connection was first told of (None: connected)."""
+
+
+@dataclass(frozen=True)
+class RoomSeen:
+    """The room's players as a link's state has them at one moment (``at``, by the link's
+    clock): successive ones say what happened between them."""
+
+    player: int
+    host: int | None
+    started: bool
+    ended: bool
+    seats: tuple[SeatSeen, ...]
+    at: float
+
+    def seat(self, player: int) -> SeatSeen | None:
+        """A player's seat, if the room lists them."""
+        return next((s for s in self.seats if s.player == player), None)
 
 
 Connector = Callable[[str], Awaitable[RoomClient]]
@@ -264,12 +348,16 @@ class RoomLink:
         connect: Connector = _connect,
         retry_seconds: Sequence[float] = RETRY_SECONDS,
         keep_seat: bool = False,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """A link to the rooms of ``server`` (``http://HOST:PORT``), not yet open; ``connect``
-        opens each connection (tests may hand another); with ``keep_seat``, the seat in the
-        room it opens or joins is kept in the data folder."""
+        opens each connection, ``clock`` times what the state is told (tests may hand
+        others); with ``keep_seat``, the seat in the room it opens or joins is kept in the
+        data folder."""
         self.server = server
         self.keep_seat = keep_seat
+        self.clock = clock
+        """The seconds by which the state's times are told (the screens' timers read it)."""
         self.name = ""
         """The name the player asked for the room under (or holds its seat under)."""
         self.seat_problem: str | None = None
@@ -312,6 +400,7 @@ class RoomLink:
         """Open a new room as its host; raises Unreachable or Refused."""
         self.name = name
         await self._open(lambda client: client.create(name, recipes, deck))
+        self.state.recipes = recipes
 
     async def join(self, room: str, name: str) -> None:
         """Join a room that has not started; raises Unreachable or Refused."""
@@ -433,7 +522,7 @@ class RoomLink:
         elif isinstance(message, ErrorOut) and message.code == ErrorCode.ALREADY_PLACED:
             return
         try:
-            self.state.follow(message)
+            self.state.follow(message, self.clock())
         except ValueError as error:  # a card or placement the game cannot take: a bad server
             raise BadMessage(f"its {message.type} cannot be played: {error}") from None
         if self.keep_seat:

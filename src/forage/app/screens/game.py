@@ -48,9 +48,11 @@ from forage.app.view import (
     woodland_state,
 )
 from forage.app.widgets import (
+    HandState,
     HandView,
     KeyBar,
     ScorePanel,
+    ScoreState,
     StatusBar,
     StatusState,
     SupplyView,
@@ -287,13 +289,13 @@ class GameScreen(HintActions, GameFlow, CostlyDrops, ForageScreen):
             marked=self.marked(),
             follow=self._follow or not waiting,
         )
-        widgets.hand.state = hand_state(game, session.cursor, session.is_challenge)
+        widgets.hand.state = self.hand_shown(hand_state(game, session.cursor, session.is_challenge))
         # In a recipe challenge the engine works out the standing after the drop shown.
         after = None
         if session.is_challenge and outcome is not None and outcome.legal:
             after = game.result_after(outcome)
         if moved_on or session.is_challenge:
-            widgets.score.state = score_state(game, standing, after, outcome)
+            widgets.score.state = self.score_shown(score_state(game, standing, after, outcome))
         title = title_text(self.daily_label() or session.label())
         if title != self._title:
             self._title = title
@@ -323,6 +325,16 @@ class GameScreen(HintActions, GameFlow, CostlyDrops, ForageScreen):
 
     def status_shown(self, state: StatusState) -> StatusState:
         """What the status bar shows of the state the game gives: that state, in a game of
+        one's own."""
+        return state
+
+    def hand_shown(self, state: HandState) -> HandState:
+        """What the hand shows of the state the game gives: that state, in a game of one's
+        own."""
+        return state
+
+    def score_shown(self, state: ScoreState) -> ScoreState:
+        """What the score panel shows of the state the game gives: that state, in a game of
         one's own."""
         return state
 

@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from forage.app.describe import ELLIPSIS, FRIENDS_KEY
+from forage.app.describe import DOT, ELLIPSIS, FRIENDS_KEY
 from forage.app.lettering import big_lines, shown_code
 from forage.app.screens.base import too_small_notice
 from forage.app.screens.rooms import (
@@ -28,12 +28,21 @@ from forage.app.screens.rooms import (
 from forage.app.themes import marks_of
 from forage.app.widgets.keys import KeyBar
 from forage.net import server_option
+from forage.net.link import RoomState
 from forage.net.protocol import MAX_PLAYERS, MIN_PLAYERS, BusyOut, ErrorOut
 
 LEAVING: Final = (
     "Leave room {code}? You can join it again with its code until the host starts; "
     "the others stay in it."
 )
+
+
+def lobby_kind(state: RoomState) -> str:
+    """The lobby's title after the room's name: the kind of game, where the player knows
+    it (the host, who chose it)."""
+    if state.recipes is None:
+        return "lobby"
+    return f"{'recipe challenge' if state.recipes else 'standard game'} {DOT} lobby"
 
 
 class LobbyScreen(RoomScreen):
@@ -49,6 +58,8 @@ class LobbyScreen(RoomScreen):
         super().__init__()
         self._note = ""
         """The answer to the last key or the last news, under the players."""
+        self._dealt = False
+        """The room's game has taken over from the lobby."""
 
     def compose(self) -> ComposeResult:
         """The title; the code, large; how friends join; the players; what is awaited."""
@@ -71,11 +82,14 @@ class LobbyScreen(RoomScreen):
         """Once dealt, the room's game takes over from the lobby; the results, where a seat
         taken back finds the room ended."""
         state = self.state
-        if state.game is not None and state.end is None:
+        if state.game is None or self._dealt:
+            return
+        self._dealt = True  # news coming meanwhile does not switch again
+        if state.end is None:
             from forage.app.screens.room_game import RoomGameScreen
 
             self.app.switch_screen(RoomGameScreen.of_room(self.app))
-        elif state.game is not None:
+        else:
             from forage.app.screens.results import ResultsScreen
 
             self.app.switch_screen(ResultsScreen())
@@ -88,6 +102,9 @@ class LobbyScreen(RoomScreen):
             self._note = said
         if isinstance(news.message, ErrorOut | BusyOut):
             self._note = f"The server says: {news.message.message}."
+        happened = self.what_happened()
+        if happened is not None:
+            self._note = happened
         self.update_view()
         self.follow_deal()
 
@@ -95,7 +112,7 @@ class LobbyScreen(RoomScreen):
         """Every line of the lobby, from the link's state."""
         state = self.state
         marks = marks_of(self.app)
-        self.query_one("#lobby-title", Static).update(title_of(state, "lobby"))
+        self.query_one("#lobby-title", Static).update(title_of(state, lobby_kind(state)))
         code = "\n".join(big_lines(shown_code(state.room)))
         self.query_one("#lobby-code", Static).update(Text(code, marks["score"]))
         server = server_option(self.link.server)

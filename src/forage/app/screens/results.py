@@ -131,7 +131,17 @@ def board_text(board: Board, name: str, marks: Mapping[str, Style] = DEFAULT_MAR
         text.append(f"{entry.final:>4}", marks["score"] + Style(bold=own))
         if own:
             text.append("  (you)", "bold")
+    if mine is not None:
+        text.append("\nTo share: ", "dim")
+        text.append(share_line(board, mine.rank, mine.final))
     return text
+
+
+def share_line(board: Board, rank: int, final: int) -> str:
+    """The player's try in one line to pass on: the day, the score, the place."""
+    return (
+        f"Forage online daily {board.date}: {final} points, {ordinal(rank)} of {len(board.entries)}"
+    )
 
 
 class ResultsScreen(RoomScreen):

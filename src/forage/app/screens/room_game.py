@@ -14,15 +14,19 @@ come with the server's ``end``.
 from __future__ import annotations
 
 from datetime import date
+from enum import IntEnum
 from typing import ClassVar, Final
 
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from forage.app.describe import DOT, ELLIPSIS, card_name
+from forage.app.describe import DOT, ELLIPSIS, card_name, clock_time
 from forage.app.keeper import Forgetful, Keeper
 from forage.app.screens.game import GameScreen
 from forage.app.screens.rooms import (
+    PANEL_CELLS,
+    ROOM_RULES,
+    SLOW_SECONDS,
     RoomNews,
     RoomScreen,
     connection_line,
@@ -38,7 +42,7 @@ from forage.app.screens.rooms import (
 from forage.app.services import services_of
 from forage.app.session import Session
 from forage.app.themes import marks_of
-from forage.app.widgets import StatusState
+from forage.app.widgets import HandState, PlayersView, ScoreState, StatusState
 from forage.engine import Game, Outcome, Placement
 from forage.history.games import now_utc
 from forage.net.protocol import BusyOut, ErrorOut, TurnOut
@@ -61,6 +65,17 @@ def called_line(message: TurnOut, game: Game) -> str:
     if message.card is None:
         return f"Turn {message.turn}: the last turn; no card is left to call."
     return f"Turn {message.turn}: {card_name(game.card(message.card))} is called."
+
+
+class Fit(IntEnum):
+    """How much the side panel gives up to show every player of the room, in order."""
+
+    FULL = 0
+    """Everything: one player a line, the recipes with their conditions."""
+    COMPACT = 1
+    """Two players a line."""
+    BRIEF = 2
+    """Two players a line, each recipe on one line."""
 
 
 class RoomSession(Session):
@@ -106,8 +121,11 @@ class RoomGameScreen(GameScreen, RoomScreen):
         """The last turn whose call was said (a rejoin tells the calls again)."""
         self._results_due = False
         self._results_shown = False
-        self.compact = False
-        """The side panel shows two players a line (one a line does not fit)."""
+        self.fit = Fit.FULL
+        """How much the side panel gives up to show every player."""
+        self._players_lines = 0
+        """The lines of the players last shown (the panel is laid out for them once the
+        players' widget is as tall)."""
 
     @classmethod
     def of_room(cls, app: object) -> RoomGameScreen:
@@ -121,11 +139,27 @@ class RoomGameScreen(GameScreen, RoomScreen):
 
     def compose_side(self) -> ComposeResult:
         """Below the score: every player's score, and who has placed this turn."""
-        yield Static(id="players")
+        yield PlayersView(id="players")
 
     def on_mount(self) -> None:
-        """Show the players (the game shows itself)."""
+        """Show the players (the game shows itself); every second, the waits' clocks."""
         self.show_players()
+        self.set_interval(1.0, self.tick)
+
+    def tick(self) -> None:
+        """Show the clocks of the waits again, where any is shown (the view only)."""
+        if self.timed():
+            self.changed()
+
+    def timed(self) -> bool:
+        """Whether the screen shows a clock: the player waits, or is waited for, or a
+        player waited for has lost the connection."""
+        state = self.state
+        if state.end is not None or state.game is None or state.called_at is None:
+            return False
+        if self.waiting() or self.session.game.is_over():
+            return bool(state.waiting_for())  # the wait since the call, a lost one's count
+        return self.now() - state.called_at >= SLOW_SECONDS - 1  # told the others wait
 
     # -- keys ---------------------------------------------------------------------------------
 
@@ -241,6 +275,9 @@ class RoomGameScreen(GameScreen, RoomScreen):
             if isinstance(told, TurnOut) and told.turn > self._announced:
                 self._announced = told.turn
                 said = called_line(told, self.session.game)
+        happened = self.what_happened()
+        if happened is not None:
+            said = f"{said} {happened}" if said else happened
         self.show_players()
         if said is not None:
             self.keep_note(said)
@@ -274,25 +311,95 @@ class RoomGameScreen(GameScreen, RoomScreen):
         return True
 
     def show_players(self) -> None:
-        """The side panel's players: scores, who has placed, who is waited for; two a line
-        where one a line would not fit in the panel."""
-        shown = standings_text(self.state, marks_of(self.app), compact=self.compact)
+        """The side panel's players: scores, who has placed, who is out or lost; two a line,
+        then the recipes one a line, where the panel would otherwise have to scroll."""
+        side = self.query_one("#side")
+        width = side.scrollable_content_region.width or PANEL_CELLS
+        shown = standings_text(
+            self.state, marks_of(self.app), compact=self.fit >= Fit.COMPACT, width=width
+        )
         self.query_one("#players", Static).update(shown)
-        if not self.compact:
-            self.call_after_refresh(self._fit_players)
+        self._players_lines = len(shown.split())
+
+    def on_players_view_resized(self) -> None:
+        """The players were laid out anew: check they fit once the panel is."""
+        self.call_after_refresh(self._fit_players)
 
     def _fit_players(self) -> None:
-        """Two players a line if the side panel has to scroll to show them all."""
-        side = self.query("#side")
-        if side and side.first().max_scroll_y > 0:
-            self.compact = True
+        """Give up the next thing (one player a line, then the recipes' conditions) if the
+        side panel has to scroll to show every player (once it is laid out for the players
+        shown: else their next resize checks again)."""
+        players, side = self.query("#players"), self.query("#side")
+        if not players or not side or self.fit is Fit.BRIEF:
+            return  # the screen is going
+        if players.first().size.height != self._players_lines:
+            return
+        if side.first().max_scroll_y > 0:
+            self.fit = Fit(self.fit + 1)
+            if self.fit is Fit.BRIEF:
+                self.changed()
             self.show_players()
 
     def on_resize(self) -> None:
-        """A new size: one player a line again, if it fits."""
-        if self.compact:
-            self.compact = False
-            self.show_players()
+        """A new size: everything in the side panel again, if it fits."""
+        if self.fit is not Fit.FULL:
+            self.fit = Fit.FULL
+            self.changed()
+        self.show_players()
+        self.call_after_refresh(self._fit_players)
+
+    def hand_shown(self, state: HandState) -> HandState:
+        """The hand's heading names the room's turn; once the player has placed it, whom
+        it waits for."""
+        room = self.state
+        if room.end is not None or room.game is None:
+            return state
+        waited = room.waiting_for()
+        if not (self.waiting() or self.session.game.is_over()) or not waited:
+            return state
+        who = waited[0] if len(waited) == 1 else f"{len(waited)} players"
+        return state._replace(turn=room.turn, waiting=f"waits for {who}")
+
+    def score_shown(self, state: ScoreState) -> ScoreState:
+        """Each recipe on one line where the side panel needs the room for the players."""
+        return state._replace(brief=self.fit is Fit.BRIEF)
+
+    def since_call(self) -> str:
+        """How long since the turn being played was called, as a clock shows it."""
+        called = self.state.called_at
+        return "" if called is None else clock_time(self.now() - called)
+
+    def lost_lines(self) -> list[str]:
+        """For each player the turn waits for whose connection is lost: how long the room
+        still waits for them."""
+        state = self.state
+        wait = ROOM_RULES.wait_seconds
+        lines = []
+        for name, number in self.waited_numbers():
+            since = state.lost_since.get(number)
+            if since is not None and not state.connected(number):
+                left = clock_time(wait - (self.now() - since))
+                lines.append(f"{name} lost the connection: out in {left} unless back.")
+        return lines
+
+    def waited_numbers(self) -> list[tuple[str, int]]:
+        """The other players the turn waits for, by name and number."""
+        state = self.state
+        names = state.waiting_for()
+        by_name = {state.name(p): p for p in state.names}
+        return [(name, by_name[name]) for name in names if name in by_name]
+
+    def waited_on_by(self) -> list[str]:
+        """The names of the others who have placed and wait for this player, once the turn
+        has been called for :data:`SLOW_SECONDS` (none before, or once placed)."""
+        state = self.state
+        called = state.called_at
+        game = self.session.game
+        if called is None or self.waiting() or game.is_over() or state.end is not None:
+            return []
+        if self.now() - called < SLOW_SECONDS:
+            return []
+        return [state.name(p) for p in sorted(state.placed_now()) if p != state.player]
 
     def status_shown(self, state: StatusState) -> StatusState:
         """While the player waits (for the others, or the results) the status bar says for
@@ -311,19 +418,33 @@ class RoomGameScreen(GameScreen, RoomScreen):
                 else "All your cards are placed."
             )
             details = (
-                f"Waiting for {names_text(waited)} to finish; then everyone's results."
+                f"Waiting for {names_text(waited)} to finish ({self.since_call()}); "
+                "then everyone's results."
                 if waited
                 else f"Waiting for the results{ELLIPSIS}"
             )
+            details = " ".join([*self.lost_lines(), details]) if waited else details
             state = state._replace(headline=headline, details=details, tone="idle", brief="")
         elif self.waiting():
             headline = (
-                f"Waiting for {names_text(waited)} to place turn {room.turn}."
+                f"Waiting for {names_text(waited)} to place turn {room.turn} "
+                f"({self.since_call()} since the call)."
                 if waited
                 else f"Waiting for the next card{ELLIPSIS}"
             )
-            details = "The next card is called once everyone has placed; move your card meanwhile."
+            details = " ".join(self.lost_lines()) or (
+                "The next card is called once everyone has placed; move your card meanwhile."
+            )
             state = state._replace(headline=headline, details=details, tone="idle", brief="")
+        else:
+            others = self.waited_on_by()
+            if others:
+                verb = "has" if len(others) == 1 else "have"
+                note = (
+                    f"{names_text(others)} {verb} placed turn {room.turn} and "
+                    f"{'waits' if len(others) == 1 else 'wait'} for you ({self.since_call()})."
+                )
+                state = state._replace(note=note, note_tone="note")
         problem = connection_line(self.link)
         if problem is not None:
             state = state._replace(note=problem, note_tone="loss")

@@ -14,20 +14,22 @@ import json
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Final
+from enum import StrEnum
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from rich.style import Style
 from rich.text import Text
 from textual.message import Message
 
-from forage.app.describe import DOT, ELLIPSIS, TICK
+from forage.app.describe import DOT, ELLIPSIS, LOST_MARK, OUT_MARK, TICK
 from forage.app.lettering import shown_code
 from forage.app.screens.base import ForageScreen
 from forage.app.services import services_of
 from forage.app.themes import DEFAULT_MARKS
 from forage.net import server_option
-from forage.net.link import Connection, News, RoomLink, RoomState
+from forage.net.link import Connection, News, RoomLink, RoomSeen, RoomState, SeatSeen
 from forage.net.protocol import EndOut, ResultLine
+from forage.net.rooms import RoomRules
 
 if TYPE_CHECKING:
     from forage.engine import Game
@@ -63,6 +65,8 @@ class RoomScreen(ForageScreen):
     CSS_PATH = "rooms.tcss"
 
     _stop_watching: Callable[[], None] | None = None
+    _seen: RoomSeen | None = None
+    """The room as the screen last said what happened in it."""
 
     @property
     def link(self) -> RoomLink:
@@ -77,6 +81,18 @@ class RoomScreen(ForageScreen):
     def on_mount(self) -> None:
         """Follow the room's news from now on."""
         self._stop_watching = self.link.watch(self._told)
+        self.what_happened()
+
+    def now(self) -> float:
+        """The time by the link's clock (the clock the state's times are told by)."""
+        return self.link.clock()
+
+    def what_happened(self) -> str | None:
+        """What happened to the other players since the screen last asked (or since it
+        opened), in a line; None: nothing."""
+        new = self.state.seen(self.now())
+        old, self._seen = self._seen, new
+        return None if old is None else events_line(old, new)
 
     def _told(self, news: News) -> None:
         """Hand the link's news to this screen, as a message."""
@@ -98,10 +114,18 @@ class RoomScreen(ForageScreen):
         self.done_with_room()
 
 
-STANDING_CELLS: Final = 18
-"""The width of a name in the game's side panel."""
-COMPACT_CELLS: Final = 7
-"""The width of a name in the side panel with two players a line."""
+ROOM_RULES: Final = RoomRules()
+"""The rules the server's rooms live by (how long a lost player is waited for)."""
+PANEL_CELLS: Final = 28
+"""The width of the game's side panel's text, until the panel is laid out."""
+SCORE_CELLS: Final = 5
+"""A score's column in the side panel, the space before it counted."""
+STATUS_CELLS: Final = 5
+"""The column of a player's status word (`` lost``, ``  out``) in the side panel."""
+MARK_CELLS: Final = 2
+"""A player's mark in the side panel (a tick for placed), the space after it counted."""
+SLOW_SECONDS: Final = 20.0
+"""How long after a call the player the others wait for is told that they wait."""
 
 
 def names_text(names: Sequence[str]) -> str:
@@ -181,45 +205,176 @@ def name_cell(name: str, mine: bool, width: int, *, you: str = " (you)") -> Text
     return cell
 
 
+def standings_heading(state: RoomState, width: int = PANEL_CELLS) -> str:
+    """What the side panel's players are headed with, in ``width`` cells: what their
+    scores are (the score each had when the turn being played was called, that is after
+    the turn before)."""
+    if not state.standings:
+        return f"Players {DOT} turn {state.turn}"
+    heading = f"Players {DOT} score after turn {state.turn - 1}"
+    return heading if len(heading) <= width else f"Scores after turn {state.turn - 1}"
+
+
 def standings_text(
-    state: RoomState, marks: Mapping[str, Style] = DEFAULT_MARKS, *, compact: bool = False
+    state: RoomState,
+    marks: Mapping[str, Style] = DEFAULT_MARKS,
+    *,
+    compact: bool = False,
+    width: int = PANEL_CELLS,
 ) -> Text:
-    """The side panel of a room's game: every player's score when this turn was called,
-    who has placed this turn (a tick) and who is waited for, out of the game or
-    disconnected; the player marked. ``compact``: two players a line, shorter names (the
-    player's own shown as ``you``), out and lost told by the mark and a dim name."""
+    """The side panel of a room's game in ``width`` cells: every player's score after the
+    turn before this one (the heading says so), who has placed this turn (a tick), who is
+    out of the game or disconnected (the word, whole); the player marked. ``compact``: two
+    players a line, shorter names (the player's own shown as ``you``), out and lost told by
+    a one-cell mark and a dim name, with a legend of the marks shown."""
     text = Text()
-    text.append(f"Players, turn {state.turn}\n", "bold")
+    text.append(standings_heading(state, width), "bold")
+    text.append("\n")
     placed = state.placed_now()
     scores = {line.player: line.score for line in state.standings}
     order = [line.player for line in state.standings] or [p.player for p in state.players]
+    shown: set[str] = set()
+    half = (width - 1) // 2
     for index, number in enumerate(order):
         out = not state.playing(number)
         lost = not out and not state.connected(number)
         mine = number == state.player
-        mark = TICK if number in placed else ("-" if out else " ")
-        text.append(f"{mark} ", marks["gain"] if number in placed else "")
         score = scores.get(number)
         if compact:
-            cell = name_cell("you" if mine else state.name(number), mine, COMPACT_CELLS, you="")
+            mark = TICK if number in placed else OUT_MARK if out else LOST_MARK if lost else " "
+            style = marks["gain"] if number in placed else marks["bad" if out else "loss"]
+            if mark != " ":
+                shown.add(mark)
+            if out or lost:
+                shown.add(OUT_MARK if out else LOST_MARK)
+            text.append(f"{mark} ", style)
+            cells = half - MARK_CELLS - (SCORE_CELLS - 1)
+            cell = name_cell("you" if mine else state.name(number), mine, cells, you="")
             if out or lost:
                 cell.stylize("dim")
             text.append_text(cell)
             text.append(f" {score:>3}" if score is not None else "    ", marks["score"])
             text.append(" " if index % 2 == 0 and index + 1 < len(order) else "\n")
             continue
-        text.append_text(name_cell(state.name(number), mine, STANDING_CELLS))
-        text.append(f" {score:>4}" if score is not None else "     ", marks["score"])
+        mark = TICK if number in placed else " "
+        text.append(f"{mark} ", marks["gain"] if number in placed else "")
+        cells = width - MARK_CELLS - SCORE_CELLS - STATUS_CELLS
+        text.append_text(name_cell(state.name(number), mine, cells))
+        text.append(f" {score:>4}" if score is not None else " " * SCORE_CELLS, marks["score"])
         if out:
-            text.append(" out", marks["bad"])
+            text.append("  out", marks["bad"])
         elif lost:
             text.append(" lost", marks["loss"])
         text.append("\n")
-    waited = state.waiting_for()
-    if state.game is not None and state.game.placed and waited:
-        text.append(f"Waiting for {names_text(waited)}.", marks["note"])
+    if compact and shown - {TICK}:
+        legend = [
+            f"{mark} {word}"
+            for mark, word in ((TICK, "placed"), (LOST_MARK, "lost"), (OUT_MARK, "out"))
+            if mark in shown
+        ]
+        text.append(f" {DOT} ".join(legend), "dim")
     text.rstrip()
     return text
+
+
+class Happened(StrEnum):
+    """What can happen to a player of a room, as successive states of the link tell it."""
+
+    JOINED = "joined"
+    LEFT = "left"
+    LOST = "lost"
+    BACK = "back"
+    STUCK = "stuck"
+    WAITED_OUT = "waited-out"
+    HOST = "host"
+
+
+class RoomEvent(NamedTuple):
+    """Something that happened to a player of the room."""
+
+    happened: Happened
+    player: int
+    name: str
+
+
+def room_events(
+    old: RoomSeen, new: RoomSeen, wait: float = ROOM_RULES.wait_seconds
+) -> list[RoomEvent]:
+    """What happened to the other players between two states of the room: joined (the
+    lobby), lost the connection, came back, left, got stuck, were waited out (the room waits
+    ``wait`` seconds for a lost player), and who became the host. Nothing once it ended."""
+    if new.ended:
+        return []
+    events: list[RoomEvent] = []
+    for seat in new.seats:
+        before = old.seat(seat.player)
+        if seat.player == new.player:
+            continue
+        if before is None:
+            if not new.started:
+                events.append(RoomEvent(Happened.JOINED, seat.player, seat.name))
+            continue
+        if before.playing and not seat.playing:
+            if seat.connected:
+                happened = Happened.STUCK
+            elif before.connected or not _waited(before, new.at, wait):
+                happened = Happened.LEFT  # a lost player is out only once the wait is over
+            else:
+                happened = Happened.WAITED_OUT
+            events.append(RoomEvent(happened, seat.player, seat.name))
+        elif seat.playing and before.connected != seat.connected:
+            happened = Happened.BACK if seat.connected else Happened.LOST
+            events.append(RoomEvent(happened, seat.player, seat.name))
+    if not new.started:
+        for before in old.seats:
+            if before.player != new.player and new.seat(before.player) is None:
+                gone = Happened.LEFT if before.connected else Happened.WAITED_OUT
+                events.append(RoomEvent(gone, before.player, before.name))
+    if old.host is not None and new.host is not None and new.host != old.host:
+        host = new.seat(new.host)
+        events.append(RoomEvent(Happened.HOST, new.host, host.name if host else ""))
+    return events
+
+
+def _waited(seat: SeatSeen, now: float, wait: float) -> bool:
+    """Whether a lost player has been lost for about the room's wait (half of it, at least:
+    the wait began when the server saw the connection go, perhaps before it was told)."""
+    return seat.lost_since is None or now - seat.lost_since >= wait / 2
+
+
+def wait_words(seconds: float) -> str:
+    """The room's wait in words: ``2 min``, ``90 s``."""
+    whole = int(seconds)
+    return f"{whole // 60} min" if whole % 60 == 0 else f"{whole} s"
+
+
+def event_line(
+    event: RoomEvent, me: int, started: bool, wait: float = ROOM_RULES.wait_seconds
+) -> str:
+    """What the screen says of something that happened in the room."""
+    name = event.name
+    match event.happened:
+        case Happened.JOINED:
+            return f"{name} joined."
+        case Happened.LEFT:
+            return f"{name} left the room; the others play on." if started else f"{name} left."
+        case Happened.LOST:
+            return f"{name} lost the connection; the room waits {wait_words(wait)} for them."
+        case Happened.BACK:
+            return f"{name} is back."
+        case Happened.STUCK:
+            return f"{name} is out: no card in their hand fits."
+        case Happened.WAITED_OUT:
+            what = "out of the game" if started else "out of the room"
+            return f"{name} did not come back within {wait_words(wait)}: {what}."
+        case Happened.HOST:
+            return "You are the host now." if event.player == me else f"{name} is the host now."
+
+
+def events_line(old: RoomSeen, new: RoomSeen) -> str | None:
+    """What happened in the room between two of its states, in a line (None: nothing)."""
+    said = [event_line(e, new.player, new.started) for e in room_events(old, new)]
+    return " ".join(said) or None
 
 
 def places(end: EndOut) -> list[int]:

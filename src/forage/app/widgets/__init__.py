@@ -2,6 +2,7 @@
 
 from forage.app.widgets.hand import HandState, HandView
 from forage.app.widgets.keys import KeyBar
+from forage.app.widgets.players import PlayersView
 from forage.app.widgets.score import ScorePanel, ScoreState
 from forage.app.widgets.status import StatusBar, StatusState
 from forage.app.widgets.supply import SupplyView
@@ -11,6 +12,7 @@ __all__ = [
     "HandState",
     "HandView",
     "KeyBar",
+    "PlayersView",
     "ScorePanel",
     "ScoreState",
     "StatusBar",

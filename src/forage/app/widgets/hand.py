@@ -31,6 +31,9 @@ class HandState(NamedTuple):
     """A recipe challenge."""
     over: bool = False
     """Whether the game is over (no turn to name)."""
+    waiting: str = ""
+    """What the turn waits for (a room's: ``waiting for Cid``), said after the turn in
+    place of the draw pile."""
 
 
 BLOCK = 12
@@ -92,7 +95,7 @@ class HandView(FitsItsLines):
         backs, as the status bar and hints name them), the chosen one marked."""
         st = self.state
         text = Text(no_wrap=True, overflow="crop")
-        pile = f"{st.draw_pile} to draw" if st.draw_pile else "pile empty"
+        pile = st.waiting or (f"{st.draw_pile} to draw" if st.draw_pile else "pile empty")
         if st.over:
             text.append("Game over", "bold")
             text.append(f" {DOT} {pile}\n")

@@ -30,6 +30,9 @@ class ScoreState(NamedTuple):
     after: GameResult | None = None
     progress: tuple[RecipeProgress | None, ...] = ()
     """How far each recipe's counted condition has got, as the drop shown would leave it."""
+    brief: bool = False
+    """Each recipe on one line, without its condition (a panel that has other lines to
+    keep in view: a room's players)."""
 
 
 def breakdown_text(
@@ -182,7 +185,7 @@ class ScorePanel(FitsItsLines):
             return breakdown_text(result, marks=marks, width=width)
         state = self.state
         text = recipes_text(
-            result, recipes, True, state.after, width, marks, compact, state.progress
+            result, recipes, not state.brief, state.after, width, marks, compact, state.progress
         )
         text.append("\n")
         text.append_text(breakdown_text(result, True, marks, compact, width))
