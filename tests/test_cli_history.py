@@ -309,3 +309,18 @@ def test_history_export_errors_are_one_line(tmp_path: Path, args: list[str], wor
     done = forage(tmp_path, "history", *args)
     assert done.returncode == 2 and words in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_stats_and_history_in_plain_ascii_draw_in_ascii(tmp_path: Path) -> None:
+    with HistoryStore.open(tmp_path) as store:
+        for seed in range(1, 4):
+            record(store, played(seed), "Annabelle-of-the-woods", seed, seed=seed)
+    env = {**os.environ, "FORAGE_HOME": str(tmp_path), "COLUMNS": "80"}
+    for command in ("stats", "history"):
+        drawn = run_forage(command, env=env)
+        plain = run_forage(command, env={**env, "FORAGE_ASCII": "1"})
+        assert drawn.returncode == 0 and not drawn.stdout.isascii(), drawn
+        assert plain.returncode == 0, plain.stderr
+        assert plain.stdout.isascii(), plain.stdout
+        assert "Annabel..." in plain.stdout or "Annabelle-of-the-woods" in plain.stdout
+    assert "Annabel..." in plain.stdout and "------" in plain.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -115,3 +116,21 @@ def test_the_leaderboard_loads_neither_textual_nor_aiohttp() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_the_board_in_plain_ascii_draws_in_ascii() -> None:
+    board = {
+        "date": "2026-05-01",
+        "over": True,
+        "deal": "1.2.3.4.5.6.7.8.9",
+        "entries": [
+            {"rank": 1, "name": "Ann", "final": 52, "finished": "2026-05-01T10:00:00Z"},
+            {"rank": 2, "name": "Bob", "final": 41, "finished": "2026-05-01T11:00:00Z"},
+        ],
+    }
+    with answering(200, json.dumps(board).encode()) as url:
+        drawn = run_forage("leaderboard", "--server", url)
+        plain = run_forage("leaderboard", "--server", url, env={**os.environ, "FORAGE_ASCII": "1"})
+    assert drawn.returncode == 0 and not drawn.stdout.isascii(), drawn
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stdout.isascii() and "| Ann" in plain.stdout, plain.stdout

@@ -54,10 +54,11 @@ def stats_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats_json(stats, all_achievements(), unlocked), indent=2))
         return 0
+    from forage.app.describe import ASCII
     from forage.cli.output import console
     from forage.history.report import stats_report
 
-    console(highlight=False).print(stats_report(stats, all_achievements(), unlocked))
+    console(highlight=False).print(stats_report(stats, all_achievements(), unlocked, ASCII))
     return 0
 
 
@@ -104,6 +105,7 @@ def history_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"games": [g.to_json() for g in games]}, indent=2))
         return 0
+    from forage.app.describe import ASCII
     from forage.cli.output import console
     from forage.history.report import history_table
 
@@ -111,7 +113,7 @@ def history_command(args: argparse.Namespace) -> int:
     if not games:
         out.print(f"No games stored for {player} yet.")
         return 0
-    out.print(history_table(games, out.width))
+    out.print(history_table(games, out.width, ASCII))
     return 0
 
 
