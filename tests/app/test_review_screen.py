@@ -91,7 +91,9 @@ async def test_stepping_through_the_moves_and_par() -> None:
         # p switches to par's line and back.
         await pilot.press("p")
         assert screen.on_par
-        assert f"Par's line (score {found.par.score})" in text_of(screen, "#review-title")
+        assert "Par's line" in text_of(screen, "#review-title")
+        said = f"Par for this deal: {found.par.score} ("
+        assert text_of(screen, "#review-verdict").startswith(said)
         assert "par's move" in text_of(screen, "#review-title")
         assert "move played" not in text_of(screen, "#review-title")
         placement = screen.query_one(WoodlandView).state.outcome

@@ -89,15 +89,18 @@ async def test_the_review_chart_has_its_scale_and_move_numbers_and_its_help(
 
 @sync
 async def test_par_is_named_alike_in_the_review_and_on_the_end_screen() -> None:
-    from forage.app.describe import PAR_IS, par_words
+    from forage.app.describe import PAR_IS, par_said, par_words
 
     app = ReviewApp(hint_game(), SMALL, workers=1)
     async with app.run_test(size=(100, 30)) as pilot:
         screen, _ = await analysed(pilot, app)
         await pilot.press("p")
         await pilot.pause()
-        assert PAR_IS in text_of(screen, "#review-verdict")
-    # the end screen says par_words (tests/app/test_hint.py, test_par_memory.py)
+        assert screen.result is not None
+        par = screen.result.par
+        assert par_said(par.score, par.proven) in text_of(screen, "#review-verdict")
+    # the end screen says par_said (tests/app/test_hint.py, test_par_memory.py), and so
+    # does forage par (tests/test_ai_commands.py)
     assert par_words(True) == PAR_IS and par_words(False).startswith(f"{PAR_IS}, ")
     assert "knowing the draw order" in PAR_IS
 

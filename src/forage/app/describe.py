@@ -105,6 +105,12 @@ def par_words(proven: bool) -> str:
     return PAR_IS if proven else f"{PAR_IS}, as far as the search looked"
 
 
+def par_said(score: int, proven: bool) -> str:
+    """A deal's par as every place says it (the end screen, the review, ``forage par``):
+    ``Par for this deal: 51 (the best score knowing the draw order)``."""
+    return f"Par for this deal: {score} ({par_words(proven)})"
+
+
 def path_lines(path: str, width: int) -> list[str]:
     """A file's path in lines of at most ``width`` characters, broken only after a ``/``
     (never inside a name; a name longer than the line has a line to itself)."""

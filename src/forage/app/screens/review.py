@@ -41,6 +41,7 @@ from forage.app.describe import (
     RIGHT_KEY,
     TICK,
     card_name,
+    par_said,
 )
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.services import Priority, services_of
@@ -549,7 +550,7 @@ class ReviewScreen(ForageScreen):
         line = self._line()
         text = Text()
         if self.on_par and self.result is not None:
-            text.append(f"Par's line (score {self.result.par.score})", "bold")
+            text.append("Par's line", "bold")
         else:
             text.append("Your game", "bold")
         if not line:
@@ -573,7 +574,10 @@ class ReviewScreen(ForageScreen):
     def verdict(self) -> Text:
         """The verdict on the move shown, or what the analysis is doing."""
         if self.on_par:
-            return Text(f"Par's line: {PAR_IS}.", "dim")
+            par = self.result.par if self.result is not None else None
+            if par is None:
+                return Text(f"Par's line: {PAR_IS}.", "dim")
+            return Text(f"{par_said(par.score, par.proven)}.", "dim")
         entry = self._entry()
         if entry is None and self.stopped is not None:
             return Text(
