@@ -276,12 +276,15 @@ def test_history_export_writes_a_record_that_replays(tmp_path: Path) -> None:
         done = record(store, played(2, recipes=True), "ann", 1)
     target = tmp_path / "out" / "game.json"
     exported = forage(tmp_path, "history", "--export", str(done.game.id), str(target))
-    assert exported.returncode == 0 and exported.stdout == "", exported.stderr
+    assert exported.returncode == 0, exported.stderr
+    game = done.game.id
+    said = f"Game {game}'s record written to {target}; watch it with: forage review {target}\n"
+    assert exported.stdout == said
     assert json.loads(target.read_text()) == json.loads(done.game.record)
     replayed = forage(tmp_path, "replay", str(target), "--json")
     assert replayed.returncode == 0
     assert json.loads(replayed.stdout)["score"]["final"] == done.game.final
-    to_stdout = forage(tmp_path, "history", "--export", str(done.game.id))
+    to_stdout = forage(tmp_path, "history", "--export", str(game))
     assert json.loads(to_stdout.stdout) == json.loads(done.game.record)
 
 

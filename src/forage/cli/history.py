@@ -63,7 +63,8 @@ def stats_command(args: argparse.Namespace) -> int:
 
 
 def export_command(game_id: int, path: str | None) -> int:
-    """Write stored game ``game_id``'s record to ``path`` (atomically), or to stdout."""
+    """Write stored game ``game_id``'s record to ``path`` (atomically, saying so in one
+    line), or to stdout."""
     from forage.history.report import export_text
 
     target = None if path is None else writable_file(path, "--export FILE")
@@ -85,6 +86,7 @@ def export_command(game_id: int, path: str | None) -> int:
         write_atomic(target, text)
     except OSError as exc:
         raise BadInput(f"--export FILE {target}: {os_problem(exc)}") from None
+    print(f"Game {game_id}'s record written to {target}; watch it with: forage review {target}")
     return 0
 
 

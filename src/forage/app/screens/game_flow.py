@@ -71,9 +71,17 @@ class GameFlow(_Screen):
             self.leave_finished(lambda: self.load(self.session.new_game()), "A new game")
 
     def action_quit_game(self) -> None:
-        """Save the game and leave (it is offered next time: not abandoned)."""
-        self.keeper().save(self.session)
-        self.leave_finished(lambda: self.app.exit(0), "Quitting")
+        """Save the game and leave (it is offered next time: not abandoned), the keeper
+        noting what it kept where, for the terminal."""
+        keeper = self.keeper()
+        keeper.save(self.session)
+
+        def leave() -> None:
+            recorder = self.recorder()
+            keeper.quit(self.session, recorder is not None and recorder.has_recorded(self.session))
+            self.app.exit(0)
+
+        self.leave_finished(leave, "Quitting")
 
     def leave_finished(self, then: Callable[[], None], doing: str) -> None:
         """Do ``then`` once the finished game on this screen (if it is one) is kept apart
@@ -176,4 +184,4 @@ class GameFlow(_Screen):
         elif choice == "look":
             self.say("The finished woodland: enter shows the summary again.")
         elif choice == "quit":
-            self.leave_finished(lambda: self.app.exit(0), "Quitting")
+            self.action_quit_game()
