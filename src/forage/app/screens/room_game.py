@@ -46,6 +46,10 @@ LEAVING: Final = (
     "Leave the room? You leave the room; the others play on. Your game ends as it stands "
     "and is kept in your history as left."
 )
+LEAVING_UNPLACED: Final = (
+    "Leave the room? You leave the room; the others play on. You have placed no card, so "
+    "your history keeps nothing of this game."
+)
 PAUSING_DAILY: Final = (
     "Stop for now? Your try of today's online daily waits for you on the server until the "
     "day is over (midnight UTC): forage daily --online takes it up where you left it."
@@ -203,7 +207,8 @@ class RoomGameScreen(GameScreen, RoomScreen):
                 await keep_room_game(self.app, history_key(self.state), found)
                 await self.leave_room()
 
-        self.app.push_screen(ConfirmScreen(LEAVING, ("leave", "stay")), answered)
+        question = LEAVING if self.session.game.moves else LEAVING_UNPLACED
+        self.app.push_screen(ConfirmScreen(question, ("leave", "stay")), answered)
 
     # -- the room's news ----------------------------------------------------------------------
 
