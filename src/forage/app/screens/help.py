@@ -184,9 +184,7 @@ class HelpScreen(ForageModal):
             sums = " + ".join(str(r.target) for r in self.recipes)
             text += f"\n[b]This game's recipes[/b] (target {sums} = {target})\n"
             for recipe in self.recipes:
-                text += (
-                    f"  {recipe.target} {recipe.name} ({recipe.bonus_text}): {recipe.condition}\n"
-                )
+                text += f"  {recipe.name} ({recipe.numbers_text}): {recipe.condition}\n"
         with Vertical(classes="body dialog help"), VerticalScroll():
             yield Static(text, id="help-text")
         yield KeyBar()
