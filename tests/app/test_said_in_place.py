@@ -218,3 +218,32 @@ asyncio.run(main())
     assert "Last 1 scores" in shown or "Last 2 scores" in shown
     assert all(ord(ch) < 128 for ch in shown), sorted({ch for ch in shown if ord(ch) >= 128})
     assert sys is not None
+
+
+@pytest.mark.parametrize("size", SIZES)
+@sync
+async def test_the_help_draws_edwood_as_the_board_does_and_says_what_a_matched_15_does(
+    size: tuple[int, int],
+) -> None:
+    from forage.app.widgets import WoodlandView
+    from forage.app.widgets.woodland import area_lines
+    from forage.engine import Area
+    from forage.engine.areas import BASKET_FACE, raised
+
+    app = ForageApp(seed=4, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        layout = app.screen.query_one(WoodlandView).drawn_layout
+        assert layout is not None
+        drawn = area_lines(Area.B, None, True, layout[0])
+        board = [" ".join(chunk[0] for chunk in line).strip() for line in drawn]
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        help_text = str(app.screen.query_one("#help-text").render())
+    lines = help_text.splitlines()
+    [at] = [n for n, line in enumerate(lines) if "Edwood Mouse (purple)" in line]
+    mark = lines[at].split("Edwood Mouse")[0].split() or lines[at - 1].split()  # long: above
+    assert mark == [word for word in board if word], (mark, board)
+    said = f"a {BASKET_FACE} moves up and stays {raised(BASKET_FACE)}"  # R8a, as the engine
+    assert said in " ".join(help_text.split())

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 from forage.app.describe import DOT
 from forage.app.keeper import Keeper, keeper_of
 from forage.app.services import recorder_of, services_of
-from forage.app.widgets import ScorePanel
+from forage.app.widgets import ScorePanel, WoodlandView
 
 if TYPE_CHECKING:
     from forage.app.recorder import Recorder
@@ -46,12 +46,16 @@ class GameFlow(_Screen):
         return None
 
     def action_help(self) -> None:
-        """Open the keys (those of this screen) and rules."""
+        """Open the keys (those of this screen) and rules, Edwood's mark as the board draws
+        it."""
         from forage.app.screens.help import HelpScreen, game_keys
+        from forage.app.widgets.woodland import edwood_mark
 
         asks = self._asks_costly() if self.ASKS_BEFORE_COSTLY else None
         keys = game_keys(asks, self.LOCKED, self.quit_help())
-        self.app.push_screen(HelpScreen(self.session.game.recipes, keys=keys))
+        layout = self.query_one(WoodlandView).drawn_layout
+        edwood = edwood_mark(layout[0].height) if layout is not None else None
+        self.app.push_screen(HelpScreen(self.session.game.recipes, keys=keys, edwood=edwood))
 
     def action_new_game(self) -> None:
         """Start a new game (asking first if this one is under way)."""
