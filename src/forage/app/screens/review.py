@@ -220,12 +220,13 @@ def moves_text(
 
 
 def legend_text(marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
-    """What the marks of the list of moves mean, each in its colour, and where help is."""
+    """What the marks of the list of moves mean, each in its colour; only marks: ``?``
+    is the mark of a mistake here, and the key bar names the ``?`` key's help."""
     text = Text()
     for label in LEGEND_KEYS:
         text.append(MARKS[label], marks[LABEL_STYLE[label]])
         text.append(f" {label}  ")
-    text.append("? help", "dim")
+    text.right_crop(2)
     return text
 
 
