@@ -240,6 +240,19 @@ def cut(text: str, width: int | None, plain: bool = False) -> str:
     return text[: max(0, width - len(mark))] + mark
 
 
+def shown_columns(width: int) -> list[int]:
+    """Which of :data:`HISTORY_COLUMNS` (their indexes) a table ``width`` columns wide
+    shows: narrower than :data:`WIDE_TABLE`, all but the wide-only ones."""
+    return [i for i, c in enumerate(HISTORY_COLUMNS) if width >= WIDE_TABLE or not c.wide_only]
+
+
+def history_row(game: StoredGame, shown: Sequence[int], plain: bool = False) -> list[str]:
+    """One stored game's cells in the ``shown`` columns, each cut to its column's width
+    (``plain``: with an ASCII ellipsis)."""
+    cells = history_cells(game)
+    return [cut(cells[i], HISTORY_COLUMNS[i].width, plain) for i in shown]
+
+
 def history_table(
     games: Sequence[StoredGame], width: int = WIDE_TABLE, plain: bool = False
 ) -> Table:
@@ -253,7 +266,7 @@ def history_table(
         pad_edge=False,
         padding=(0, 1, 0, 0),
     )
-    shown = [i for i, c in enumerate(HISTORY_COLUMNS) if width >= WIDE_TABLE or not c.wide_only]
+    shown = shown_columns(width)
     for index in shown:
         column = HISTORY_COLUMNS[index]
         table.add_column(
@@ -264,8 +277,7 @@ def history_table(
             max_width=column.width,
         )
     for game in games:
-        cells = history_cells(game)
-        table.add_row(*(cut(cells[i], HISTORY_COLUMNS[i].width, plain) for i in shown))
+        table.add_row(*history_row(game, shown, plain))
     return table
 
 
