@@ -79,6 +79,7 @@ def test_a_try_of_the_online_daily_plays_to_the_days_board_and_the_history(
                 assert isinstance(game, RoomGameScreen)
                 assert game.session.label() == f"online daily {day} · standard game"
                 assert game.key_label("quit_game", "Quit") == "Stop for now"
+                assert not game.query_one("#players").display  # played alone: no players
                 while isinstance(app.screen, RoomGameScreen):
                     await place_one(pilot, app)
                 results = app.screen

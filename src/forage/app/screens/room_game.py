@@ -120,8 +120,9 @@ class RoomGameScreen(GameScreen, RoomScreen):
         return cls(state.game.game(), state.room, day if isinstance(day, date) else None)
 
     def compose_side(self) -> ComposeResult:
-        """Below the score: every player's score, and who has placed this turn."""
-        yield Static(id="players")
+        """Below the score: every player's score, and who has placed this turn (none shown
+        in a try of the online daily, played alone)."""
+        yield Static(id="players", classes="-alone" if self.day is not None else "")
 
     def on_mount(self) -> None:
         """Show the players (the game shows itself)."""
