@@ -228,7 +228,8 @@ def test_a_first_try_whose_answer_is_lost_is_taken_up_with_the_token_kept(
                 "--name",
                 "Ann",
             )
-            assert taken.returncode == 2 and "another player's" in taken.stderr
+            assert taken.returncode == 2 and "'Ann' is taken" in taken.stderr
+            assert "first used on another computer" in taken.stderr
             assert "ann" not in (elsewhere / "online-daily.json").read_text()  # its token dropped
             weak = RoomLink(rooms.url)
             await weak.daily("Bob", "short")  # not 128 bits: the server makes one
