@@ -22,7 +22,7 @@ from textual_serve.download_manager import DownloadManager
 from textual_serve.server import Server
 
 from forage.adapters.textual_serve import PRIVATE_NAMES, game_process
-from forage.cli.game_server import GameServer, OneLine
+from forage.cli.game_server import UNKNOWN_CHILD, GameServer, OneLine
 from forage.net.bucket import Bucket
 
 SRC = Path(__file__).parent.parent / "src"
@@ -166,3 +166,17 @@ def test_a_log_record_is_one_line_without_its_error() -> None:
         record.exc_info = sys.exc_info()
     line = OneLine().format(record)
     assert line == "forage: Error handling request (ValueError)"
+
+
+def test_asyncio_s_unknown_child_process_is_one_line_in_forage_s_words() -> None:
+    import asyncio.unix_events
+
+    assert UNKNOWN_CHILD in Path(asyncio.unix_events.__file__).read_text()  # its words
+    record = logging.LogRecord(
+        "asyncio", logging.WARNING, __file__, 1, UNKNOWN_CHILD, (4242,), None
+    )
+    line = OneLine().format(record)
+    assert line == (
+        "forage: a game's process (pid 4242) had ended before the server could read how: "
+        "its exit code is unknown"
+    )

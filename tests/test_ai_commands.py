@@ -8,6 +8,7 @@ import json
 import pytest
 from helpers import brute_force
 
+from forage.app.describe import par_said
 from forage.carddata import standard_deck
 from forage.cli.ai_commands import bench_command, par_command, print_bench
 from forage.engine import Deal, Game
@@ -28,7 +29,9 @@ def test_par_command_json_record_replays_to_the_score(capsys: pytest.CaptureFixt
 def test_par_command_human(capsys: pytest.CaptureFixture[str]) -> None:
     game = Game(Deal(cards=Deal.from_seed(6).cards[:3]), standard_deck())
     assert par_command(game, as_json=False) == 0
-    assert "Par" in capsys.readouterr().out
+    # the end screen and the review say par in the same words (tests/app/test_said_in_place.py)
+    said = par_said(brute_force(game), proven=True)
+    assert capsys.readouterr().out.startswith(f"{said}; found in ")
 
 
 def test_bench_quick_figures_agree_with_the_games_they_time(

@@ -276,12 +276,15 @@ def test_history_export_writes_a_record_that_replays(tmp_path: Path) -> None:
         done = record(store, played(2, recipes=True), "ann", 1)
     target = tmp_path / "out" / "game.json"
     exported = forage(tmp_path, "history", "--export", str(done.game.id), str(target))
-    assert exported.returncode == 0 and exported.stdout == "", exported.stderr
+    assert exported.returncode == 0, exported.stderr
+    game = done.game.id
+    said = f"Game {game}'s record written to {target}; watch it with: forage review {target}\n"
+    assert exported.stdout == said
     assert json.loads(target.read_text()) == json.loads(done.game.record)
     replayed = forage(tmp_path, "replay", str(target), "--json")
     assert replayed.returncode == 0
     assert json.loads(replayed.stdout)["score"]["final"] == done.game.final
-    to_stdout = forage(tmp_path, "history", "--export", str(done.game.id))
+    to_stdout = forage(tmp_path, "history", "--export", str(game))
     assert json.loads(to_stdout.stdout) == json.loads(done.game.record)
 
 
@@ -309,3 +312,18 @@ def test_history_export_errors_are_one_line(tmp_path: Path, args: list[str], wor
     done = forage(tmp_path, "history", *args)
     assert done.returncode == 2 and words in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_stats_and_history_in_plain_ascii_draw_in_ascii(tmp_path: Path) -> None:
+    with HistoryStore.open(tmp_path) as store:
+        for seed in range(1, 4):
+            record(store, played(seed), "Annabelle-of-the-woods", seed, seed=seed)
+    env = {**os.environ, "FORAGE_HOME": str(tmp_path), "COLUMNS": "80"}
+    for command in ("stats", "history"):
+        drawn = run_forage(command, env=env)
+        plain = run_forage(command, env={**env, "FORAGE_ASCII": "1"})
+        assert drawn.returncode == 0 and not drawn.stdout.isascii(), drawn
+        assert plain.returncode == 0, plain.stderr
+        assert plain.stdout.isascii(), plain.stdout
+        assert "Annabel..." in plain.stdout or "Annabelle-of-the-woods" in plain.stdout
+    assert "Annabel..." in plain.stdout and "------" in plain.stdout

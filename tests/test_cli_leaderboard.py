@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -139,3 +140,21 @@ def test_the_players_own_line_is_marked_whatever_the_case_of_the_name() -> None:
     assert not any("Bob (you)" in line for line in lines)
     out.print(table(board, None))
     assert out.export_text().count("(you)") == 0
+
+
+def test_the_board_in_plain_ascii_draws_in_ascii() -> None:
+    board = {
+        "date": "2026-05-01",
+        "over": True,
+        "deal": "1.2.3.4.5.6.7.8.9",
+        "entries": [
+            {"rank": 1, "name": "Ann", "final": 52, "finished": "2026-05-01T10:00:00Z"},
+            {"rank": 2, "name": "Bob", "final": 41, "finished": "2026-05-01T11:00:00Z"},
+        ],
+    }
+    with answering(200, json.dumps(board).encode()) as url:
+        drawn = run_forage("leaderboard", "--server", url)
+        plain = run_forage("leaderboard", "--server", url, env={**os.environ, "FORAGE_ASCII": "1"})
+    assert drawn.returncode == 0 and not drawn.stdout.isascii(), drawn
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stdout.isascii() and "| Ann" in plain.stdout, plain.stdout

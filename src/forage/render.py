@@ -77,7 +77,7 @@ def score_table(game: Game) -> Table:
     table.add_row("base score", str(s.base))
     for recipe, outcome in zip(game.recipes, result.recipes, strict=True):
         mark = "met" if outcome.met else "not met"
-        table.add_row(f"{recipe.name} ({recipe.bonus_text})", f"{mark}, {outcome.bonus:+d}")
+        table.add_row(f"{recipe.name} ({recipe.numbers_text})", f"{mark}, {outcome.bonus:+d}")
     if result.target is not None:
         table.add_row("final score", f"{s.final} (target {result.target})")
     table.add_row("rating", result.rating)

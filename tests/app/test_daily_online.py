@@ -79,6 +79,7 @@ def test_a_try_of_the_online_daily_plays_to_the_days_board_and_the_history(
                 assert isinstance(game, RoomGameScreen)
                 assert game.session.label() == f"online daily {day} · standard game"
                 assert game.key_label("quit_game", "Quit") == "Stop for now"
+                assert not game.query_one("#players").display  # played alone: no players
                 while isinstance(app.screen, RoomGameScreen):
                     await place_one(pilot, app)
                 results = app.screen
@@ -233,7 +234,8 @@ def test_a_first_try_whose_answer_is_lost_is_taken_up_with_the_token_kept(
                 "--name",
                 "Ann",
             )
-            assert taken.returncode == 2 and "another player's" in taken.stderr
+            assert taken.returncode == 2 and "'Ann' is taken" in taken.stderr
+            assert "first used on another computer" in taken.stderr
             assert "ann" not in (elsewhere / "online-daily.json").read_text()  # its token dropped
             weak = RoomLink(rooms.url)
             await weak.daily("Bob", "short")  # not 128 bits: the server makes one

@@ -15,7 +15,7 @@ from forage.app.describe import CROSS, TICK
 from forage.app.puzzle_app import PuzzleApp
 from forage.app.recorder import Recorder
 from forage.app.screens.game import GameScreen
-from forage.app.screens.puzzle import PuzzleScreen
+from forage.app.screens.puzzle import PRACTICE, TRIED_BEFORE, PuzzleScreen
 from forage.app.view import card_cells
 from forage.app.widgets import StatusBar
 from forage.engine import Placement
@@ -241,27 +241,66 @@ async def test_after_the_best_line_a_line_says_what_it_gathers(size: tuple[int, 
             said = said[said.index(value) + len(value) :]
 
 
+def whole(screen: PuzzleScreen) -> str:
+    """The puzzle's two lines, each checked to fit its width whole (not cut)."""
+    width = screen.query_one("#lesson", Static).content_region.width
+    for line in screen.lines():
+        assert len(line) <= width, (line, width)
+    return lines(screen)
+
+
 @SIZES
 @sync
-async def test_a_second_try_says_it_does_not_count(size: tuple[int, int]) -> None:
+async def test_a_second_try_says_only_the_first_counts_whole(size: tuple[int, int]) -> None:
     puzzle = daily_puzzle(DAY)
     wrong, _ = wrong_first(puzzle)
     app = PuzzleApp(puzzle, DAY)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         screen = puzzle_screen(app)
-        assert "does not count" not in lines(screen)
+        assert PRACTICE not in whole(screen)
         await drive(pilot, screen, wrong)
         await pilot.press("enter")
         await pilot.pause()
-        assert "does not count" not in lines(screen)
+        assert PRACTICE not in whole(screen)
         await pilot.press("n")
         await pilot.pause()
-        assert "a try after the first does not count" in lines(screen)
+        assert f"({PRACTICE})" in whole(screen)
+        await drive(pilot, screen, wrong)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert f"{CROSS} Not the answer" in whole(screen) and PRACTICE in whole(screen)
+        await pilot.press("n")
         await drive(pilot, screen, puzzle.line()[0])
         await pilot.press("enter")
         await pilot.pause()
-        assert f"{TICK} Solved" in lines(screen) and "does not count" in lines(screen)
+        assert f"{TICK} Solved" in whole(screen) and PRACTICE in whole(screen)
+
+
+@sync
+async def test_a_puzzle_tried_before_says_at_once_that_only_the_first_try_counts() -> None:
+    puzzle = daily_puzzle(DAY)
+    wrong, _ = wrong_first(puzzle)
+    recorder = Recorder()
+    app = PuzzleApp(puzzle, DAY, recorder)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = puzzle_screen(app)
+        await drive(pilot, screen, wrong)
+        await pilot.press("enter", "escape")
+    recorder.close()
+    recorder = Recorder()
+    app = PuzzleApp(puzzle, DAY, recorder)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete([w for w in app.workers if w.group == "tried"])
+        await pilot.pause()
+        screen = puzzle_screen(app)
+        assert TRIED_BEFORE in screen.query_one(StatusBar).state.note
+        assert f"({PRACTICE})" in whole(screen)
+        await drive(pilot, screen, puzzle.line()[0])
+        await pilot.press("enter", "escape")
+    recorder.close()
+    assert stored_tries() == [(puzzle.id, False)]
 
 
 @sync

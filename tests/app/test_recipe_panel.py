@@ -65,10 +65,15 @@ async def test_the_target_shows_the_recipes_numbers_it_adds_up(size: tuple[int, 
         recipes = session_of(app).game.recipes
         target = sum(r.target for r in recipes)
         sums = "+".join(str(r.target) for r in recipes)
-        assert f"target {target} ({sums})" in panel_text(app)
+        panel = panel_text(app)
+        assert f"target {target} ({sums})" in panel
+        for recipe in recipes:  # its number as beside the target; its bonus apart
+            assert f"{recipe.name} ({recipe.target})" in panel
+            assert f"+{recipe.bonus_text}:" in panel or recipe.doubles
         await pilot.press("question_mark")
         await pilot.pause()
         help_text = str(app.screen.query_one("#help-text", Static).render())
     assert f"target {sums.replace('+', ' + ')} = {target}" in help_text
     for recipe in recipes:
-        assert f"{recipe.target} {recipe.name}" in help_text
+        labelled = f"target {recipe.target}, bonus {recipe.bonus_text}"
+        assert f"{recipe.name} ({labelled})" in help_text

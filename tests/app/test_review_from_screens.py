@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from app_helpers import play_out_quickly, session_of, sync
+from app_helpers import play_out_quickly, screen_text, session_of, sync
 from history_helpers import played, record, stored
 from special_files import is_kind, special_file
 from textual.widgets import DataTable, Static
@@ -19,7 +19,7 @@ from forage.app.recorder import Recorder
 from forage.app.screens import EndScreen, GameScreen, HistoryScreen, ReviewScreen
 from forage.app.screens.history import stored_game
 from forage.history import report
-from forage.history.report import HISTORY_COLUMNS
+from forage.history.report import HISTORY_COLUMNS, WIDE_TABLE, shown_columns
 from forage.history.store import HistoryStore
 from forage.record import load_game, record_from_game
 
@@ -95,7 +95,7 @@ async def test_g_lists_the_stored_games_and_enter_reviews_one(forage_home: Path)
         table = screen.query_one(DataTable)
         assert table.row_count == 1
         assert [str(c.label) for c in table.columns.values()] == [
-            c.heading for c in HISTORY_COLUMNS
+            HISTORY_COLUMNS[i].heading for i in shown_columns(80)
         ]
         row = table.get_row_at(0)
         assert [str(cell) for cell in row[2:6]] == ["ann", "standard", str(final), "yes"]
@@ -181,6 +181,30 @@ async def test_x_on_the_games_list_writes_the_record(
         assert all(line.endswith("/") for line in said[1:-1])
     game, refusal = load_game(written.read_text())
     assert refusal is None and [p.notation() for p in game.moves] == played
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@sync
+async def test_the_games_list_keeps_every_deal_code_whole(
+    forage_home: Path, size: tuple[int, int]
+) -> None:
+    with HistoryStore.open(forage_home) as store:  # challenges: the longest codes
+        name = "Annabelle-of-the-woods"
+        games = [record(store, played(s, recipes=True), name, s) for s in (1, 2, 3)]
+    app = ForageApp(seed=4, offer_resume=False, recorder=Recorder("ann"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("g")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, HistoryScreen)
+        table = screen.query_one(DataTable)
+        headings = [str(c.label) for c in table.columns.values()]
+        assert ("par" in headings) == (size[0] >= WIDE_TABLE)
+        lines = screen_text(app).splitlines()
+    for done in games:
+        code = done.game.deal
+        assert sum(code in line for line in lines) == 1, (code, lines)
 
 
 @sync

@@ -378,6 +378,31 @@ def test_a_seat_taken_back_once_the_room_has_ended_shows_its_results(
     run(scenario())
 
 
+def test_leaving_before_the_first_placement_promises_nothing_and_keeps_nothing(
+    tmp_path: Path, forage_home: Path
+) -> None:
+    async def scenario() -> None:
+        async with rooms_at(tmp_path / "server") as rooms:
+            ann = await open_room(rooms.url)
+            recorder = Recorder("Ann")
+            app = RoomApp(ann, recorder)
+            async with app.run_test(size=(80, 24)) as pilot:
+                bob = await dealt(pilot, app, rooms.url)
+                await pilot.press("q")
+                await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+                question = str(app.screen.query_one("#question", Static).content)
+                assert "as left" not in question and "placed no card" in question
+                await pilot.press("y")
+                await settle(pilot, lambda: not app.is_running)
+            await bob.close()
+            await ann.close()
+            recorder.close()
+
+    run(scenario())
+    with HistoryStore.open(forage_home) as store:
+        assert store.games() == []
+
+
 def test_the_help_in_a_room_lists_only_the_keys_a_room_has(tmp_path: Path) -> None:
     from forage.app.screens.help import HelpScreen
 

@@ -89,15 +89,18 @@ async def test_the_review_chart_has_its_scale_and_move_numbers_and_its_help(
 
 @sync
 async def test_par_is_named_alike_in_the_review_and_on_the_end_screen() -> None:
-    from forage.app.describe import PAR_IS, par_words
+    from forage.app.describe import PAR_IS, par_said, par_words
 
     app = ReviewApp(hint_game(), SMALL, workers=1)
     async with app.run_test(size=(100, 30)) as pilot:
         screen, _ = await analysed(pilot, app)
         await pilot.press("p")
         await pilot.pause()
-        assert PAR_IS in text_of(screen, "#review-verdict")
-    # the end screen says par_words (tests/app/test_hint.py, test_par_memory.py)
+        assert screen.result is not None
+        par = screen.result.par
+        assert par_said(par.score, par.proven) in text_of(screen, "#review-verdict")
+    # the end screen says par_said (tests/app/test_hint.py, test_par_memory.py), and so
+    # does forage par (tests/test_ai_commands.py)
     assert par_words(True) == PAR_IS and par_words(False).startswith(f"{PAR_IS}, ")
     assert "knowing the draw order" in PAR_IS
 
@@ -215,3 +218,32 @@ asyncio.run(main())
     assert "Last 1 scores" in shown or "Last 2 scores" in shown
     assert all(ord(ch) < 128 for ch in shown), sorted({ch for ch in shown if ord(ch) >= 128})
     assert sys is not None
+
+
+@pytest.mark.parametrize("size", SIZES)
+@sync
+async def test_the_help_draws_edwood_as_the_board_does_and_says_what_a_matched_15_does(
+    size: tuple[int, int],
+) -> None:
+    from forage.app.widgets import WoodlandView
+    from forage.app.widgets.woodland import area_lines
+    from forage.engine import Area
+    from forage.engine.areas import BASKET_FACE, raised
+
+    app = ForageApp(seed=4, offer_resume=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        layout = app.screen.query_one(WoodlandView).drawn_layout
+        assert layout is not None
+        drawn = area_lines(Area.B, None, True, layout[0])
+        board = [" ".join(chunk[0] for chunk in line).strip() for line in drawn]
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        help_text = str(app.screen.query_one("#help-text").render())
+    lines = help_text.splitlines()
+    [at] = [n for n, line in enumerate(lines) if "Edwood Mouse (purple)" in line]
+    mark = lines[at].split("Edwood Mouse")[0].split() or lines[at - 1].split()  # long: above
+    assert mark == [word for word in board if word], (mark, board)
+    said = f"a {BASKET_FACE} moves up and stays {raised(BASKET_FACE)}"  # R8a, as the engine
+    assert said in " ".join(help_text.split())

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from app_helpers import greedy, place_by_action, session_of, sync
+from terminal import Terminal
 from textual.pilot import Pilot
 
 from forage.app import saves
@@ -61,6 +62,33 @@ def a_save(seed: int = 7, moves: int = 2) -> dict[str, Any]:
 
 
 @sync
+async def test_q_says_in_one_line_where_the_game_is_saved(forage_home: Path) -> None:
+    for placed, said in (
+        (2, f"Game saved in {forage_home / SAVE_NAME}: forage offers it next time."),
+        (0, "No card placed, so nothing saved."),
+        (8, "The game is over: nothing to save."),  # no history here: q on the end screen
+    ):
+        app = ForageApp(seed=3, offer_resume=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await place_cards(pilot, app, placed)
+            await pilot.press("q")
+        assert app.return_value == 0 and app.keeper.farewell == said
+        assert (forage_home / SAVE_NAME).exists() == (said.startswith("Game saved"))
+
+
+def test_q_prints_its_line_once_forage_has_stopped(forage_home: Path) -> None:
+    with Terminal(forage_home, "play", "--seed", "3", size=(80, 24)) as terminal:
+        assert terminal.wait_for("tab Card"), terminal.text()[-300:]
+        terminal.send("f")
+        assert terminal.wait_for("Spot 1 of"), terminal.text()[-300:]
+        terminal.send("\r")
+        assert terminal.wait_for("Placed the"), terminal.text()[-300:]
+        terminal.send("q")
+        assert terminal.wait(30) == 0
+    assert terminal.wait_for(f"Game saved in {forage_home / SAVE_NAME}", 5), terminal.raw[-300:]
+
+
+@sync
 async def test_data_folder_under_a_file_plays_on_and_says_so_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -75,6 +103,7 @@ async def test_data_folder_under_a_file_plays_on_and_says_so_once(
     assert app.return_value == 0
     warnings = [m for m in told if "cannot be saved" in m]
     assert len(warnings) == 1 and "a file is in the way" in warnings[0]
+    assert app.keeper.farewell is None  # the save's news says why it is not saved
 
 
 @sync

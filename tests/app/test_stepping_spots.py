@@ -86,11 +86,38 @@ async def test_f_and_f_back_step_the_card_through_its_spots(size: tuple[int, int
         here = session.cursor
         assert here is not None
         assert game.outcome(here).score_change == min(o.score_change for o in outcomes)
-        await pilot.press("tab", "f")  # the other card's spots, on from where it is
+
+
+@pytest.mark.parametrize("back", [False, True], ids=["f", "F"])
+@sync
+async def test_a_card_just_chosen_starts_at_its_first_spot_wherever_it_lies(back: bool) -> None:
+    from forage.app.view import spot_order
+
+    app = ForageApp(seed=9, offer_resume=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        game = session.game
+        bar = app.screen.query_one(StatusBar)
+        other = game.hand[1]
+        spots = spot_order(game, other)
+        for _ in range(3):  # the first card to its third spot: the other card lies there
+            await pilot.press("f")
+        await pilot.press("tab")
         await pilot.pause()
         here = session.cursor
-        assert here is not None and here.card == game.hand[1]
-        assert f" of {len(list(game.outcomes(game.hand[1])))} " in bar.state.note
+        assert here is not None and here.card == other
+        assert spot(here) in {spot(s.placement) for s in spots[1:-1]}
+        await pilot.press("F" if back else "f")
+        await pilot.pause()
+        number = len(spots) if back else 1
+        expected = spots[number - 1].placement
+        assert session.cursor is not None and spot(session.cursor) == spot(expected)
+        assert f"Spot {number} of {len(spots)} " in bar.state.note
+        await pilot.press("f")  # then on from there
+        await pilot.pause()
+        following = spots[number % len(spots)].placement
+        assert session.cursor is not None and spot(session.cursor) == spot(following)
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -116,6 +116,12 @@ def clock_time(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
+def par_said(score: int, proven: bool) -> str:
+    """A deal's par as every place says it (the end screen, the review, ``forage par``):
+    ``Par for this deal: 51 (the best score knowing the draw order)``."""
+    return f"Par for this deal: {score} ({par_words(proven)})"
+
+
 def path_lines(path: str, width: int) -> list[str]:
     """A file's path in lines of at most ``width`` characters, broken only after a ``/``
     (never inside a name; a name longer than the line has a line to itself)."""

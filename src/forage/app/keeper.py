@@ -20,6 +20,30 @@ from forage.app.session import Session
 class Keeper:
     """Writes a session's game where it is kept, atomically."""
 
+    def __init__(self) -> None:
+        """A keeper that has said nothing yet."""
+        self.farewell: str | None = None
+        """What quitting kept, and where, in one line for the terminal once forage has
+        stopped (None: nothing to say, or the save's news says why it could not)."""
+
+    def quit(self, session: Session, in_history: bool) -> None:
+        """Note what quitting leaves of the session (saved already) for :attr:`farewell`;
+        ``in_history``: its finished game is stored in the history."""
+        game, slot = session.game, saves.slot()
+        record = f"; its record is in {session.record_path}" if session.record_path else ""
+        if game.is_over() and not session.keeps_history:
+            self.farewell = f"The game is over: nothing to save{record}."
+        elif game.is_over():  # not kept (the player chose to lose it): the dialog said so
+            kept = in_history or session.finished_file is not None
+            said = f"The game is over and in your history (forage history lists it){record}."
+            self.farewell = said if kept else None
+        elif not game.moves:
+            self.farewell = f"No card placed, so nothing saved{record}."
+        elif slot.saving and slot.problem() is None:
+            self.farewell = f"Game saved in {slot.path}: forage offers it next time{record}."
+        else:
+            self.farewell = None
+
     def keep(self, session: Session) -> None:
         """After a change to the game: the ``--record`` file, if one is asked for, and the
         save."""

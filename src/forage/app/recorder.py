@@ -323,6 +323,13 @@ class Recorder:
         self._told()
         return found
 
+    def puzzle_tried(self, puzzle: int) -> bool:
+        """Whether the history holds the player's first try at a puzzle."""
+        store = self.history()
+        found = any(t.puzzle == puzzle for t in store.puzzle_tries(self.player))
+        self._told()
+        return found
+
     def games(self, limit: int) -> list[StoredGame] | None:
         """Everyone's stored games, newest first, at most ``limit`` (None when history is off)."""
         store = self.history()

@@ -16,6 +16,7 @@ from rich.table import Table
 from forage.ai import bench
 from forage.ai.commands import HINT_WORKERS, bot_summary, par_report, summary_of, tiers
 from forage.ai.hint import hint
+from forage.app.describe import par_said
 from forage.cli.errors import fail, writable_file
 from forage.cli.output import console
 from forage.engine import Game
@@ -126,8 +127,7 @@ def par_command(game: Game, as_json: bool) -> int:
         )
         return 0
     console = _console()
-    proven = "proven optimal" if result.proven else "best found, not proven optimal"
-    console.print(f"Par [bold]{result.score}[/bold] ({proven}, {result.seconds:.2f} s)")
+    console.print(f"{par_said(result.score, result.proven)}; found in {result.seconds:.2f} s")
     console.print(f"Deal {game.deal.code}")
     start = len(game.moves)
     for index, placement in enumerate(result.placements, start=start + 1):

@@ -124,13 +124,25 @@ def refusal(came: Arrival, origin: str | None, names: frozenset[str] | None) -> 
     return None
 
 
+UNKNOWN_CHILD: Final = "Unknown child process pid %d, will report returncode 255"
+"""asyncio's warning when a child process it waits for was reaped before it could be."""
+
+
 class OneLine(logging.Formatter):
     """A log record as one line, ``forage: MESSAGE (ErrorType)``: never a traceback, nor
-    what an error carries (a request's error may quote its headers)."""
+    what an error carries (a request's error may quote its headers); asyncio's words for a
+    game's process ended unseen in forage's own."""
 
     def format(self, record: logging.LogRecord) -> str:
         """The record's message on one line, at most 200 characters, and its error's type."""
-        text = shortened(" ".join(record.getMessage().split()), 200)
+        message = record.getMessage()
+        if record.name == "asyncio" and record.msg == UNKNOWN_CHILD:
+            pid = record.args[0] if isinstance(record.args, tuple) and record.args else "?"
+            message = (
+                f"a game's process (pid {pid}) had ended before the server could read how: "
+                "its exit code is unknown"
+            )
+        text = shortened(" ".join(message.split()), 200)
         if record.exc_info is not None and record.exc_info[0] is not None:
             text += f" ({record.exc_info[0].__name__})"
         return f"forage: {text}"

@@ -50,15 +50,17 @@ def stats_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats_json(stats, all_achievements(), unlocked), indent=2))
         return 0
+    from forage.app.describe import ASCII
     from forage.cli.output import console
     from forage.history.report import stats_report
 
-    console(highlight=False).print(stats_report(stats, all_achievements(), unlocked))
+    console(highlight=False).print(stats_report(stats, all_achievements(), unlocked, ASCII))
     return 0
 
 
 def export_command(game_id: int, path: str | None) -> int:
-    """Write stored game ``game_id``'s record to ``path`` (atomically), or to stdout."""
+    """Write stored game ``game_id``'s record to ``path`` (atomically, saying so in one
+    line), or to stdout."""
     from forage.history.report import export_text
 
     target = None if path is None else writable_file(path, "--export FILE")
@@ -80,6 +82,7 @@ def export_command(game_id: int, path: str | None) -> int:
         write_atomic(target, text)
     except OSError as exc:
         raise BadInput(f"--export FILE {target}: {os_problem(exc)}") from None
+    print(f"Game {game_id}'s record written to {target}; watch it with: forage review {target}")
     return 0
 
 
@@ -100,6 +103,7 @@ def history_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"games": [g.to_json() for g in games]}, indent=2))
         return 0
+    from forage.app.describe import ASCII
     from forage.cli.output import console
     from forage.history.report import history_table
 
@@ -107,7 +111,7 @@ def history_command(args: argparse.Namespace) -> int:
     if not games:
         out.print(f"No games stored for {player} yet.")
         return 0
-    out.print(history_table(games, out.width))
+    out.print(history_table(games, out.width, ASCII))
     return 0
 
 

@@ -17,10 +17,12 @@ from pydantic import ValidationError
 from rich.table import Table
 from rich.text import Text
 
+from forage.app.describe import ASCII
 from forage.cli.errors import BadInput, shortened
 from forage.cli.output import console
 from forage.cli.player import last_player
 from forage.history.daily import parse_day
+from forage.history.report import table_box
 from forage.net.daily import BOARD_MOST_BYTES, BOARD_PATH, Board, BoardError
 from forage.net.protocol import name_key, shown_text
 
@@ -79,11 +81,15 @@ def read_board(url: str, text: str) -> Board:
         raise BadInput(f"{url}: the answer is not a leaderboard ({problem})") from None
 
 
-def table(board: Board, mine: str | None = None) -> Table:
-    """The board as a Rich table (names as plain text, never markup), the line of the
-    name ``mine`` (case and width aside) bold and marked ``(you)``."""
+def table(board: Board, mine: str | None = None, plain: bool = False) -> Table:
+    """The board as a Rich table (names as plain text, never markup; ``plain``: drawn in
+    ASCII), the line of the name ``mine`` (case and width aside) bold and marked ``(you)``."""
     state = "over" if board.over else "being played"
-    shown = Table(title=f"Forage daily {board.date} ({state})", title_justify="left")
+    shown = Table(
+        title=f"Forage daily {board.date} ({state})",
+        title_justify="left",
+        box=table_box(plain),
+    )
     for column, justify in (("rank", "right"), ("name", "left"), ("final", "right")):
         shown.add_column(column, justify=justify)  # type: ignore[arg-type]
     shown.add_column("finished (UTC)")
@@ -112,7 +118,7 @@ def leaderboard_command(args: argparse.Namespace) -> int:
         print(text)
         return 0
     out = console(highlight=False)
-    out.print(table(board, last_player()))
+    out.print(table(board, last_player(), ASCII))
     if not board.entries:
         out.print("No try has ended yet." if not board.over else "Nobody played that day.")
     if board.over and board.deal:

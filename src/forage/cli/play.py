@@ -145,6 +145,8 @@ def run_game(
         return report_crash(crash)
     for message in slot.news():  # what the screen had no time to say (a failed last save)
         print(f"forage: {message}", file=sys.stderr)
+    if app is not None and app.keeper.farewell is not None:  # q: what was kept where
+        print(app.keeper.farewell)
     slot.release()
     return code if isinstance(code, int) else 0
 

@@ -217,8 +217,8 @@ def daily_online_command(args: argparse.Namespace) -> int:
                     with contextlib.suppress(OSError):
                         keep_daily_token(args.server, name, None)
                 raise BadInput(
-                    f"--name: {name!r} is another player's on {args.server}'s daily "
-                    "(this computer holds no token for it): choose another with --name"
+                    f"--name: {name!r} is taken on {args.server}'s online daily: it was first "
+                    "used on another computer, which alone holds its key; choose another name"
                 ) from None
             raise BadInput(refusal_line(exc, args.server, None)) from None
         if link.state.token != token:  # a server that made its own

@@ -52,6 +52,12 @@ class Recipe(BaseModel):
             return "x2"
         return f"{self.bonus} pt" if self.bonus == 1 else f"{self.bonus} pts"
 
+    @property
+    def numbers_text(self) -> str:
+        """Its number toward the target (R17) and its bonus, each named apart:
+        ``target 24, bonus 6 pts``."""
+        return f"target {self.target}, bonus {self.bonus_text}"
+
 
 PlacedArea = tuple[int, int, Area]
 """One area of a placed card: (dx, dy, area) from the card's top-left."""

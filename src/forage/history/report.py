@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any, Final, Literal, NamedTuple
 
 from rich import box
+from rich.box import Box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -21,6 +22,13 @@ BLOCKS: Final = "▁▂▃▄▅▆▇█"
 ASCII_BLOCKS: Final = "_.-=+*#@"
 """The same in plain ASCII, lowest first."""
 BAR_WIDTH: Final = 30
+ASCII_SIMPLE_HEAD: Final = Box("    \n    \n -- \n    \n    \n    \n    \n    \n", ascii=True)
+"""Rich's ``SIMPLE_HEAD`` (a rule under the headings, no other lines) drawn in ASCII."""
+
+
+def ellipsis(plain: bool = False) -> str:
+    """The mark of text left out (``plain``: in ASCII)."""
+    return "..." if plain else "…"
 
 
 def blocks(plain: bool = False) -> str:
@@ -48,9 +56,9 @@ def _shown(value: float | None) -> str:
     return "-" if value is None else f"{value:g}"
 
 
-def _box(plain: bool) -> dict[str, Any]:
-    """A table's box: Rich's own, or drawn in ASCII."""
-    return {"box": box.ASCII} if plain else {}
+def table_box(plain: bool) -> Box:
+    """A table's lines: Rich's own, or drawn in ASCII (``plain``)."""
+    return box.ASCII if plain else box.HEAVY_HEAD
 
 
 def recipe_name(number: int) -> str:
@@ -68,7 +76,7 @@ def figures_table(stats: Statistics, plain: bool = False) -> Table:
         title=f"Statistics of {stats.player}",
         show_header=False,
         title_justify="left",
-        **_box(plain),
+        box=table_box(plain),
     )
     table.add_column("figure", style="bold")
     table.add_column("value", justify="right")
@@ -89,8 +97,9 @@ def figures_table(stats: Statistics, plain: bool = False) -> Table:
     return table
 
 
-def distribution_chart(stats: Statistics) -> Text:
-    """The score distribution as one bar per bucket, and the recent trend as a sparkline."""
+def distribution_chart(stats: Statistics, plain: bool = False) -> Text:
+    """The score distribution as one bar per bucket, and the recent trend as a sparkline
+    (``plain``: drawn in ASCII)."""
     text = Text()
     if not stats.distribution:
         text.append("No finished games yet.", "dim")
@@ -98,13 +107,13 @@ def distribution_chart(stats: Statistics) -> Text:
     text.append("Scores\n", "bold")
     most = max(n for _, n in stats.distribution)
     for start, count in stats.distribution:
-        bar = "█" * max(1 if count else 0, round(count * BAR_WIDTH / most))
+        bar = ("#" if plain else "█") * max(1 if count else 0, round(count * BAR_WIDTH / most))
         text.append(f"{start:>4}-{start + BUCKET - 1:<4} ")
         text.append(bar, mark("gain"))
         text.append(f" {count}\n")
     text.append(f"Last {len(stats.recent)} scores ", "bold")
-    text.append(sparkline(stats.recent), mark("note"))
-    text.append(f"  ({stats.recent[0]} … {stats.recent[-1]})")
+    text.append(sparkline(stats.recent, plain), mark("note"))
+    text.append(f"  ({stats.recent[0]} {ellipsis(plain)} {stats.recent[-1]})")
     return text
 
 
@@ -113,7 +122,7 @@ def achievements_table(
 ) -> Table:
     """Every achievement, unlocked (with its date) or still to get (``plain``: drawn in
     ASCII)."""
-    table = Table(title="Achievements", title_justify="left", **_box(plain))
+    table = Table(title="Achievements", title_justify="left", box=table_box(plain))
     got, not_yet = ("*", ".") if plain else ("★", "·")
     table.add_column("", width=1)
     table.add_column("achievement", style="bold")
@@ -132,14 +141,17 @@ def achievements_table(
 
 
 def stats_report(
-    stats: Statistics, achievements: Sequence[Achievement], unlocked: dict[str, str]
+    stats: Statistics,
+    achievements: Sequence[Achievement],
+    unlocked: dict[str, str],
+    plain: bool = False,
 ) -> RenderableType:
-    """Everything ``forage stats`` prints."""
+    """Everything ``forage stats`` prints (``plain``: drawn in ASCII)."""
     return Group(
-        figures_table(stats),
-        distribution_chart(stats),
+        figures_table(stats, plain),
+        distribution_chart(stats, plain),
         Text(),
-        achievements_table(achievements, unlocked),
+        achievements_table(achievements, unlocked, plain),
     )
 
 
@@ -219,30 +231,53 @@ def history_cells(game: StoredGame) -> tuple[str, ...]:
     )
 
 
-def history_table(games: Sequence[StoredGame], width: int = WIDE_TABLE) -> Table:
+def cut(text: str, width: int | None, plain: bool = False) -> str:
+    """``text`` in at most ``width`` characters (None: whole), its end left out for an
+    ellipsis where it is longer (``plain``: in ASCII)."""
+    if width is None or len(text) <= width:
+        return text
+    mark = ellipsis(plain)
+    return text[: max(0, width - len(mark))] + mark
+
+
+def shown_columns(width: int) -> list[int]:
+    """Which of :data:`HISTORY_COLUMNS` (their indexes) a table ``width`` columns wide
+    shows: narrower than :data:`WIDE_TABLE`, all but the wide-only ones."""
+    return [i for i, c in enumerate(HISTORY_COLUMNS) if width >= WIDE_TABLE or not c.wide_only]
+
+
+def history_row(game: StoredGame, shown: Sequence[int], plain: bool = False) -> list[str]:
+    """One stored game's cells in the ``shown`` columns, each cut to its column's width
+    (``plain``: with an ASCII ellipsis)."""
+    cells = history_cells(game)
+    return [cut(cells[i], HISTORY_COLUMNS[i].width, plain) for i in shown]
+
+
+def history_table(
+    games: Sequence[StoredGame], width: int = WIDE_TABLE, plain: bool = False
+) -> Table:
     """Stored games, one a row, in the order given, for a terminal ``width`` columns wide
-    (narrower than :data:`WIDE_TABLE`: without par and h/u)."""
+    (narrower than :data:`WIDE_TABLE`: without par and h/u; ``plain``: drawn in ASCII)."""
     table = Table(
         title="History",
         title_justify="left",
-        box=box.SIMPLE_HEAD,
+        box=ASCII_SIMPLE_HEAD if plain else box.SIMPLE_HEAD,
         show_edge=False,
         pad_edge=False,
         padding=(0, 1, 0, 0),
     )
-    shown = [i for i, c in enumerate(HISTORY_COLUMNS) if width >= WIDE_TABLE or not c.wide_only]
+    shown = shown_columns(width)
     for index in shown:
         column = HISTORY_COLUMNS[index]
         table.add_column(
             column.heading,
             justify=column.justify,
-            overflow="ellipsis",
+            overflow="crop" if plain else "ellipsis",
             no_wrap=True,
             max_width=column.width,
         )
     for game in games:
-        cells = history_cells(game)
-        table.add_row(*(cells[i] for i in shown))
+        table.add_row(*history_row(game, shown, plain))
     return table
 
 

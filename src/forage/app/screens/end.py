@@ -15,7 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from forage.app.describe import ELLIPSIS, par_words, score_sum
+from forage.app.describe import ELLIPSIS, par_said, score_sum
 from forage.app.recorder import Recorder
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.services import Priority, recorder_of, services_of
@@ -186,8 +186,8 @@ class EndScreen(ForageModal):
         result = self.session.game.result()
         mine = result.score.final
         text = Text()
-        text.append(f"Par for this deal: {par}", "bold")
-        text.append(f" ({par_words(proven)}); you scored {mine}.")
+        text.append(par_said(par, proven), "bold")
+        text.append(f"; you scored {mine}.")
         self.query_one("#end-par", Static).update(text)
         self.history_par(par, proven)
 

@@ -162,6 +162,9 @@ class GameScreen(HintActions, GameFlow, CostlyDrops, ForageScreen):
         """The card shown has a choice of mouse colour (the key bar names c)."""
         self._spots: tuple[PositionKey, int, tuple[Spot, ...]] | None = None
         """The legal spots of a card, best first, for the position they were found in."""
+        self._stepped: int | None = None
+        """The card f and F last stepped through; a card chosen since starts at its first
+        spot (or its last, with F), wherever it lies."""
 
     def compose(self) -> ComposeResult:
         """Title; woodland and side panel; status bar; footer."""
@@ -357,8 +360,7 @@ class GameScreen(HintActions, GameFlow, CostlyDrops, ForageScreen):
 
     def on_hand_view_chosen(self, message: HandView.Chosen) -> None:
         """A click on a hand card chooses it."""
-        if self.session.choose(message.index):
-            self.changed()
+        self.action_choose(message.index)
 
     def on_woodland_view_spot_clicked(self, message: WoodlandView.SpotClicked) -> None:
         """A click on the woodland moves the card there (its top-left area)."""
@@ -407,7 +409,9 @@ class GameScreen(HintActions, GameFlow, CostlyDrops, ForageScreen):
             name = name[:1].upper() + name[1:]
             self.say(f"{name} has no legal spot: tab takes the other card.")
             return
-        index = spot_index(spots, session.cursor, step)
+        here = session.cursor if self._stepped == card else None
+        index = spot_index(spots, here, step)
+        self._stepped = card
         session.go_to(spots[index].placement)
         self._peek = False
         self._follow = True
@@ -428,12 +432,16 @@ class GameScreen(HintActions, GameFlow, CostlyDrops, ForageScreen):
 
     def action_next_card(self) -> None:
         """Take the other hand card."""
+        self._stepped = None
         self.session.next_card()
         self.changed()
 
     def action_choose(self, index: int) -> None:
         """Take hand card 1 or 2."""
+        before = self.session.card_number
         if self.session.choose(index):
+            if self.session.card_number != before:
+                self._stepped = None
             self.changed()
 
     def action_mouse_colour(self) -> None:

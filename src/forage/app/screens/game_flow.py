@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 from forage.app.describe import DOT
 from forage.app.keeper import Keeper, keeper_of
 from forage.app.services import recorder_of, services_of
-from forage.app.widgets import ScorePanel
+from forage.app.widgets import ScorePanel, WoodlandView
 
 if TYPE_CHECKING:
     from forage.app.recorder import Recorder
@@ -46,12 +46,16 @@ class GameFlow(_Screen):
         return None
 
     def action_help(self) -> None:
-        """Open the keys (those of this screen) and rules."""
+        """Open the keys (those of this screen) and rules, Edwood's mark as the board draws
+        it."""
         from forage.app.screens.help import HelpScreen, game_keys
+        from forage.app.widgets.woodland import edwood_mark
 
         asks = self._asks_costly() if self.ASKS_BEFORE_COSTLY else None
         keys = game_keys(asks, self.LOCKED, self.quit_help())
-        self.app.push_screen(HelpScreen(self.session.game.recipes, keys=keys))
+        layout = self.query_one(WoodlandView).drawn_layout
+        edwood = edwood_mark(layout[0].height) if layout is not None else None
+        self.app.push_screen(HelpScreen(self.session.game.recipes, keys=keys, edwood=edwood))
 
     def action_new_game(self) -> None:
         """Start a new game (asking first if this one is under way)."""
@@ -71,9 +75,17 @@ class GameFlow(_Screen):
             self.leave_finished(lambda: self.load(self.session.new_game()), "A new game")
 
     def action_quit_game(self) -> None:
-        """Save the game and leave (it is offered next time: not abandoned)."""
-        self.keeper().save(self.session)
-        self.leave_finished(lambda: self.app.exit(0), "Quitting")
+        """Save the game and leave (it is offered next time: not abandoned), the keeper
+        noting what it kept where, for the terminal."""
+        keeper = self.keeper()
+        keeper.save(self.session)
+
+        def leave() -> None:
+            recorder = self.recorder()
+            keeper.quit(self.session, recorder is not None and recorder.has_recorded(self.session))
+            self.app.exit(0)
+
+        self.leave_finished(leave, "Quitting")
 
     def leave_finished(self, then: Callable[[], None], doing: str) -> None:
         """Do ``then`` once the finished game on this screen (if it is one) is kept apart
@@ -176,4 +188,4 @@ class GameFlow(_Screen):
         elif choice == "look":
             self.say("The finished woodland: enter shows the summary again.")
         elif choice == "quit":
-            self.leave_finished(lambda: self.app.exit(0), "Quitting")
+            self.action_quit_game()

@@ -26,8 +26,15 @@ from forage.app.describe import (
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.view import COSTLY_LOSS
 from forage.app.widgets.keys import KeyBar
+from forage.app.widgets.woodland import SIZES, edwood_mark
 from forage.engine import Recipe
-from forage.engine.areas import EDWOOD_POINTS, MOUSE_FACE, SPLIT_DIE_POINTS
+from forage.engine.areas import (
+    BASKET_FACE,
+    EDWOOD_POINTS,
+    MOUSE_FACE,
+    SPLIT_DIE_POINTS,
+    raised,
+)
 from forage.engine.scoring import WIN_LINE
 
 KEY_LINES: Final[tuple[tuple[str, str], ...]] = (
@@ -94,6 +101,11 @@ def game_keys(
     return "\n".join(lines) + "\n"
 
 
+EDWOOD_LINE: Final = "Edwood Mouse (purple): his area can never be covered"
+"""What the help says of Edwood's mark, beside it (:func:`reading`)."""
+LEGEND_COLUMN: Final = 12
+"""The width of the help's marks, before what each means."""
+
 READING: Final = f"""\
 [b]Reading the woodland[/b]
   b c m       bramble (green), fallen leaves (orange), soil (brown)
@@ -102,7 +114,7 @@ READING: Final = f"""\
               and {BASKET} for 15 (basket), on a badge of its colour
   M{MOUSE_FACE} (red)   a mouse die: only Edwood can cover it; its letter keeps
               its die's colour
-  EDW         Edwood Mouse (purple): his area can never be covered
+  {{edwood}}
   {BAR} and underlines mark the edges between cards.
 [b]The card being placed[/b] is drawn bright; each of its areas shows its
   type, what the drop does there (highlighted) and what it covers:
@@ -128,7 +140,8 @@ RULES: Final = f"""\
   Nine cards: eight turns. Each new area that covers an area:
   - food area on an area of its type: a die of its colour is placed
     showing 1, or the die below moves up and goes up a step
-    (1{TO}3{TO}6{TO}10{TO}15); with no die of that colour left, nothing.
+    (1{TO}3{TO}6{TO}10{TO}{BASKET_FACE}; a {BASKET_FACE} moves up and stays {raised(BASKET_FACE)});
+    with no die of that colour left, nothing.
   - split area on a matching area: the die below moves up unchanged.
   - no match: the die below (if any) goes back to the supply and a
     mouse die ({MOUSE_FACE}) of the new area's colour is placed; on a split
@@ -148,10 +161,22 @@ RULES: Final = f"""\
 """
 
 
-def game_help(keys: str | None = None) -> str:
-    """The game's help: its keys (:func:`game_keys` by default), how to read the woodland,
-    and the rules."""
-    return (game_keys() if keys is None else keys) + "\n" + READING + "\n" + RULES
+def reading(edwood: str | None = None) -> str:
+    """How to read the woodland, Edwood's mark drawn as the board draws it now
+    (``edwood``: :func:`edwood_mark` of its areas' height; None: of the smallest)."""
+    if edwood is None:
+        edwood = edwood_mark(SIZES[-1].height)
+    if len(edwood) < LEGEND_COLUMN:
+        line = f"{edwood:<{LEGEND_COLUMN}}{EDWOOD_LINE}"
+    else:
+        line = f"{edwood}\n{' ' * (LEGEND_COLUMN + 2)}{EDWOOD_LINE}"
+    return READING.replace("{edwood}", line)
+
+
+def game_help(keys: str | None = None, edwood: str | None = None) -> str:
+    """The game's help: its keys (:func:`game_keys` by default), how to read the woodland
+    (Edwood's mark as ``edwood``), and the rules."""
+    return (game_keys() if keys is None else keys) + "\n" + reading(edwood) + "\n" + RULES
 
 
 class HelpScreen(ForageModal):
@@ -166,27 +191,27 @@ class HelpScreen(ForageModal):
         recipes: tuple[Recipe, ...] = (),
         text: str | None = None,
         keys: str | None = None,
+        edwood: str | None = None,
     ) -> None:
         """Help, listing this game's recipes when it is a recipe challenge; ``text``: another
         screen's help instead of the game's; ``keys``: the game's key lines as this screen
-        has them (:func:`game_keys`)."""
+        has them (:func:`game_keys`); ``edwood``: Edwood's mark as the board draws it."""
         super().__init__()
         self.recipes = recipes
         self.text = text
         self.keys = keys
+        self.edwood = edwood
 
     def compose(self) -> ComposeResult:
         """The help text in a scrolling box."""
         yield too_small_notice()
-        text = self.text if self.text is not None else game_help(self.keys)
+        text = self.text if self.text is not None else game_help(self.keys, self.edwood)
         if self.recipes:
             target = sum(r.target for r in self.recipes)
             sums = " + ".join(str(r.target) for r in self.recipes)
             text += f"\n[b]This game's recipes[/b] (target {sums} = {target})\n"
             for recipe in self.recipes:
-                text += (
-                    f"  {recipe.target} {recipe.name} ({recipe.bonus_text}): {recipe.condition}\n"
-                )
+                text += f"  {recipe.name} ({recipe.numbers_text}): {recipe.condition}\n"
         with Vertical(classes="body dialog help"), VerticalScroll():
             yield Static(text, id="help-text")
         yield KeyBar()

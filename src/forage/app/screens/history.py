@@ -12,17 +12,19 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from forage.app.describe import ENTER_KEY, UP_DOWN, path_lines
+from forage.app.describe import ASCII, ENTER_KEY, UP_DOWN, path_lines
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.widgets.keys import KeyBar
 from forage.engine import Game
 from forage.files import os_problem, write_atomic
 from forage.history.games import StoredGame
-from forage.history.report import HISTORY_COLUMNS, history_cells
+from forage.history.report import HISTORY_COLUMNS, history_row, shown_columns
 from forage.record import load_game
 
 SHOWN: Final = 200
 """How many of the newest games the screen lists."""
+COLUMN_GAP: Final = 1
+"""The blank cells after each column of the games (the table's own padding is none)."""
 
 
 def stored_game(stored: StoredGame) -> Game | str:
@@ -91,10 +93,17 @@ class HistoryScreen(ForageModal):
         if not self.games:
             return
         table: DataTable[str] = self.query_one(DataTable)
-        for column in HISTORY_COLUMNS:
-            table.add_column(column.heading, key=column.heading, width=column.width)
-        for game in self.games:
-            table.add_row(*history_cells(game), key=str(game.id))
+        # The columns forage history shows at this width, each as wide as its widest
+        # cell and one space: at 80 columns the longest deal code is whole.
+        shown = shown_columns(self.app.size.width)
+        rows = [history_row(game, shown, ASCII) for game in self.games]
+        table.cell_padding = 0
+        for at, index in enumerate(shown):
+            heading = HISTORY_COLUMNS[index].heading
+            widest = max(len(heading), *(len(row[at]) for row in rows))
+            table.add_column(heading, key=heading, width=widest + COLUMN_GAP)
+        for game, row in zip(self.games, rows, strict=True):
+            table.add_row(*row, key=str(game.id))
         table.focus()
 
     def selected(self) -> StoredGame | None:

@@ -3,9 +3,10 @@
 The player places with the game's own keys. The first placement is judged at once: the
 answer is the only one that can still reach the best score; any other is answered with the
 most it can still reach. ``a`` shows the answer's line on the woodland, one placement at a
-time; ``n`` sets the position up again (only the first try counts, as the lines then say);
-escape leaves. Once the game is over a line says why the best line is best (what each of
-its placements gathers). The first try is sent up as :class:`PuzzleScreen.Tried`, for the
+time; ``n`` sets the position up again (only the first try counts, as the lines then say,
+and as they say from the start when the history holds a try at the puzzle); escape leaves.
+Once the game is over a line says why the best line is best (what each of its placements
+gathers). The first try is sent up as :class:`PuzzleScreen.Tried`, for the
 app to keep in the history, which answers with the player's figures (:meth:`told`): the
 player's rating goes in the title, beside the puzzle's difficulty.
 """
@@ -30,10 +31,13 @@ from forage.puzzle import Puzzle
 if TYPE_CHECKING:
     from forage.history.store import PuzzleRecorded
 
-PRACTICE: Final = "a try after the first does not count"
-"""What the lines add once the first try is made."""
-AGAIN: Final = "n tries again (only the first try counts); escape leaves."
+PRACTICE: Final = "only the first try counts"
+"""What the lines add, in brackets, once the first try is made (each line whole at 80
+columns)."""
+AGAIN: Final = f"n tries again ({PRACTICE}); escape leaves."
 """The keys once the game is over."""
+TRIED_BEFORE: Final = f"Tried before: {PRACTICE}, so this one is practice."
+"""What the status bar says when the puzzle opens on a puzzle the history holds a try at."""
 
 
 class Verdict(NamedTuple):
@@ -117,6 +121,7 @@ class PuzzleScreen(GuidedScreen):
         puzzle, game = self.puzzle, self.session.game
         best = puzzle.best
         practice = f" ({PRACTICE})" if self.practice and not self.showing else ""
+        # Each line whole at 80 columns: the practice note goes where there is room.
         if game.is_over():
             final = game.result().score.final
             mark = TICK if final == best else CROSS
@@ -133,19 +138,20 @@ class PuzzleScreen(GuidedScreen):
             )
         verdict = self.verdict
         if verdict is None:
+            hand = f" ({PRACTICE})" if practice else ", both cards in hand"
             return (
-                f"{puzzle.left} placements left, both cards in hand: the best line scores {best}.",
-                f"Only one first placement can reach it. Find it and press enter{practice}.",
+                f"{puzzle.left} placements left{hand}: the best line scores {best}.",
+                "Only one first placement can reach it. Find it and press enter.",
             )
         if verdict.right:
             return (
-                f"{TICK} Solved: the only placement that can reach {best}{practice}.",
-                "Now place the last card for the best score.",
+                f"{TICK} Solved: the only placement that can reach {best}.",
+                f"Now place the last card for the best score{practice}.",
             )
         return (
             f"{CROSS} Not the answer: from here {verdict.reach} at best, "
-            f"{points(best - verdict.reach)} short of {best}{practice}.",
-            "a shows the answer on the woodland; n tries again.",
+            f"{points(best - verdict.reach)} short of {best}.",
+            f"a shows the answer; n tries again{practice}.",
         )
 
     def update_view(self) -> None:
@@ -161,6 +167,22 @@ class PuzzleScreen(GuidedScreen):
         if self.session.game.is_over():  # the game's end words (summary, undo) do not apply
             mark = "gain" if self.session.game.result().score.final == puzzle.best else "loss"
             self.query_one(StatusBar).state = StatusState(lines[0], AGAIN, mark, self._last)
+
+    def on_mount(self) -> None:
+        """Draw the puzzle, and ask the history whether the player has tried it before."""
+        super().on_mount()
+        self.run_worker(self._ask_tried(), group="tried")
+
+    async def _ask_tried(self) -> None:
+        """A puzzle the history holds a try at: this try is practice, as the lines and the
+        status bar say."""
+        from forage.app.services import services_of
+
+        puzzle = self.puzzle.id
+        before = await services_of(self.app).ask(lambda h: h.puzzle_tried(puzzle), False)
+        if before and not self.tried:
+            self.tried = self.practice = True
+            self.say(TRIED_BEFORE)
 
     def told(self, recorded: PuzzleRecorded) -> None:
         """The history kept the first try: the player's rating goes in the title, their

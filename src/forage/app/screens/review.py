@@ -41,6 +41,7 @@ from forage.app.describe import (
     RIGHT_KEY,
     TICK,
     card_name,
+    par_said,
 )
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.services import Priority, services_of
@@ -219,12 +220,13 @@ def moves_text(
 
 
 def legend_text(marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
-    """What the marks of the list of moves mean, each in its colour, and where help is."""
+    """What the marks of the list of moves mean, each in its colour; only marks: ``?``
+    is the mark of a mistake here, and the key bar names the ``?`` key's help."""
     text = Text()
     for label in LEGEND_KEYS:
         text.append(MARKS[label], marks[LABEL_STYLE[label]])
         text.append(f" {label}  ")
-    text.append("? help", "dim")
+    text.right_crop(2)
     return text
 
 
@@ -549,7 +551,7 @@ class ReviewScreen(ForageScreen):
         line = self._line()
         text = Text()
         if self.on_par and self.result is not None:
-            text.append(f"Par's line (score {self.result.par.score})", "bold")
+            text.append("Par's line", "bold")
         else:
             text.append("Your game", "bold")
         if not line:
@@ -573,7 +575,10 @@ class ReviewScreen(ForageScreen):
     def verdict(self) -> Text:
         """The verdict on the move shown, or what the analysis is doing."""
         if self.on_par:
-            return Text(f"Par's line: {PAR_IS}.", "dim")
+            par = self.result.par if self.result is not None else None
+            if par is None:
+                return Text(f"Par's line: {PAR_IS}.", "dim")
+            return Text(f"{par_said(par.score, par.proven)}.", "dim")
         entry = self._entry()
         if entry is None and self.stopped is not None:
             return Text(

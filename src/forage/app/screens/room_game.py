@@ -54,6 +54,12 @@ LEAVING: Final = (
     "{command} takes it back (the room waits {minutes} minutes for you, then plays on "
     "without you)."
 )
+LEAVING_UNPLACED: Final = (
+    "Leave the room? You leave the room; the others play on. You have placed no card, so "
+    "your history keeps nothing of this game.\n\nOr stop for now: your seat is kept here, "
+    "and {command} takes it back (the room waits {minutes} minutes for you, then plays on "
+    "without you)."
+)
 PAUSING_DAILY: Final = (
     "Stop for now? Your try of today's online daily waits for you on the server until the "
     "day is over (midnight UTC): {command} takes it up where you left it."
@@ -138,8 +144,9 @@ class RoomGameScreen(GameScreen, RoomScreen):
         return cls(state.game.game(), state.room, day if isinstance(day, date) else None)
 
     def compose_side(self) -> ComposeResult:
-        """Below the score: every player's score, and who has placed this turn."""
-        yield PlayersView(id="players")
+        """Below the score: every player's score, and who has placed this turn (none shown
+        in a try of the online daily, played alone)."""
+        yield PlayersView(id="players", classes="-alone" if self.day is not None else "")
 
     def on_mount(self) -> None:
         """Show the players (the game shows itself); every second, the waits' clocks."""
@@ -245,7 +252,8 @@ class RoomGameScreen(GameScreen, RoomScreen):
             elif answer == "later":
                 self.stop_for_now(command)
 
-        question = LEAVING.format(command=command, minutes=round(WAIT_SECONDS / 60))
+        leaving = LEAVING if self.session.game.moves else LEAVING_UNPLACED
+        question = leaving.format(command=command, minutes=round(WAIT_SECONDS / 60))
         self.app.push_screen(ConfirmScreen(question, ("leave", "stay"), "stop for now"), answered)
 
     def stop_for_now(self, command: str) -> None:

@@ -123,27 +123,36 @@ def recipes_text(
             style = style + FLIP_STYLE
         text.append("\n")
         text.append(f"{margin}{mark} ", style)
-        name = f"{recipe.name} ({recipe.bonus_text})"
-        if then.met and then.bonus:
-            name += f" {then.bonus:+d}"
+        # The recipe's number beside its name, as beside the target (R17); its bonus apart,
+        # the points it adds at the head of its condition (a doubling's condition says
+        # "double" itself, and what the doubling is worth now follows it).
+        name = f"{recipe.name} ({recipe.target})"
         hang = " " * (len(margin) + len(mark) + 1)
         room = width - len(hang) if width else 0
         lines = textwrap.wrap(name, room) if room > 8 else [name]
         text.append(lines[0])
         for line in lines[1:]:
             text.append(f"\n{hang}{line}")
-        if conditions:
-            indent = margin + "  "
-            room = width - len(indent)
-            lines = textwrap.wrap(recipe.condition, room) if room > 0 else [recipe.condition]
-            if count is not None:  # "Now 4 of 5." on the last line if it fits, else its own
-                said = f"{progress_words(count).capitalize()}."
-                if room <= 0 or len(lines[-1]) + 1 + len(said) <= room:
-                    lines[-1] += f" {said}"
-                else:
-                    lines.append(said)
-            for line in lines:
-                text.append(f"\n{indent}{line}", "italic")
+        bonus = "" if recipe.doubles else f"+{recipe.bonus_text}"
+        tail = [f"{progress_words(count).capitalize()}."] if count is not None else []
+        if recipe.doubles and then.met and then.bonus:
+            tail.append(f"Now {then.bonus:+d}.")
+        indent = margin + "  "
+        if not conditions:
+            said = " ".join([f"{bonus}." if bonus else "", *tail]).strip()
+            if said:
+                text.append(f"\n{indent}{said}", "italic")
+            continue
+        room = width - len(indent)
+        condition = f"{bonus}: {recipe.condition}" if bonus else recipe.condition
+        lines = textwrap.wrap(condition, room) if room > 0 else [condition]
+        for said in tail:  # "Now 4 of 5." on the last line if it fits, else its own
+            if room <= 0 or len(lines[-1]) + 1 + len(said) <= room:
+                lines[-1] += f" {said}"
+            else:
+                lines.append(said)
+        for line in lines:
+            text.append(f"\n{indent}{line}", "italic")
     return text
 
 

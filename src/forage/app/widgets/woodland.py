@@ -88,6 +88,18 @@ def _fit(text: str, width: int) -> str:
     return " ".join(words).ljust(width)
 
 
+def edwood_words(height: int) -> tuple[str, ...]:
+    """Edwood's mark as an area ``height`` lines tall draws it, a word a line."""
+    cost = f"  {EDWOOD_POINTS}"
+    words = {1: ("EDW",), 2: ("Edw", "mouse"), 3: ("EDWOOD", " mouse", cost)}
+    return words.get(height, ("EDWOOD", " mouse", cost, ""))
+
+
+def edwood_mark(height: int) -> str:
+    """Edwood's mark as an area ``height`` lines tall draws it, on one line (the help's)."""
+    return " ".join(word.strip() for word in edwood_words(height) if word.strip())
+
+
 def area_lines(
     area: Area,
     die: Die | None,
@@ -105,11 +117,7 @@ def area_lines(
     split = len(letters) == 2
     slash = SLASH
     if edwood:
-        cost = f"  {EDWOOD_POINTS}"
-        words = {1: ["EDW"], 2: ["Edw", "mouse"], 3: ["EDWOOD", " mouse", cost]}.get(
-            h, ["EDWOOD", " mouse", cost, ""]
-        )
-        return tuple(((_fit(word, w), look.marks["edwood"]),) for word in words)
+        return tuple(((_fit(word, w), look.marks["edwood"]),) for word in edwood_words(h))
     # the terrain line(s)
     badge = (-1, 0, 0)  # (row, first column, last column + 1) of the die's label
     if h == 1:
