@@ -11,7 +11,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from forage.app.describe import CROSS, DOT, TICK, TO, progress_words
+from forage.app.describe import CROSS, DOT, ELLIPSIS, TICK, TO, progress_words
 from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.widgets.lines import FitsItsLines
 from forage.engine import GameResult, Recipe, RecipeProgress
@@ -129,7 +129,10 @@ def recipes_text(
         name = f"{recipe.name} ({recipe.target})"
         hang = " " * (len(margin) + len(mark) + 1)
         room = width - len(hang) if width else 0
-        lines = textwrap.wrap(name, room) if room > 8 else [name]
+        if not conditions and room and len(name) > room:  # one line a recipe: cut
+            lines = [name[: max(0, room - len(ELLIPSIS))].rstrip() + ELLIPSIS]
+        else:
+            lines = textwrap.wrap(name, room) if room > 8 else [name]
         text.append(lines[0])
         for line in lines[1:]:
             text.append(f"\n{hang}{line}")
@@ -138,10 +141,9 @@ def recipes_text(
         if recipe.doubles and then.met and then.bonus:
             tail.append(f"Now {then.bonus:+d}.")
         indent = margin + "  "
-        if not conditions:
-            said = " ".join([f"{bonus}." if bonus else "", *tail]).strip()
-            if said:
-                text.append(f"\n{indent}{said}", "italic")
+        if not conditions:  # one line a recipe: its bonus beside its name where it fits
+            if bonus and (not room or len(lines[0]) + 1 + len(bonus) <= room):
+                text.append(f" {bonus}", "italic")
             continue
         room = width - len(indent)
         condition = f"{bonus}: {recipe.condition}" if bonus else recipe.condition
