@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Final, NamedTuple
 
-from forage.ai.search import beam_line, board_worth, draw_orders, orders_seed
+from forage.ai.search import ExactSearch, beam_line, board_worth, draw_orders, orders_seed
 from forage.ai.sim import Move, Simulator, State, Worth
 from forage.ai.worth import Outlook, WorthModel, learnt_model, outlook
 from forage.engine.board import Board
@@ -169,8 +169,10 @@ def expert_ranking(
     """The placements the expert looks into, its choice first and the rest in its order.
 
     The same valuation as :func:`expert_move` (ties to the earlier placement in the
-    engine's order); on the last placement every legal one is ranked, otherwise the
-    ``width`` best-looking ones.
+    engine's order); on the last placement every legal one is ranked; with two placements
+    left and nothing to draw in a standard game, the ranking is the exact search's proven
+    best alone (:class:`~forage.ai.search.ExactSearch`); otherwise the ``width``
+    best-looking ones.
     """
     settings = settings or Expert()
     moves = sim.all_moves(state, variants=True)
@@ -185,6 +187,12 @@ def expert_ranking(
             return 0
         return recipe_bonus(board, recipes, first_colours(state.first, move.result.gathered))
 
+    if remaining == 1 and draw_pile == 0 and not recipes:
+        # Nothing left to chance: the exact search's proven best, which the look can miss
+        # (as quick as the look in a standard game; a recipe challenge's takes far longer).
+        proven = ExactSearch(sim, state, ()).best(state)
+        assert proven.move is not None, "a position with legal placements has a best one"
+        return [ExpertChoice(proven.move, float(proven.value))]
     if remaining == 0:
         scored = []
         for i, move in enumerate(moves):
