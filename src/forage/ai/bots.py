@@ -175,11 +175,16 @@ def expert_ranking(
     best-looking ones.
     """
     settings = settings or Expert()
+    recipes = sim.recipes
+    remaining = len(state.hand) - 1 + draw_pile  # placements left after this one
+    if remaining == 1 and draw_pile == 0 and not recipes:
+        # Nothing left to chance: the exact search's proven best, which the look can miss
+        # (as quick as the look in a standard game; a recipe challenge's takes far longer).
+        proven = ExactSearch(sim, state, ()).best(state)
+        return [] if proven.move is None else [ExpertChoice(proven.move, float(proven.value))]
     moves = sim.all_moves(state, variants=True)
     if not moves:
         return []
-    recipes = sim.recipes
-    remaining = len(state.hand) - 1 + draw_pile  # placements left after this one
 
     def bonus(move: Move, board: Board) -> int:
         """The recipes' bonus on the woodland after a move (0 in a standard game)."""
@@ -187,12 +192,6 @@ def expert_ranking(
             return 0
         return recipe_bonus(board, recipes, first_colours(state.first, move.result.gathered))
 
-    if remaining == 1 and draw_pile == 0 and not recipes:
-        # Nothing left to chance: the exact search's proven best, which the look can miss
-        # (as quick as the look in a standard game; a recipe challenge's takes far longer).
-        proven = ExactSearch(sim, state, ()).best(state)
-        assert proven.move is not None, "a position with legal placements has a best one"
-        return [ExpertChoice(proven.move, float(proven.value))]
     if remaining == 0:
         scored = []
         for i, move in enumerate(moves):
