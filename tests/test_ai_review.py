@@ -368,6 +368,7 @@ def test_review_json_has_the_contract_keys(tmp_path: Path) -> None:
             "expected",
             "loss",
             "label",
+            "proven",
         }
         assert {"card", "rotation", "x", "y"} <= set(entry["placement"])
         assert {"card", "rotation", "x", "y"} <= set(entry["best"])

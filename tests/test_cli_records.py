@@ -797,7 +797,7 @@ def test_the_record_the_hint_and_the_listing_write_a_placement_alike() -> None:
     bare = placement.model_copy(update={"mouse": ()})
     assert placement_json(bare) == {"card": 3, "rotation": 90, "x": 1, "y": -2}
     hint = Hint(placement, score=-21, expected=-20.456, gain=-5).to_json()
-    assert hint == {**chosen, "score": -21, "gain": -5, "expected": -20.46}
+    assert hint == {**chosen, "score": -21, "gain": -5, "expected": -20.46, "proven": False}
     record = GameRecord(moves=[MoveIn.model_validate(chosen), MoveIn.model_validate(chosen)])
     assert record.to_data()["moves"] == [chosen, chosen]
     assert GameRecord(moves=[MoveIn(card=3, rotation=90, x=1, y=-2)]).to_data()["moves"] == [

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Final, NamedTuple
 
-from forage.ai.search import beam_line, board_worth, draw_orders, orders_seed
+from forage.ai.search import ExactSearch, beam_line, board_worth, draw_orders, orders_seed
 from forage.ai.sim import Move, Simulator, State, Worth
 from forage.ai.worth import Outlook, WorthModel, learnt_model, outlook
 from forage.engine.board import Board
@@ -169,15 +169,22 @@ def expert_ranking(
     """The placements the expert looks into, its choice first and the rest in its order.
 
     The same valuation as :func:`expert_move` (ties to the earlier placement in the
-    engine's order); on the last placement every legal one is ranked, otherwise the
-    ``width`` best-looking ones.
+    engine's order); on the last placement every legal one is ranked; with two placements
+    left and nothing to draw in a standard game, the ranking is the exact search's proven
+    best alone (:class:`~forage.ai.search.ExactSearch`); otherwise the ``width``
+    best-looking ones.
     """
     settings = settings or Expert()
+    recipes = sim.recipes
+    remaining = len(state.hand) - 1 + draw_pile  # placements left after this one
+    if remaining == 1 and draw_pile == 0 and not recipes:
+        # Nothing left to chance: the exact search's proven best, which the look can miss
+        # (as quick as the look in a standard game; a recipe challenge's takes far longer).
+        proven = ExactSearch(sim, state, ()).best(state)
+        return [] if proven.move is None else [ExpertChoice(proven.move, float(proven.value))]
     moves = sim.all_moves(state, variants=True)
     if not moves:
         return []
-    recipes = sim.recipes
-    remaining = len(state.hand) - 1 + draw_pile  # placements left after this one
 
     def bonus(move: Move, board: Board) -> int:
         """The recipes' bonus on the woodland after a move (0 in a standard game)."""

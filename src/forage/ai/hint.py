@@ -3,7 +3,8 @@
 The hint never looks at the draw pile: it plays the expert bot's choice, which averages over
 every card that could still be drawn. It is always a legal placement of the engine. The
 look ahead's choice comes first, in a tenth of the time; the play-outs then confirm it or
-change it.
+change it. With nothing left to draw (the last two placements) there is nothing to
+average: the hint is the exact search's proven best.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from forage.ai.bots import ExpertChoice, expert_move, unseen_cards
+from forage.ai.search import ExactSearch
 from forage.ai.sim import simulator_for, state_of
 from forage.ai.workers import pooled
 from forage.engine import Game, Placement
@@ -33,6 +35,9 @@ class Hint:
     """How much the placement adds to the base score at once."""
     final: bool = True
     """Whether this is the hint (False: the look ahead's choice, before its play-outs)."""
+    proven: bool = False
+    """Whether it is proven best and ``expected`` the final score it reaches (nothing is
+    left to draw: the exact search)."""
 
     def to_json(self) -> dict[str, Any]:
         """The hint as the ``hint --json`` object."""
@@ -42,6 +47,7 @@ class Hint:
             "score": self.score,
             "gain": self.gain,
             "expected": round(self.expected, 2),
+            "proven": self.proven,
         }
 
 
@@ -69,12 +75,18 @@ def hint(
         outcome = game.outcome(sim.placement(choice.move))
         assert outcome.legal, "the search plays by the engine's own rules"
         base = game.base + outcome.score_change
-        return Hint(outcome.placement, base, choice.expected, outcome.score_change, final)
+        proven = game.draw_pile == 0
+        return Hint(outcome.placement, base, choice.expected, outcome.score_change, final, proven)
 
     def so_far(choice: ExpertChoice) -> None:
         if early is not None:
             early(hint_of(choice, final=False))
 
+    if game.draw_pile == 0:  # nothing left to chance: the exact search's proven best
+        top = ExactSearch(sim, state, game.deal.cards).best(state)
+        if top.move is None:
+            return None
+        return hint_of(ExpertChoice(top.move, float(top.value)), final=True)
     if executor is not None:
         choice = expert_move(sim, state, pool, game.draw_pile, None, executor, so_far)
     else:

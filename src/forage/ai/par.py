@@ -22,7 +22,7 @@ from forage.ai.bots import POLICIES, Expert
 from forage.ai.games import play
 from forage.ai.memory import Memory, analysis_key, kept
 from forage.ai.search import ExactSearch, OutOfBudget, beam_line
-from forage.ai.sim import Move
+from forage.ai.sim import Move, simulator_for, state_of
 from forage.ai.workers import Task
 from forage.engine import Game, Placement
 from forage.engine.deal import MOST_CARDS
@@ -84,7 +84,8 @@ class Searcher(ExactSearch):
     def __init__(self, game: Game, effort: Effort = FULL, variants: bool = True) -> None:
         """Prepare the search from the game's current position (``variants``: as
         :class:`~forage.ai.search.ExactSearch`)."""
-        super().__init__(game, variants)
+        super().__init__(simulator_for(game), state_of(game), game.deal.cards, variants)
+        self.game = game
         self.effort = effort
         self.began = time.perf_counter()
         self.expert = PAR_EXPERT

@@ -58,7 +58,7 @@ def prove(game: Game, variants: bool = True) -> Proof | None:
     """The best and second-best first choices of a game's position, proven by exhaustive
     search; None when the game is over. With ``variants`` false, placements take only their
     default mouse colours (R8c)."""
-    search = ExactSearch(game, variants=variants)
+    search = ExactSearch.of_game(game, variants=variants)
     sim, start, deal = search.sim, search.start, search.deal
     moves = sim.all_moves(start, variants=variants)
     if not moves or game.is_over():

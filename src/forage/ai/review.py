@@ -28,7 +28,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, S
 from forage.ai.bots import Expert, expert_ranking, play_out, unseen_cards
 from forage.ai.memory import Memory, analysis_key, kept
 from forage.ai.par import FULL, Effort, ParResult, keep_par, kept_par, par_task
-from forage.ai.search import draw_orders
+from forage.ai.search import ExactSearch, draw_orders
 from forage.ai.sim import Move, simulator_for, state_of
 from forage.ai.workers import PoolRunner, Runner, Task, pooled
 from forage.ai.worth import outlook
@@ -103,6 +103,9 @@ class MoveReview:
     """How many draw orders each candidate was played out over."""
     exact: bool
     """Whether those were every possible order (the expectation is then exact for the policy)."""
+    proven: bool = False
+    """Whether both expectations are proven: the best play's exact expected final score
+    after the move played and after the best move (:func:`proven_move`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The move as an entry of ``review --json``'s ``moves`` (CONTRACT.md)."""
@@ -114,6 +117,7 @@ class MoveReview:
             "expected": {"played": self.expected_played, "best": self.expected_best},
             "loss": self.loss,
             "label": self.label,
+            "proven": self.proven,
         }
 
 
@@ -146,7 +150,7 @@ class Review:
         }
 
 
-REVIEW_VERSION: Final = "review/2"
+REVIEW_VERSION: Final = "review/3"
 """The review's analysis version: a stored review of another version is worked out again.
 Change it whenever what the review finds for a game could change."""
 
@@ -178,6 +182,7 @@ def stored_review(review: Review) -> str:
                     "label": m.label,
                     "orders": m.orders,
                     "exact": m.exact,
+                    "proven": m.proven,
                 }
                 for m in review.moves
             ],
@@ -216,6 +221,7 @@ class KeptMove(BaseModel):
     label: Annotated[str, AfterValidator(_label)]
     orders: StrictInt = Field(ge=1)
     exact: StrictBool
+    proven: StrictBool = False
 
 
 class KeptParLine(BaseModel):
@@ -253,6 +259,7 @@ def review_from_text(start: Game, text: str) -> Review:
             label=m.label,
             orders=m.orders,
             exact=m.exact,
+            proven=m.proven,
         )
         for m in stored.moves
     ]
@@ -321,6 +328,8 @@ def review_move(
         resolved.spot,
         resolved.result,
     )
+    if game.draw_pile == 0:  # nothing left to chance: the exact search proves it
+        return proven_move(game, index, outcome.placement, played)
     ranked = expert_ranking(sim, state, pool, game.draw_pile, settings.expert)
     candidates = [played]
     for choice in ranked[: settings.candidates]:
@@ -355,6 +364,33 @@ def review_move(
         label=label_of(loss),
         orders=len(orders),
         exact=exact,
+    )
+
+
+def proven_move(game: Game, index: int, placement: Placement, played: Move) -> MoveReview:
+    """The review of a move made with nothing left to draw (``game`` before it), proven by
+    the exact search: the best final score after the move played and after the best."""
+    sim = simulator_for(game)
+    state = state_of(game)
+    search = ExactSearch(sim, state, game.deal.cards)
+    top = search.best(state)
+    after = sim.apply(state, played, game.deal.cards)
+    value = search.exact(after)
+    better = top.move is not None and top.value > value
+    best = sim.placement(top.move) if better and top.move is not None else placement
+    loss = float(max(0, top.value - value))
+    return MoveReview(
+        index=index,
+        placement=placement,
+        score_after=sim.final(after),
+        best=best,
+        expected_played=float(value),
+        expected_best=float(max(value, top.value)),
+        loss=loss,
+        label=label_of(loss),
+        orders=1,
+        exact=True,
+        proven=True,
     )
 
 

@@ -12,15 +12,28 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Sequence
+from functools import cache, cached_property
 from itertools import permutations
 from typing import Final, NamedTuple
 
-from forage.ai.sim import EPSILON, NO_BOUND, Move, Simulator, State, Worth, simulator_for, state_of
+from forage.ai.sim import (
+    EPSILON,
+    NO_BOUND,
+    NO_WORTH,
+    OUTCOMES,
+    Move,
+    Simulator,
+    State,
+    Worth,
+    simulator_for,
+    state_of,
+)
 from forage.ai.worth import Outlook, food_areas, outlook
-from forage.engine import Game
+from forage.engine import Area, Game
 from forage.engine.areas import DICE_PER_COLOUR, FOOD_FACES
 from forage.engine.board import DIE_COLOUR, FACE_INDEX, IS_MOUSE, IS_SPLIT, Board
 from forage.engine.deal import SplitMix64
+from forage.engine.rules import CardShape, Resolution, laid, mouse_variants, scan
 
 SLACK: Final = 2
 """A pruned beam step resolves what can reach the best values of this many times its width
@@ -209,6 +222,14 @@ _INCREMENTS: Final = tuple(b - a for a, b in zip((0, *FOOD_FACES[:-1]), FOOD_FAC
 _STEPS: Final = len(_INCREMENTS)
 
 
+class Proven(NamedTuple):
+    """A position's best final score, proven, and a first placement reaching it (None when
+    no placement is legal: the game ends as it stands)."""
+
+    value: int
+    move: Move | None
+
+
 class OutOfBudget(Exception):
     """The exact search used up its nodes."""
 
@@ -228,26 +249,128 @@ def _recipe_ceiling(sim: Simulator) -> int:
     return total
 
 
+GAIN_BOUNDS: Final = NO_WORTH.bounds
+"""For each area type, the most a cell of that type can add to the base score on each code
+below it (every supply and mouse colour: a placement's gain is at most its cells' sum)."""
+UNBOUNDED: Final = 10**6
+"""A rise past any score: a cell the first card could open to the second (never found)."""
+
+
+def most_gain(board: Board, shape: CardShape) -> float:
+    """The largest sum of :data:`GAIN_BOUNDS` over the cells of any spot of a card that
+    covers the woodland, legal or not (:data:`NO_BOUND` with no such spot)."""
+    get = board.get
+    most = NO_BOUND
+    for turned in shape.turns:
+        d0, d1, d2, d3, d4, d5 = turned.offsets
+        b0, b1, b2, b3, b4, b5 = (GAIN_BOUNDS[c.area] for c in turned.cells)
+        for spot in {p - d for p in board for d in turned.offsets}:
+            total = (
+                b0[get(spot + d0, 0)]
+                + b1[get(spot + d1, 0)]
+                + b2[get(spot + d2, 0)]
+                + b3[get(spot + d3, 0)]
+                + b4[get(spot + d4, 0)]
+                + b5[get(spot + d5, 0)]
+            )
+            if total > most:
+                most = total
+    return most
+
+
+def _rise(areas: Sequence[Area], under: int, new: int) -> float:
+    """How much more a cell of one of these area types can gain on the code ``new`` than on
+    the code ``under`` it replaced (0 when none gains more)."""
+    most = 0.0
+    for area in areas:
+        table = GAIN_BOUNDS[area]
+        if table[new] <= NO_BOUND:
+            continue
+        if table[under] <= NO_BOUND:
+            return UNBOUNDED
+        most = max(most, table[new] - table[under])
+    return most
+
+
+class Lift:
+    """How much one card's placement can raise what a second card placed after it can gain.
+
+    After the first card, a spot of the second gains at most its :data:`GAIN_BOUNDS` sum on
+    the woodland before (at most :func:`most_gain`, or 0 for a spot on new squares alone)
+    plus, on each square the first card covered, how much more a cell can gain on the new
+    code than on the old (:meth:`rise`). ``bounds`` add the most that rise can be to each
+    cell of the first card, so that a scan of the first card skips what cannot help. A lift
+    depends on the two cards' area types alone (:func:`lift_of`).
+    """
+
+    __slots__ = ("areas", "bounds", "rises")
+
+    def __init__(self, first: Sequence[Area], second: Sequence[Area]) -> None:
+        """The lift of a card with the area types ``first`` under one with ``second``."""
+        self.areas = tuple(second)
+        self.rises: dict[tuple[int, int], float] = {}
+        self.bounds: dict[Area, list[float]] = {}
+        for area in first:
+            table = list(GAIN_BOUNDS[area])
+            for under, outcomes in OUTCOMES[area]:
+                table[under] += max(_rise(self.areas, under, code) for _, code in outcomes)
+            self.bounds[area] = table
+
+    def rise(self, unders: Sequence[int], new: Sequence[int]) -> float:
+        """How much more the second card's cells can gain on these squares once the first
+        card's codes ``new`` lie where ``unders`` were."""
+        rises = self.rises
+        total = 0.0
+        for pair in zip(unders, new, strict=True):
+            found = rises.get(pair)
+            if found is None:
+                found = rises[pair] = _rise(self.areas, *pair)
+            total += found
+        return total
+
+
+@cache
+def lift_of(first: tuple[Area, ...], second: tuple[Area, ...]) -> Lift:
+    """The :class:`Lift` of a card with the area types ``first`` under one with ``second``."""
+    return Lift(first, second)
+
+
+def area_types(shape: CardShape) -> tuple[Area, ...]:
+    """A card's area types, each once."""
+    return tuple(sorted(dict.fromkeys(c.area for c in shape.turns[0].cells)))
+
+
 class ExactSearch:
     """The exhaustive search of the rest of one game's deal, knowing its draw order: the
     best final score from a position, proven."""
 
-    def __init__(self, game: Game, variants: bool = True) -> None:
-        """Prepare the search from the game's current position; with ``variants`` false,
+    def __init__(
+        self, sim: Simulator, start: State, deal: Sequence[int], variants: bool = True
+    ) -> None:
+        """Prepare the search from a position of a deal (``deal``: its cards in draw order,
+        of which only those from ``start.next_draw`` on are read); with ``variants`` false,
         placements take only their default mouse colours (R8c)."""
-        self.game = game
         self.variants = variants
-        self.sim = simulator_for(game)
-        self.deal = game.deal.cards
-        self.start = state_of(game)
+        self.sim = sim
+        self.deal = tuple(deal)
+        self.start = start
         self.table: dict[object, tuple[int, Move | None, bool]] = {}
         self.nodes = 0
         self.node_limit: int | None = None
         """Raise :class:`OutOfBudget` past this many nodes (None: no limit)."""
         self.ceiling = _recipe_ceiling(self.sim)
-        self.food = {n: food_areas(game.deck, n) for n in self.sim.shapes}
+
+    @classmethod
+    def of_game(cls, game: Game, variants: bool = True) -> ExactSearch:
+        """The search from a game's current position, knowing its deal's draw order."""
+        return cls(simulator_for(game), state_of(game), game.deal.cards, variants)
 
     # -- bounds -----------------------------------------------------------------------------
+
+    @cached_property
+    def food(self) -> dict[int, tuple[int, int, int]]:
+        """Each card's food areas of each colour."""
+        return {n: food_areas(self.sim.deck, n) for n in self.sim.shapes}
 
     def upper_bound(self, state: State) -> int:
         """A score no line from this state can beat.
@@ -325,42 +448,162 @@ class ExactSearch:
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise OutOfBudget
+        drawn = state.next_draw >= len(self.deal)
+        if drawn and len(state.hand) <= 2 and not self.sim.recipes:
+            value, best = self.last_two(state, alpha)
+            self.table[key] = (value, best, value > alpha)
+            return value
         moves = self.sim.all_moves(state, variants=self.variants)
         if not moves:
             value = self.sim.final(state)
             self.table[key] = (value, None, True)
             return value
-        last = len(state.hand) == 1 and state.next_draw >= len(self.deal)
         best_value: int | None = None
         best_move: Move | None = None
-        if last and not self.sim.recipes:
-            for move in moves:
-                if best_value is None or state.base + move.gain > best_value:
-                    best_value, best_move = state.base + move.gain, move
-        else:
-            order = sorted(range(len(moves)), key=lambda i: (-moves[i].gain, i))
-            for i in order:
-                move = moves[i]
-                child = self.sim.apply(state, move, self.deal)
-                floor = alpha if best_value is None else max(alpha, best_value)
-                if self.upper_bound(child) <= floor:
-                    continue
-                value = self.exact(child, floor)
-                if value > floor and (best_value is None or value > best_value):
-                    best_value, best_move = value, move
+        order = sorted(range(len(moves)), key=lambda i: (-moves[i].gain, i))
+        for i in order:
+            move = moves[i]
+            child = self.sim.apply(state, move, self.deal)
+            floor = alpha if best_value is None else max(alpha, best_value)
+            if self.upper_bound(child) <= floor:
+                continue
+            value = self.exact(child, floor)
+            if value > floor and (best_value is None or value > best_value):
+                best_value, best_move = value, move
         if best_value is None or best_value <= alpha:
             self.table[key] = (alpha, None, False)
             return alpha
         self.table[key] = (best_value, best_move, True)
         return best_value
 
-    def exact_line(self, state: State) -> list[Move]:
-        """The moves of the best line found by :meth:`exact`."""
-        line: list[Move] = []
-        while state.hand:
-            found = self.table.get(self._key(state))
-            if found is None or found[1] is None or not found[2]:
+    def best(self, state: State) -> Proven:
+        """The best final score from a state and a first placement that reaches it."""
+        value = self.exact(state)
+        found = self.table.get(self._key(state)) if state.hand else None
+        return Proven(value, found[1] if found is not None else None)
+
+    # -- the last two placements of a standard game -------------------------------------------
+
+    def best_last(
+        self,
+        board: Board,
+        counts: tuple[int, int, int],
+        edwood: bool,
+        card: int,
+        floor: float = NO_BOUND,
+    ) -> Move | None:
+        """The placement of a card with the best gain (every mouse colour choice tried, the
+        first found on ties) if that gain reaches ``floor``; None if none does, or if the
+        card has no legal placement. Spots whose :data:`GAIN_BOUNDS` cannot reach the
+        floor, or beat the best so far, are not resolved."""
+        shape = self.sim.shapes[card]
+        bar = [floor - EPSILON]
+        best: Move | None = None
+        for rot, spot, unders, found in scan(
+            board, counts, edwood, shape, bounds=GAIN_BOUNDS, floor=bar
+        ):
+            results: Sequence[Resolution] = (found,)
+            if self.variants and (found.choosable or found.choice):
+                results = list(mouse_variants(unders, counts, edwood, shape.turns[rot]))
+            for result in results:
+                if result.gain >= bar[0] and (best is None or result.gain > best.gain):
+                    best = Move(card, rot, spot, result)
+                    bar[0] = result.gain + 1 - EPSILON
+        return best
+
+    def then_gain(self, board: Board, move: Move, card: int, need: int) -> int | None:
+        """What the last card adds after ``move`` (0 when it then has no legal placement,
+        R13) if that reaches ``need``; else None."""
+        turned = self.sim.shapes[move.card].turns[move.rotation]
+        after = laid(board, turned, move.spot, move.result.new)
+        result = move.result
+        last = self.best_last(after, result.counts, result.edwood, card, need)
+        if last is not None:
+            return last.gain
+        shape = self.sim.shapes[card]
+        if need <= 0 and next(scan(after, result.counts, result.edwood, shape), None) is None:
+            return 0
+        return None
+
+    def lift(self, first: int, second: int) -> Lift:
+        """The :class:`Lift` of one card under another."""
+        shapes = self.sim.shapes
+        return lift_of(area_types(shapes[first]), area_types(shapes[second]))
+
+    def last_two(self, state: State, alpha: int) -> tuple[int, Move | None]:
+        """The best final score of a standard game with one or two cards in hand and nothing
+        left to draw, and a first placement that reaches it, if it beats ``alpha``; else
+        (``alpha``, None). (The score with no legal placement left, and no placement.)
+
+        Every placement of each card first, with every mouse colour choice, is bounded by
+        its gain, the most the other card can gain on the woodland before
+        (:func:`most_gain`) and how much the first can raise that (:class:`Lift`); those
+        bounds are worked out exactly from the highest down, each last placement by
+        :meth:`best_last`, until no bound beats the best found.
+        """
+        sim, base = self.sim, state.base
+        board, counts, edwood = state.board, state.counts, state.edwood
+        best, best_move = alpha, None
+        if len(state.hand) == 1:
+            last = self.best_last(board, counts, edwood, state.hand[0], alpha + 1 - base)
+            if last is not None:
+                return base + last.gain, last
+            if base > alpha and not sim.can_move(state):
+                return base, None
+            return alpha, None
+        pairs = ((state.hand[0], state.hand[1]), (state.hand[1], state.hand[0]))
+        # A line to beat at once: each card's placement of best gain, then the other's best.
+        for first, second in pairs:
+            top = sim.best_scored(board, counts, edwood, first, None, 1)
+            if top:
+                move = top[0].move
+                more = self.then_gain(board, move, second, best + 1 - base - move.gain)
+                if more is not None and base + move.gain + more > best:
+                    best, best_move = base + move.gain + more, move
+        # Every first placement whose bound beats it, highest bound first.
+        bounded: list[tuple[float, int, Move, int]] = []
+        for first, second in pairs:
+            lift = self.lift(first, second)
+            top_second = max(0.0, most_gain(board, sim.shapes[second]))
+            floor = [best + 1 - base - top_second - EPSILON]
+            shape = sim.shapes[first]
+            for rot, spot, unders, found in scan(
+                board, counts, edwood, shape, ordered=True, bounds=lift.bounds, floor=floor
+            ):
+                results: Sequence[Resolution] = (found,)
+                if self.variants and (found.choosable or found.choice):
+                    results = list(mouse_variants(unders, counts, edwood, shape.turns[rot]))
+                for result in results:
+                    bound = base + result.gain + top_second + lift.rise(unders, result.new)
+                    if bound > best:
+                        move = Move(first, rot, spot, result)
+                        bounded.append((bound, len(bounded), move, second))
+        bounded.sort(key=lambda t: (-t[0], t[1]))
+        for bound, _, move, second in bounded:
+            if bound <= best:
                 break
-            line.append(found[1])
-            state = self.sim.apply(state, found[1], self.deal)
+            more = self.then_gain(board, move, second, best + 1 - base - move.gain)
+            if more is not None and base + move.gain + more > best:
+                best, best_move = base + move.gain + more, move
+        if best_move is None and base > alpha and not sim.can_move(state):
+            return base, None  # no legal placement: the game ends as it stands (R13)
+        return best, best_move
+
+    def exact_line(self, state: State) -> list[Move]:
+        """The moves of the best line found by :meth:`exact` (the last placements, which it
+        may not keep, worked out again)."""
+        line: list[Move] = []
+        limit, self.node_limit = self.node_limit, None
+        try:
+            while state.hand:
+                found = self.table.get(self._key(state))
+                if found is None:
+                    self.exact(state)
+                    found = self.table.get(self._key(state))
+                if found is None or found[1] is None or not found[2]:
+                    break
+                line.append(found[1])
+                state = self.sim.apply(state, found[1], self.deal)
+        finally:
+            self.node_limit = limit
         return line

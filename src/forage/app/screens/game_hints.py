@@ -89,21 +89,30 @@ class HintActions(_Screen):
         early, self._early = self._early, None
         if found.final and early is not None and self.session.cursor != early:
             return  # the player moved the card off the answer so far: leave it be
-        self.show_hint(found.placement, found.gain, found.expected, found.final)
+        self.show_hint(found.placement, found.gain, found.expected, found.final, found.proven)
         if not found.final:
             self._early = self.session.cursor
 
     def show_hint(
-        self, placement: Placement, gain: int = 0, expected: float = 0.0, final: bool = True
+        self,
+        placement: Placement,
+        gain: int = 0,
+        expected: float = 0.0,
+        final: bool = True,
+        proven: bool = False,
     ) -> None:
         """Move the card being placed to a suggested placement; enter then places it
-        (``final`` False: the answer so far, the search still checking it)."""
+        (``final`` False: the answer so far, the search still checking it; ``proven``: the
+        exact search's best, ``expected`` the final score it reaches)."""
         if self.session.go_to(placement):
             self._peek = False
             game = self.session.game
             more = expected - (game.base + gain)
             name = card_name(game.card(placement.card))
             later = f", about {more:.0f} more next turn" if game.turn < game.turns else ""
+            if proven:
+                later = f", {more:.0f} more next turn" if game.turn < game.turns else ""
+                later += "; proven best"
             text = (
                 f"Hint: {name} here, {gain:+d} now{later}."
                 if final  # the headline above says that enter places it

@@ -105,6 +105,7 @@ HELP: Final = f"""\
   you could have made, by the final score each is expected to reach:
   every candidate is played on to the end over many draw orders of the
   cards you had not yet seen, as a good player would play them.
+  With nothing left to draw, every placement is searched: "proven".
 [b]Marks[/b]   (points of expected final score)
 {_mark_lines()}
   The better move is marked on the woodland ({MARK_IN[0]} {MARK_IN[1]} around its areas).
@@ -173,7 +174,9 @@ def verdict_text(
     text = Text()
     text.append(entry.label.capitalize(), marks[LABEL_STYLE[entry.label]])
     if entry.loss > 0:
-        close = " (within the sampling's noise)" if entry.label == "best" else ""
+        close = (
+            " (within the sampling's noise)" if entry.label == "best" and not entry.proven else ""
+        )
         text.append(f": -{score_words(entry.loss)}{close}; ")
         text.append(
             f"the marked move ({placement_words(entry.best, deck)}) would have been expected "
@@ -194,6 +197,9 @@ def verdict_text(
             )
     else:
         text.append(f": expected final score {score_words(entry.expected_played)}.")
+    if entry.proven:
+        text.append("\n(proven: every placement of the cards left searched)", "dim")
+        return text
     how = "every possible draw order" if entry.exact else f"{entry.orders} sampled draw orders"
     text.append(f"\n(averaged over {how})", "dim")
     return text
