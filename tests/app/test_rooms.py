@@ -33,6 +33,7 @@ from forage.app.screens.room_game import RoomGameScreen
 from forage.app.widgets import HandView, StatusBar
 from forage.history.store import HistoryStore
 from forage.net import ROOMS_SERVER_VARIABLE
+from forage.net.client import RoomClient
 from forage.net.identity import seat_in, seats
 from forage.net.link import Connection, RoomLink
 from forage.net.protocol import LAST_TURN
@@ -240,7 +241,15 @@ def test_a_connection_dropped_mid_turn_is_taken_back_and_the_game_goes_on(
 ) -> None:
     async def scenario() -> None:
         async with rooms_at(tmp_path / "server") as rooms:
-            ann = await open_room(rooms.url, retry=(0.4,))
+            back = asyncio.Event()  # Ann's link connects again only once the test says
+
+            async def connect_when_let(server: str) -> RoomClient:
+                await back.wait()
+                return await RoomClient.connect(server)
+
+            back.set()
+            ann = RoomLink(rooms.url, connect=connect_when_let, retry_seconds=QUICK)
+            await ann.create("Ann")
             app = RoomApp(ann)
             async with app.run_test(size=(80, 24)) as pilot:
                 bob = await dealt(pilot, app, rooms.url)
@@ -248,12 +257,14 @@ def test_a_connection_dropped_mid_turn_is_taken_back_and_the_game_goes_on(
                 await link_place_first(bob)
                 await settle(pilot, lambda: game_screen(app).state.turn == 2)
                 seat = rooms.server.service.seats[(ann.state.room, ann.state.player)]
+                back.clear()
                 await seat.socket.close()  # the server ends Ann's connection mid-turn
                 await settle(pilot, lambda: ann.connection is Connection.LOST)
                 await pilot.pause()
                 assert "Connection lost, trying again" in headline(app)
                 await place_by_keys(pilot, app)  # placed while the connection is down
                 assert ann.pending is not None
+                back.set()
                 await settle(pilot, lambda: ann.connection is Connection.OPEN)
                 await settle(pilot, lambda: ann.connection is Connection.OPEN)
                 await settle(pilot, lambda: "Back in the room." in headline(app))
@@ -450,7 +461,7 @@ def test_i_in_the_game_joins_a_friends_room_on_the_tabs_server_and_comes_back(
                 await pilot.press("enter")
                 await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
                 await link_until(host, lambda link: len(link.state.players) == 2)
-                assert "2. Dee (you)" in text_of(app.screen, "#lobby-players")
+                await settle(pilot, lambda: "2. Dee (you)" in text_of(app.screen, "#lobby-players"))
                 await pilot.press("q", "y")
                 await settle(pilot, lambda: isinstance(app.screen, GameScreen))
                 assert app.services.room is None
