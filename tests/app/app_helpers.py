@@ -71,9 +71,14 @@ def keys_to(session: Session, placement: Placement) -> list[str]:
 
 
 async def drive_to(pilot: Pilot[int], app: ForageApp, placement: Placement) -> None:
-    """Press the keys that bring the card being placed onto a placement (not placing it)."""
+    """Press the keys that bring the card being placed onto a placement (not placing it),
+    each reckoned from the cursor as the app has it once the keys before it are taken."""
     session = session_of(app)
-    await pilot.press(*keys_to(session, placement))
+    card, *_ = keys_to(session, placement)
+    await pilot.press(card)  # choosing the card may turn the cursor: turn from where it is
+    await pilot.pause()
+    await pilot.press(*keys_to(session, placement)[1:])
+    await pilot.pause()
     dx = placement.x - session.cursor.x
     dy = placement.y - session.cursor.y
     moves = ["right" if dx > 0 else "left"] * abs(dx) + ["down" if dy > 0 else "up"] * abs(dy)
