@@ -24,6 +24,7 @@ from forage.app.describe import ELLIPSIS, POINTER
 from forage.app.lettering import shown_code
 from forage.app.screens.base import too_small_notice
 from forage.app.screens.rooms import (
+    RoomMoved,
     RoomNews,
     RoomScreen,
     finished_game,
@@ -280,10 +281,8 @@ class ResultsScreen(RoomScreen):
         """Once the link is in the rematch's room, its lobby takes over; whether it has."""
         if self._moved or self.state.room == self.room:
             return self._moved
-        from forage.app.screens.lobby import LobbyScreen
-
         self._moved = True
-        self.app.switch_screen(LobbyScreen())
+        self.app.post_message(RoomMoved())
         return True
 
     def game_of(self, index: int) -> Game | str:
