@@ -20,7 +20,7 @@ from room_serving import (
 
 from forage.engine import Deal
 from forage.net.admission import ServerRules
-from forage.net.link import RoomLink
+from forage.net.link import Connection, RoomLink
 from forage.net.protocol import (
     DealOut,
     ErrorOut,
@@ -148,6 +148,36 @@ def test_links_follow_a_rematch_into_the_new_rooms_lobby(tmp_path: Path) -> None
                 assert await host.start()
                 await link_until(guest, lambda link: link.state.game is not None)
                 assert guest.state.recipes
+            finally:
+                await host.close()
+                await guest.close()
+
+    run(scenario())
+
+
+def test_a_host_whose_connection_was_lost_after_the_end_takes_the_seat_back_to_rematch(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        async with rooms_at(tmp_path) as rooms:
+            host, guest = RoomLink(rooms.url, retry_seconds=QUICK), RoomLink(rooms.url)
+            try:
+                await host.create("Ann")
+                await guest.join(host.state.room, "Bob")
+                await link_until(host, lambda link: len(link.state.players) == 2)
+                assert await host.start()
+                for link in (host, guest):
+                    await link_until(link, lambda link: link.state.game is not None)
+                await asyncio.gather(link_play_to_end(host), link_play_to_end(guest))
+                old = host.state.room
+                seat = rooms.server.service.seats[(old, host.state.player)]
+                await seat.socket.close()  # the server ends Ann's connection after the end
+                await link_until(host, lambda link: link.connection is Connection.CLOSED)
+                assert await host.rematch()
+                await link_until(host, lambda link: link.state.room != old)
+                await link_until(guest, lambda link: link.state.rematch is not None)
+                assert guest.state.rematch is not None
+                assert guest.state.rematch.room == host.state.room
             finally:
                 await host.close()
                 await guest.close()

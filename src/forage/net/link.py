@@ -479,9 +479,14 @@ class RoomLink:
         return await self._send(lambda client: client.start())
 
     async def rematch(self) -> bool:
-        """Ask the server for a new room for the players of the ended room (the host only);
-        whether the message went. Its ``joined`` starts the link's state afresh, in the new
-        room."""
+        """Ask the server for a new room for the players of the ended room (the host only),
+        the seat in it taken back first if the connection was lost since the end; whether
+        the message went. Its ``joined`` starts the link's state afresh, in the new room."""
+        state = self.state
+        if self.connection is not Connection.OPEN and state.end is not None and state.token:
+            room, token = state.room, state.token
+            with contextlib.suppress(Unreachable, Refused):
+                await self._open(lambda client: client.rejoin(room, token))
         return await self._send(lambda client: client.rematch())
 
     async def join_rematch(self) -> None:
