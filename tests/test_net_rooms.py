@@ -350,7 +350,10 @@ def test_a_room_rebuilt_from_what_is_stored_is_the_same_room() -> None:
 ACTIONS = st.lists(
     st.tuples(
         st.sampled_from(
-            ["join", "start", *["place"] * 8, "wild", "leave", "disconnect", "rejoin", "tick"]
+            [
+                *("join", "start", *["place"] * 8, "wild", "leave"),
+                *("disconnect", "rejoin", "rematch", "tick"),
+            ]
         ),
         st.integers(1, 9),
         st.integers(0, 9),
@@ -416,6 +419,11 @@ def test_any_sequence_of_actions_never_tells_a_card_early_and_never_fails(
             update = room.disconnect(player, now)
         elif action == "rejoin":
             update = room.rejoin(f"token-{player}", now)
+        elif action == "rematch":
+            update = room.may_rematch(player)
+            if not update.sends:
+                assert room.phase is Phase.ENDED and player == room.host
+                update = room.rematched(player, "NEXTROOM")
         else:
             now += number * 1.5
             update = room.tick(now)

@@ -29,7 +29,7 @@ from serving import Served, forage_server, free_port
 from forage.net.admission import ServerRules
 from forage.net.client import RoomClient
 from forage.net.daily import Board
-from forage.net.protocol import DealOut, EndOut, JoinedOut, LobbyOut, TurnOut
+from forage.net.protocol import DealOut, EndOut, JoinedOut, LobbyOut, RematchOut, TurnOut
 from forage.net.rooms import RoomRules
 from forage.net.store import RoomStore
 
@@ -234,5 +234,34 @@ def test_what_is_told_before_a_server_listens_is_passed_on_when_it_does(
             gate[0].set()
             await bob.read_until(DealOut)
             assert bob.mirror is not None and bob.mirror.turn == 1
+
+    run(scenario(), 60)
+
+
+def test_a_rematch_reaches_a_player_on_another_server_once_its_room_is_stored(
+    tmp_path: Path, postgres: Cluster
+) -> None:
+    url = postgres.schema()
+
+    async def scenario() -> None:
+        async with (
+            rooms_at(tmp_path / "one", None, url) as one,
+            rooms_at(tmp_path / "two", None, url) as two,
+        ):
+            ann, bob = await one.player(), await two.player()
+            await ann.create("Ann")
+            await bob.join(ann.room, "Bob")
+            await ann.client.start()
+            for player in (ann, bob):
+                await player.read_until(DealOut)
+            await asyncio.gather(ann.play_to_end(), bob.play_to_end())
+            await ann.client.rematch()
+            joined = await until(ann.client, JoinedOut)
+            told = await until(bob.client, RematchOut)  # passed on by the other server
+            assert (told.room, told.host) == (joined.room, "Ann")
+            await bob.client.join(told.room, "Bob")  # the new room is stored: server two has it
+            assert (await until(bob.client, JoinedOut)).room == joined.room
+            await ann.client.start()
+            assert await until(ann.client, DealOut) == await until(bob.client, DealOut)
 
     run(scenario(), 60)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from app_helpers import drive_to, greedy
-from room_serving import QUICK, link_place_first, link_until, rooms_at, run
+from room_serving import QUICK, link_place_first, link_play_to_end, link_until, rooms_at, run
 from textual.binding import Binding
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -30,7 +30,7 @@ from forage.app.screens.game import GameScreen
 from forage.app.screens.lobby import LobbyScreen
 from forage.app.screens.results import ResultsScreen
 from forage.app.screens.room_game import RoomGameScreen
-from forage.app.widgets import HandView, StatusBar
+from forage.app.widgets import HandView, KeyBar, StatusBar
 from forage.history.store import HistoryStore
 from forage.net import ROOMS_SERVER_VARIABLE
 from forage.net.client import RoomClient
@@ -471,5 +471,77 @@ def test_i_in_the_game_joins_a_friends_room_on_the_tabs_server_and_comes_back(
             recorder.close()
             with HistoryStore.read() as store:  # the name typed is the data folder's
                 assert store.last_player() == "Dee"
+
+    run(scenario())
+
+
+async def ended_pair(url: str) -> tuple[RoomLink, RoomLink]:
+    """Ann's room (Ann the host) and Bob's seat in it, played to the end on plain links."""
+    ann = await open_room(url)
+    bob = RoomLink(url, retry_seconds=QUICK)
+    await bob.join(ann.state.room, "Bob")
+    await link_until(ann, lambda link: len(link.state.players) == 2)
+    assert await ann.start()
+    for link in (ann, bob):
+        await link_until(link, lambda link: link.state.game is not None)
+    await asyncio.gather(link_play_to_end(ann), link_play_to_end(bob))
+    return ann, bob
+
+
+def test_the_hosts_r_on_the_results_opens_a_rematch_whose_lobby_takes_over(
+    tmp_path: Path, forage_home: Path
+) -> None:
+    async def scenario() -> None:
+        async with rooms_at(tmp_path / "server") as rooms:
+            ann, bob = await ended_pair(rooms.url)
+            old = ann.state.room
+            app = RoomApp(ann, Recorder("Ann"))
+            async with app.run_test(size=(80, 24)) as pilot:
+                await settle(pilot, lambda: isinstance(app.screen, ResultsScreen))
+                results = app.screen
+                assert "r opens a new room" in text_of(results, "#results-winner")
+                keys = " ".join(shown(results.query_one(KeyBar)))
+                assert "Rematch" in keys and "Join the rematch" not in keys
+                await pilot.press("r")
+                await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                new = ann.state.room
+                assert new != old and ann.state.is_host
+                await link_until(bob, lambda link: link.state.rematch is not None)
+                await bob.join_rematch()
+                await settle(pilot, lambda: len(ann.state.players) == 2)
+                await pilot.press("s")
+                await settle(pilot, lambda: isinstance(app.screen, RoomGameScreen))
+                await pilot.press("escape")  # the new game runs; leaving is asked
+                await bob.close()
+
+    run(scenario())
+
+
+def test_the_others_y_on_the_results_joins_the_hosts_rematch(
+    tmp_path: Path, forage_home: Path
+) -> None:
+    async def scenario() -> None:
+        async with rooms_at(tmp_path / "server") as rooms:
+            ann, bob = await ended_pair(rooms.url)
+            app = RoomApp(bob, Recorder("Bob"))
+            async with app.run_test(size=(80, 24)) as pilot:
+                await settle(pilot, lambda: isinstance(app.screen, ResultsScreen))
+                results = app.screen
+                keys = " ".join(shown(results.query_one(KeyBar)))
+                assert "Rematch" not in keys  # neither key until the host opens one
+                assert await ann.rematch()
+                await link_until(ann, lambda link: link.state.end is None)
+                await settle(pilot, lambda: "y joins it" in text_of(results, "#results-winner"))
+                assert shown_code(ann.state.room) in text_of(results, "#results-winner")
+                await settle(
+                    pilot, lambda: "Join the rematch" in " ".join(shown(results.query_one(KeyBar)))
+                )
+                await pilot.press("y")
+                await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                assert bob.state.room == ann.state.room and bob.state.end is None
+                await link_until(ann, lambda link: len(link.state.players) == 2)
+                assert await ann.start()
+                await settle(pilot, lambda: isinstance(app.screen, RoomGameScreen))
+                await ann.close()
 
     run(scenario())

@@ -26,7 +26,7 @@ from forage.screen_size import clamp_size
 if TYPE_CHECKING:
     from forage.ai.review import Settings
     from forage.app.recorder import Recorder
-    from forage.app.screens.rooms import RoomDone
+    from forage.app.screens.rooms import RoomDone, RoomMoved
 
 guard_input()
 
@@ -197,6 +197,12 @@ class ForageApp(ForageBaseApp):
         await self.services.close_room()
         if isinstance(self.screen, RoomScreen):
             await self.pop_screen()
+
+    def on_room_moved(self, message: RoomMoved) -> None:
+        """The room's link has gone on to a rematch's room: its lobby takes over."""
+        from forage.app.screens.lobby import LobbyScreen
+
+        self.switch_screen(LobbyScreen())
 
     def _offer_learning(self) -> None:
         """On a player's very first start, offer the guided first game, never again (not in

@@ -15,7 +15,7 @@ from forage.app.services import Services
 
 if TYPE_CHECKING:
     from forage.app.recorder import Recorder
-    from forage.app.screens.rooms import RoomDone
+    from forage.app.screens.rooms import RoomDone, RoomMoved
     from forage.app.session import Session
     from forage.net.link import RoomLink
 
@@ -65,3 +65,9 @@ class RoomApp(ForageBaseApp):
         """The player is done with the room: close its link and end."""
         await self.services.close_room()
         self.exit(0)
+
+    def on_room_moved(self, message: RoomMoved) -> None:
+        """The room's link has gone on to a rematch's room: its lobby takes over."""
+        from forage.app.screens.lobby import LobbyScreen
+
+        self.switch_screen(LobbyScreen())

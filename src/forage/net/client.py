@@ -35,6 +35,7 @@ from forage.net.protocol import (
     PlacedOut,
     PlaceIn,
     RejoinIn,
+    RematchIn,
     ServerMessage,
     StartIn,
     TurnOut,
@@ -161,6 +162,10 @@ class RoomClient:
     async def leave(self) -> None:
         """Leave the room."""
         await self.send(LeaveIn())
+
+    async def rematch(self) -> None:
+        """Open a new room for the players of the ended room (the host only)."""
+        await self.send(RematchIn())
 
     async def daily(self, name: str, token: str | None = None) -> None:
         """Ask for the online daily."""

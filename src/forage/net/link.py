@@ -53,6 +53,7 @@ from forage.net.protocol import (
     LobbyPlayer,
     PlacedOut,
     ProgressOut,
+    RematchOut,
     ServerMessage,
     Standing,
     TurnOut,
@@ -147,6 +148,8 @@ class RoomState:
     """When each player whose connection is lost was first told to be, by the link's clock."""
     out: set[int] = field(default_factory=set)
     """The players told to be out of the game (left, stuck or waited out: for good)."""
+    rematch: RematchOut | None = None
+    """The room the host opened for the players once this one ended, if told."""
 
     def follow(self, message: ServerMessage, now: float = 0.0) -> None:
         """Take in a message from the server, told at ``now`` (the link's clock)."""
@@ -192,6 +195,8 @@ class RoomState:
             self.names.update((r.player, r.name) for r in message.results)
         elif isinstance(message, LeftOut):
             self.left = True
+        elif isinstance(message, RematchOut):
+            self.rematch = message
 
     @property
     def is_host(self) -> bool:
@@ -473,6 +478,26 @@ class RoomLink:
         """Ask the server to deal (the host only); whether the message went."""
         return await self._send(lambda client: client.start())
 
+    async def rematch(self) -> bool:
+        """Ask the server for a new room for the players of the ended room (the host only),
+        the seat in it taken back first if the connection was lost since the end; whether
+        the message went. Its ``joined`` starts the link's state afresh, in the new room."""
+        state = self.state
+        if self.connection is not Connection.OPEN and state.end is not None and state.token:
+            room, token = state.room, state.token
+            with contextlib.suppress(Unreachable, Refused):
+                await self._open(lambda client: client.rejoin(room, token))
+        return await self._send(lambda client: client.rematch())
+
+    async def join_rematch(self) -> None:
+        """Join the room the host opened for the players of the ended room (its ``rematch``
+        told), under the same name, on a new connection; raises Unreachable or Refused."""
+        offer = self.state.rematch
+        if offer is None:
+            raise Refused(ErrorCode.NO_ROOM, "the host has opened no new room")
+        await self.close()
+        await self.join(offer.room, self.name)
+
     async def place(self, turn: int, placement: Placement) -> None:
         """Place a card for a turn: sent now if connected, else once the place is taken back."""
         self.pending = Pending(turn, placement)
@@ -515,6 +540,9 @@ class RoomLink:
         """A message from the server: into the state, then to the watchers. An answer to
         the placement sent clears it; a refusal of a placement already made (sent again after
         a lost connection) is not news. Raises BadMessage for one the game cannot follow."""
+        if isinstance(message, JoinedOut) and self.state.room not in ("", message.room):
+            self.state = RoomState(recipes=self.state.recipes)  # the host's rematch: a new room
+            self.pending = None
         pending = self.pending
         if pending is not None:
             if _answers(message, pending):

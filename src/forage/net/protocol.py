@@ -365,7 +365,13 @@ class DailyIn(_In):
     token: Short | None = None
 
 
-ClientMessage = CreateIn | JoinIn | RejoinIn | StartIn | PlaceIn | LeaveIn | DailyIn
+class RematchIn(_In):
+    """``rematch`` (an addition): the host of an ended room opens a new room for its players."""
+
+    type: Literal["rematch"] = "rematch"
+
+
+ClientMessage = CreateIn | JoinIn | RejoinIn | StartIn | PlaceIn | LeaveIn | DailyIn | RematchIn
 _CLIENT: Final[TypeAdapter[ClientMessage]] = TypeAdapter(
     Annotated[ClientMessage, Field(discriminator="type")]
 )
@@ -497,6 +503,15 @@ class LeftOut(_Out):
     room: str
 
 
+class RematchOut(_Out):
+    """``rematch`` (an addition): the host of the player's ended room has opened ``room``
+    for its players to ``join``."""
+
+    type: Literal["rematch"] = "rematch"
+    room: str
+    host: Name
+
+
 class BusyOut(_Out):
     """``busy`` (an addition): what the player's last message changed is not stored yet (the
     server's database is slow or away); the answer comes once it is, with nothing to send
@@ -525,6 +540,7 @@ ServerMessage = (
     | ProgressOut
     | EndOut
     | LeftOut
+    | RematchOut
     | BusyOut
     | ErrorOut
 )
@@ -595,7 +611,10 @@ def read_server_message(data: str | bytes) -> ServerMessage | None:
         if kind in ("json_invalid", "dict_type"):
             raise BadMessage("not a JSON object") from None
         raise BadMessage(_problem(exc)) from None
-    if isinstance(message, JoinedOut | LobbyOut) and room_code(message.room) != message.room:
+    if (
+        isinstance(message, JoinedOut | LobbyOut | RematchOut)
+        and room_code(message.room) != message.room
+    ):
         raise BadMessage(f"{message.type}: room: not a room code (got {_shown(message.room)})")
     return message
 

@@ -40,6 +40,7 @@ from forage.net.protocol import (
     PlacedOut,
     PlaceIn,
     ProgressOut,
+    RematchOut,
     ResultLine,
     ServerMessage,
     Standing,
@@ -188,6 +189,14 @@ class TryStarted:
     key: str
 
 
+@dataclass(frozen=True)
+class Rematched:
+    """The host opened room ``room`` for the players of this ended room (the store keeps
+    nothing of it but the room's new version, under which the invitations are passed on)."""
+
+    room: str
+
+
 Event = (
     Created
     | PlayerAdded
@@ -198,6 +207,7 @@ Event = (
     | Ended
     | ConnectionChanged
     | TryStarted
+    | Rematched
 )
 """A change of a room's state that the store keeps."""
 
@@ -338,6 +348,8 @@ class Room:
         self.end_reason = EndReason.FINISHED
         self.version = 0
         """The room's stored version this state is of (kept by the server, not the room)."""
+        self.rematch: str | None = None
+        """The room its host opened for its players once it ended, if any."""
 
     # -- making a room ---------------------------------------------------------------------
 
@@ -629,6 +641,34 @@ class Room:
             self._end(update, EndReason.EMPTY, now)
         self._advance(update, now)
         return update
+
+    def may_rematch(self, player: int) -> Update:
+        """Whether the player may open a new room for this room's players: nothing if so,
+        else the refusal."""
+        if self.kind is not Kind.ROOM:
+            return _refusal(player, ErrorCode.BAD_MESSAGE, "the online daily has no rematch")
+        if self.phase is not Phase.ENDED:
+            return _refusal(
+                player,
+                ErrorCode.BAD_MESSAGE,
+                f"room {self.code} has not ended: a rematch comes after the results",
+            )
+        if player != self.host:
+            return _refusal(player, ErrorCode.NOT_HOST, "only the host can ask for a rematch")
+        if self.rematch is not None:
+            return _refusal(
+                player,
+                ErrorCode.BAD_MESSAGE,
+                f"room {self.code} has its rematch already: room {self.rematch}",
+            )
+        return Update()
+
+    def rematched(self, player: int, room: str) -> Update:
+        """The host (``player``) has opened ``room``: the others still connected are told
+        its code, to join it."""
+        self.rematch = room
+        told = RematchOut(room=room, host=self.seats[player].name)
+        return Update(events=[Rematched(room)], sends=self._to_all(told, but=player))
 
     def disconnect(self, player: int, now: float) -> Update:
         """A player's connection dropped: the room waits for them (:meth:`tick`)."""

@@ -63,6 +63,7 @@ from forage.net.protocol import (
     PlaceIn,
     ProgressOut,
     RejoinIn,
+    RematchIn,
     StartIn,
     TooLarge,
     TurnOut,
@@ -76,6 +77,7 @@ from forage.net.protocol import (
 )
 from forage.net.rooms import (
     Kind,
+    Phase,
     Room,
     RoomRules,
     StoredRoom,
@@ -346,6 +348,9 @@ class RoomService:
     async def _dispatch(self, client: Peer, message: ClientMessage) -> None:
         if isinstance(message, CreateIn | JoinIn | RejoinIn | DailyIn):
             client.asked = True
+            ended = self.rooms.get(client.room or "")
+            if ended is not None and ended.phase is Phase.ENDED:
+                self._unbind(client)  # done with its results: on to another room
             if client.room is not None:
                 self.tell(
                     client, ErrorCode.BAD_MESSAGE, f"you are in room {client.room}: leave it first"
@@ -360,6 +365,9 @@ class RoomService:
         code, player = client.room, client.player
         if code is None or player is None:
             self.tell(client, ErrorCode.NO_ROOM, "you are not in a room: create or join one")
+            return
+        if isinstance(message, RematchIn):
+            await self._rematch(client, code, player)
             return
         now = self.clock()
         action: Action
@@ -390,20 +398,52 @@ class RoomService:
         if refusal is not None:
             self._refuse(client, refusal)
             return
+        await self._new_room(client, message.name, message.recipes, message.deck)
+
+    async def _new_room(self, client: Peer, name: str, recipes: bool, deck: int) -> Room:
+        """A room on a new deal made, stored and served, the client its host."""
         seed = secrets.randbelow(SEED_LIMIT)
-        deal = Deal.from_seed(seed, recipes=message.recipes, deck=message.deck)
+        deal = Deal.from_seed(seed, recipes=recipes, deck=deck)
         room, update = Room.create(
             await self._fresh_code(),
             deal,
-            message.name,
+            name,
             new_token(),
             self.clock(),
-            deck=message.deck,
+            deck=deck,
             seed=seed,
             rules=self.rules.room,
         )
         await self._open(client, room, update)
         self.admission.made(room.code, client.address)
+        return room
+
+    async def _rematch(self, client: Peer, code: str, player: int) -> None:
+        """The host of an ended room opens a new room on a new deal (the same deck and
+        recipes), stored before the room's other players still connected are told its code;
+        they join it as any room."""
+        checked = functools.partial(Room.may_rematch, player=player)
+        acted = await self._act(code, checked, actor=player, client=client)
+        if acted is None:
+            self._unbind(client)
+            self.tell(client, ErrorCode.NO_ROOM, "your room is no longer on this server")
+            return
+        if acted.update.sends:  # refused
+            self.deliver(acted)
+            return
+        refusal = self.admission.create(client.address, client.local, list(self.rooms.values()))
+        if refusal is not None:
+            self._refuse(client, refusal)
+            return
+        old = acted.room
+        self._unbind(client)
+        new = await self._new_room(
+            client, old.seats[player].name, old.deal.recipes is not None, old.deck
+        )
+        told = functools.partial(Room.rematched, player=player, room=new.code)
+        invited = await self._act(code, told, actor=player)
+        if invited is not None:
+            self.deliver(invited)
 
     async def _open(self, client: Peer, room: Room, update: Update) -> None:
         """A room just made, with the client its first player: stored before anyone is

@@ -54,6 +54,7 @@ from forage.net.rooms import (
     Phase,
     PlayerAdded,
     PlayerStatus,
+    Rematched,
     Started,
     Status,
     StoredEnd,
@@ -168,6 +169,7 @@ class RoomStore:
             Ended: self._ended,
             ConnectionChanged: self._connection,
             TryStarted: self._try_started,
+            Rematched: self._rematched,
         }
         self.fill_skeletons()
 
@@ -283,6 +285,9 @@ class RoomStore:
 
     def _try_started(self, code: str, event: TryStarted, now: str) -> None:
         self._run("add_try", day=event.day.isoformat(), key=event.key, code=code, now=now)
+
+    def _rematched(self, code: str, event: Rematched, now: str) -> None:
+        """Nothing kept: the new room is stored as its own."""
 
     # -- several servers on one database -------------------------------------------------------
 

@@ -20,9 +20,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from forage.app.describe import POINTER
+from forage.app.describe import ELLIPSIS, POINTER
+from forage.app.lettering import shown_code
 from forage.app.screens.base import too_small_notice
 from forage.app.screens.rooms import (
+    RoomMoved,
     RoomNews,
     RoomScreen,
     finished_game,
@@ -40,7 +42,8 @@ from forage.app.widgets import KeyBar, WoodlandState, WoodlandView
 from forage.engine.scoring import WIN_LINE
 from forage.net.client import day_board
 from forage.net.daily import Board
-from forage.net.protocol import EndOut, EndReason, name_key
+from forage.net.link import Refused, RoomState, Unreachable
+from forage.net.protocol import BusyOut, EndOut, EndReason, ErrorOut, RematchOut, name_key
 
 if TYPE_CHECKING:
     from forage.engine import Game
@@ -144,13 +147,33 @@ def share_line(board: Board, rank: int, final: int) -> str:
     )
 
 
+def rematch_text(state: RoomState, asked: bool) -> str:
+    """What the results say of a rematch: the host's key to open one, or the host's new
+    room and the key that joins it."""
+    offer = state.rematch
+    if offer is not None:
+        return (
+            f"{offer.host} opened a new room for a rematch: y joins it ({shown_code(offer.room)})."
+        )
+    if state.is_host:
+        return f"Opening a new room{ELLIPSIS}" if asked else REMATCH_HOST
+    return ""
+
+
+REMATCH_HOST: Final = "r opens a new room on a new deal for everyone here (a rematch)."
+"""The host's line on the results of a room of friends."""
+
+
 class ResultsScreen(RoomScreen):
     """Everyone's result and woodland; tab (or the arrows) steps through the woodlands,
-    escape or ``q`` is done with the room."""
+    escape or ``q`` is done with the room; the host's ``r`` opens a new room for its
+    players (a rematch), which the others join with ``y``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("tab,right,down", "step(1)", "Next woodland", priority=True),
         Binding("shift+tab,left,up", "step(-1)", "Previous", show=False, priority=True),
+        Binding("r", "rematch", "Rematch"),
+        Binding("y", "join_rematch", "Join the rematch"),
         Binding("q,escape", "close", "Done"),
     ]
 
@@ -165,6 +188,15 @@ class ResultsScreen(RoomScreen):
         self.board: Text | None = None
         """The online daily's board with the player's place, once read (a try of it)."""
         self._games: dict[int, Game | str] = {}
+        self.room = ""
+        """The room whose results these are (the link moves on to a rematch's)."""
+        self._end: EndOut | None = None
+        self._asked = False
+        """The host has asked for a rematch (answered by the new room, or a refusal)."""
+        self._note = ""
+        """What the server said to the last key, if anything."""
+        self._moved = False
+        """The link has moved on to the rematch's room and its lobby has taken over."""
 
     def compose(self) -> ComposeResult:
         """The title, who won, the table, the woodland shown and its caption."""
@@ -180,13 +212,14 @@ class ResultsScreen(RoomScreen):
     @property
     def end(self) -> EndOut:
         """The room's end, as the server told it."""
-        end = self.state.end
+        end = self._end or self.state.end
         assert end is not None
         return end
 
     def on_mount(self) -> None:
         """Show the results, the player's own woodland first; keep the player's game in their
         history."""
+        self.room, self._end = self.state.room, self.state.end
         player = self.state.player
         self.shown = next((i for i, r in enumerate(self.end.results) if r.player == player), 0)
         self.update_view()
@@ -233,7 +266,24 @@ class ResultsScreen(RoomScreen):
         self.update_view()
 
     def on_room_news(self, message: RoomNews) -> None:
-        """The room is over: nothing it says changes the results."""
+        """The room is over: nothing it says changes the results but a rematch offered, a
+        refusal, or the link gone on to the rematch's room (whose lobby takes over)."""
+        if self._follow_rematch():
+            return
+        told = message.news.message
+        if isinstance(told, ErrorOut | BusyOut):
+            self._asked = self._asked and isinstance(told, BusyOut)
+            self._note = f"The server says: {told.message}."
+        if isinstance(told, RematchOut | ErrorOut | BusyOut):
+            self.update_view()
+
+    def _follow_rematch(self) -> bool:
+        """Once the link is in the rematch's room, its lobby takes over; whether it has."""
+        if self._moved or self.state.room == self.room:
+            return self._moved
+        self._moved = True
+        self.app.post_message(RoomMoved())
+        return True
 
     def game_of(self, index: int) -> Game | str:
         """The game of result ``index``, replayed once."""
@@ -244,6 +294,8 @@ class ResultsScreen(RoomScreen):
 
     def update_view(self) -> None:
         """Every part of the screen, for the woodland shown."""
+        if self._follow_rematch():
+            return
         end, state = self.end, self.state
         marks = marks_of(self.app)
         self.query_one("#results-title", Static).update(
@@ -257,6 +309,11 @@ class ResultsScreen(RoomScreen):
         if self.board is not None:
             winner.append("\n")
             winner.append_text(self.board)
+        rematch = "" if daily else rematch_text(state, self._asked)
+        if rematch:
+            winner.append(f"\n{rematch}", marks["note"])
+        if self._note:
+            winner.append(f"\n{self._note}", marks["bad"])
         self.query_one("#results-winner", Static).update(winner)
         self.query_one("#results-table", Static).update(
             "" if daily else results_text(end, state.player, self.shown, marks)
@@ -276,13 +333,40 @@ class ResultsScreen(RoomScreen):
                 caption.append(f" (final {line.final}){more}.")
                 woodland.state = WoodlandState(squares=game.woodland.squares, game=self.shown + 1)
         self.query_one("#results-caption", Static).update(caption)
+        self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Stepping through the woodlands only where there is more than one."""
         end = self.state.end
         if action == "step" and (end is None or len(end.results) < 2):
             return False
+        daily = self.online_daily is not None
+        if action == "rematch":
+            return self.state.is_host and not daily and not self._asked
+        if action == "join_rematch":
+            return self.state.rematch is not None and not daily
         return super().check_action(action, parameters)
+
+    async def action_rematch(self) -> None:
+        """Ask the server for a new room for the room's players (the host): its lobby takes
+        over once the server has opened it."""
+        self._note = ""
+        if await self.link.rematch():
+            self._asked = True
+        else:
+            self._note = "Not connected to the server: the rematch cannot be asked for."
+        self.update_view()
+        self.refresh_bindings()
+
+    async def action_join_rematch(self) -> None:
+        """Join the room the host opened for a rematch, under the same name."""
+        try:
+            await self.link.join_rematch()
+        except (Unreachable, Refused) as problem:
+            self._note = f"The rematch cannot be joined: {problem}."
+            self.update_view()
+            return
+        self._follow_rematch()
 
     def action_step(self, step: int) -> None:
         """Show the next (or the previous) player's woodland."""

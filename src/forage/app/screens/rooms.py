@@ -51,6 +51,11 @@ class RoomDone(Message):
     to where it was before the room (``forage room``: it ends)."""
 
 
+class RoomMoved(Message):
+    """The app's link has gone on to another room (a rematch): its lobby takes over from the
+    room screen showing."""
+
+
 def link_of(app: object) -> RoomLink:
     """The app's link to its room (raises RuntimeError when no room is open)."""
     link = services_of(app).room
