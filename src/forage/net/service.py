@@ -348,9 +348,10 @@ class RoomService:
     async def _dispatch(self, client: Peer, message: ClientMessage) -> None:
         if isinstance(message, CreateIn | JoinIn | RejoinIn | DailyIn):
             client.asked = True
-            ended = self.rooms.get(client.room or "")
-            if ended is not None and ended.phase is Phase.ENDED:
-                self._unbind(client)  # done with its results: on to another room
+            if client.room is not None:  # the room as stored now (another server may end it)
+                seen = await self._act(client.room, _looked)
+                if seen is None or seen.room.phase is Phase.ENDED:
+                    self._unbind(client)  # done with its results: on to another room
             if client.room is not None:
                 self.tell(
                     client, ErrorCode.BAD_MESSAGE, f"you are in room {client.room}: leave it first"
@@ -744,3 +745,8 @@ class RoomService:
         while len(self._boards) > BOARDS_KEPT:
             del self._boards[next(iter(self._boards))]
         return shown
+
+
+def _looked(room: Room) -> Update:
+    """An action that changes nothing: the room as it stands (taken again where it moved)."""
+    return Update()
