@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.screen import Screen
 
 from forage import startup
-from forage.adapters.textual import guard_input
+from forage.adapters.textual import drop_exit_printout, guard_input
 from forage.app import saves
 from forage.app.base import ForageBaseApp
 from forage.app.keeper import Keeper
@@ -249,7 +249,7 @@ class ForageApp(ForageBaseApp):
             for widget in screen.walk_children():
                 widget.refresh()
 
-    def _handle_exception(self, error: Exception) -> None:
+    def unhandled_error(self, error: Exception) -> None:
         """Keep the error for ``run_game`` to log; Textual restores the terminal and exits.
 
         Textual's own printout of the traceback is dropped: ``run_game`` writes it to a
@@ -259,7 +259,7 @@ class ForageApp(ForageBaseApp):
         """
         if self.quitting and isinstance(error, NoMatches):
             return
-        super()._handle_exception(error)
+        super().unhandled_error(error)
 
     def on_exit_app(self, message: messages.ExitApp) -> None:
         """Note that the app was told to quit (Textual then closes it)."""
@@ -291,7 +291,7 @@ class ForageApp(ForageBaseApp):
         if self.crash is None:
             self.crash = Panicked(out.getvalue().strip() or "Textual stopped the app")
         super().panic(*renderables)
-        self._exit_renderables.clear()
+        drop_exit_printout(self)
 
     def fresh_session(self) -> Session:
         """The game the command line asked for."""

@@ -11,8 +11,12 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any, Final
 
-from textual.app import App
-
+from forage.adapters.textual import (
+    ErrorHookApp,
+    drop_exit_printout,
+    end_for_error,
+    on_app_thread,
+)
 from forage.app.screens.base import COLUMN_CLASSES, ROW_CLASSES
 from forage.app.services import Services
 from forage.exits import EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED
@@ -49,7 +53,7 @@ def plain_bars() -> None:
     Bar.BAR = "-"
 
 
-class ForageBaseApp(App[int]):
+class ForageBaseApp(ErrorHookApp[int]):
     """A Textual app styled as forage (``app.tcss``), its screens classed by size."""
 
     CSS_PATH = "app.tcss"
@@ -120,12 +124,12 @@ class ForageBaseApp(App[int]):
         result = self.return_value if code is None else code
         os._exit(result if isinstance(result, int) else 0)
 
-    def _handle_exception(self, error: Exception) -> None:
+    def unhandled_error(self, error: Exception) -> None:
         """Keep the error for the command to log; Textual restores the terminal and exits
         (its own printout of the traceback dropped: the log file has it)."""
         self.crash = error
-        super()._handle_exception(error)
-        self._exit_renderables.clear()
+        end_for_error(self, error)
+        drop_exit_printout(self)
 
     def on_puzzle_screen_tried(self, message: PuzzleScreen.Tried) -> None:
         """Keep a puzzle's first try in the history (on the history's thread), then say
@@ -157,7 +161,7 @@ class ForageBaseApp(App[int]):
     def history_notice(self, message: str) -> None:
         """Tell the player about the history (a file moved aside, a game it could not
         take); from any thread, and never after the app has stopped."""
-        if threading.get_ident() == self._thread_id:
+        if on_app_thread(self):
             self.notify(message, severity="warning", timeout=8)
         elif self.is_running:
             with contextlib.suppress(RuntimeError):  # the app stopped meanwhile
