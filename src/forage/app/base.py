@@ -107,9 +107,10 @@ class ForageBaseApp(ErrorHookApp[int]):
     def on_unmount(self) -> None:
         """The app is closing: its analyses are dropped and their workers ended; from here
         it has :data:`SHUTDOWN_SECONDS` to be done, else the process ends with the app's
-        exit code (what is kept is written before this: the save after every change, and
-        on a stopping signal)."""
+        exit code (what is kept is written first: the writes asked for after each change
+        are made here, the save on a stopping signal before)."""
         self.services.end_analyses()
+        self.services.writes.wait()
         if not self.is_headless:
             threading.Thread(target=self._end_if_stuck, daemon=True).start()
 
