@@ -17,9 +17,12 @@ from forage.adapters.textual import (
     end_for_error,
     on_app_thread,
 )
+from forage.app.describe import ASCII
 from forage.app.screens.base import COLUMN_CLASSES, ROW_CLASSES
 from forage.app.services import Services
+from forage.app.themes import register_themes
 from forage.exits import EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED
+from forage.palette import css_variables
 
 if TYPE_CHECKING:
     from forage.app.recorder import Recorder
@@ -42,6 +45,7 @@ def plain_bars() -> None:
     """Draw Textual's scroll bars, sparklines and progress bars without block glyphs
     (plain ASCII: a scroll bar's thumb and a sparkline's bars are shaded spaces and
     letters, a progress bar dashes)."""
+    # FORAGE_ASCII only: the bars' modules are loaded for it, not at every start
     from textual.renderables.bar import Bar
     from textual.renderables.sparkline import Sparkline
     from textual.scrollbar import ScrollBarRender
@@ -67,11 +71,7 @@ class ForageBaseApp(ErrorHookApp[int]):
         super().__init__()
         self.services = services or Services()
         """Everything the app's screens do off the key-press path (history, analyses)."""
-        from forage.app.themes import register_themes
-
         register_themes(self)
-        from forage.app.describe import ASCII
-
         if ASCII:  # FORAGE_ASCII=1: borders in app.tcss, Textual's bars below
             self.add_class("-ascii")
             plain_bars()
@@ -88,8 +88,6 @@ class ForageBaseApp(ErrorHookApp[int]):
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """The game's own CSS variables (its surfaces' colours) under any theme, Textual's
         own among them: the game's palette's where the theme gives none."""
-        from forage.palette import css_variables
-
         return {**super().get_theme_variable_defaults(), **css_variables()}
 
     @property

@@ -136,7 +136,7 @@ def _try_lock(handle: IO[str]) -> bool:
     """
     if sys.platform == "win32":
         return True
-    import fcntl
+    import fcntl  # POSIX only: not on Windows
 
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
