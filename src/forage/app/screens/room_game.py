@@ -1,7 +1,7 @@
 """A room's game: the game screen with the server calling the cards.
 
 The player's game is the engine's, rebuilt from what the server tells them
-(:class:`forage.net.client.PlayerGame`, a :class:`~forage.net.client.CalledGame` that waits
+(:class:`forage.net.client.PlayerGame`, a :class:`~forage.engine.called.CalledGame` that waits
 for each call rather than ending). A placement is made on screen as in a game of one's own
 (the engine checks it) and sent with its turn; once the player has placed, the status bar
 says whom the turn waits for, until the server calls the next card into the hand. Every
