@@ -320,7 +320,11 @@ class Writes:
     def done(self) -> Future[None]:
         """Done once every write asked so far is made (to await; :meth:`wait` blocks)."""
         with self._lock:
-            return self._started().submit(lambda: None)
+            if self._pool is None:  # none asked for yet: no thread to start
+                nothing: Future[None] = Future()
+                nothing.set_result(None)
+                return nothing
+            return self._pool.submit(lambda: None)
 
     def wait(self) -> None:
         """Block until every write asked so far is made."""
