@@ -74,3 +74,84 @@ def test_aiohttps_site_still_keeps_its_runner_server_and_backlog_where_the_adapt
             await runner.cleanup()
 
     asyncio.run(scenario())
+
+
+class Failing:
+    """A Textual app (built on the adapter's :class:`ErrorHookApp`) whose mounting fails,
+    keeping every error it was told of and what Textual would print after it, before and
+    after that printout is dropped."""
+
+    @staticmethod
+    def build() -> object:
+        from forage.adapters.textual import ErrorHookApp, drop_exit_printout, exit_printout
+
+        class App(ErrorHookApp[int]):
+            told: list[Exception]
+            printouts: list[int]
+
+            def on_mount(self) -> None:
+                self.told, self.printouts = [], []
+                raise LookupError("no such card")
+
+            def unhandled_error(self, error: Exception) -> None:
+                self.told.append(error)
+                super().unhandled_error(error)
+                self.printouts.append(len(exit_printout(self)))
+                drop_exit_printout(self)
+                self.printouts.append(len(exit_printout(self)))
+
+        return App()
+
+
+def test_textual_still_hands_an_error_no_handler_caught_to_the_adapters_hook() -> None:
+    import asyncio
+
+    from textual.app import App
+
+    app = Failing.build()
+    assert isinstance(app, App)
+
+    async def scenario() -> None:
+        try:
+            async with app.run_test():
+                pass
+        except LookupError:
+            pass  # the pilot raises the app's error again once it has ended
+
+    asyncio.run(scenario())
+    told = getattr(app, "told", [])
+    assert [str(error) for error in told] == ["no such card"], (
+        "textual changed: App._handle_exception no longer receives an error no handler caught "
+        "(forage/adapters/textual.py: ErrorHookApp)"
+    )
+    assert app.return_code == 1, "textual's own handling no longer ends the app with code 1"
+    assert getattr(app, "printouts", []) == [1, 0], (
+        "textual changed: App._exit_renderables no longer keeps the traceback to print "
+        "(forage/adapters/textual.py: exit_printout, drop_exit_printout)"
+    )
+
+
+def test_textual_still_keeps_the_app_loops_thread_where_the_adapter_looks() -> None:
+    import asyncio
+    import threading
+
+    from textual.app import App
+
+    from forage.adapters.textual import on_app_thread
+
+    app: App[None] = App()
+    seen: dict[str, bool] = {}
+
+    async def scenario() -> None:
+        async with app.run_test() as pilot:
+            seen["loop"] = on_app_thread(app)
+            other = threading.Thread(target=lambda: seen.update(other=on_app_thread(app)))
+            other.start()
+            other.join(timeout=60)
+            await pilot.pause()
+
+    asyncio.run(scenario())
+    assert seen == {"loop": True, "other": False}, (
+        "textual changed: App._thread_id is no longer the thread of the app's event loop "
+        "(forage/adapters/textual.py: on_app_thread)"
+    )

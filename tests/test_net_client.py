@@ -4,11 +4,10 @@ from what the server tells that player."""
 from __future__ import annotations
 
 import pytest
-from helpers import card, place
 from room_helpers import place_first, room_of, to
 
-from forage.engine import Deal, Deck, Game
-from forage.net.client import CalledGame, PlayerGame, play_url
+from forage.engine import Deal
+from forage.net.client import PlayerGame, play_url
 from forage.net.protocol import DealOut
 from forage.net.rooms import Phase
 
@@ -55,26 +54,6 @@ def test_a_players_game_as_told_is_the_servers_at_every_turn(seed: int, recipes:
     assert afresh.game().moves == kept.game().moves == server.moves
     assert afresh.game().score() == kept.game().score() == server.score()
     assert kept.game().woodland == server.woodland
-
-
-ALL_B, ALL_C, ALL_M = "B B B B B B", "C C C C C C", "M M M M M M"
-
-
-def test_a_kept_card_that_fits_nowhere_waits_for_the_call_before_the_game_is_stuck() -> None:
-    """Card 2 laid on card 1 makes bramble mice and uses Edwood: the leaf card kept fits
-    nowhere (R13), but in a room the next card is still to be called, so the game waits;
-    with that card in hand (another leaf card) it is stuck."""
-    cards = [card(n + 1, areas) for n, areas in enumerate((ALL_M, ALL_B, ALL_C, ALL_C))]
-    deck = Deck.of(cards)
-    alone = Game(Deal(cards=(1, 2, 3)), deck)
-    assert alone.push(place(2, 0, 0)).legal and alone.is_stuck()  # a three-card deal: over
-    game = CalledGame(Deal(cards=(1, 2, 3)), deck)
-    assert game.push(place(2, 0, 0)).legal
-    assert game.hand == (3,)
-    assert not game.is_over() and not game.result().finished
-    drawn = game.position._replace(hand=(3, 4), next_draw=4)
-    called = CalledGame.at(Deal(cards=(1, 2, 3, 4)), deck, drawn)
-    assert called.is_stuck() and called.result().stuck
 
 
 def test_a_players_game_is_over_only_once_its_last_card_is_placed() -> None:

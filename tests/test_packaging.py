@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import ast
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
+from importlib.metadata import packages_distributions, version
+from itertools import chain
 from pathlib import Path
 
 import pytest
@@ -91,3 +96,44 @@ def test_wheel_ships_the_puzzles(wheel: Path, tmp_path: Path) -> None:
         "print(len(p.puzzles()))"
     )
     assert run_installed(code, tmp_path) == str(len(puzzles()))
+
+
+def imported_at_run_time(tree: ast.Module) -> set[str]:
+    """The top-level modules a module imports, other than for type checking only."""
+    checking = {
+        id(node)
+        for branch in ast.walk(tree)
+        if isinstance(branch, ast.If) and ast.unparse(branch.test).endswith("TYPE_CHECKING")
+        for statement in branch.body
+        for node in ast.walk(statement)
+    }
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in checking:
+            continue
+        if isinstance(node, ast.Import):
+            found |= {alias.name.partition(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.partition(".")[0])
+    return found
+
+
+def test_every_library_forage_imports_is_declared_with_bounds() -> None:
+    """Each library imported at run time is a dependency of forage's own (an optional one
+    for PostgreSQL), not one that only comes with another; aiohttp is bound to the major
+    version tested."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared = [*project["dependencies"], *chain(*project["optional-dependencies"].values())]
+    names = {re.split(r"[\[<>=!~; ]", spec, maxsplit=1)[0].lower() for spec in declared}
+    modules: set[str] = set()
+    for path in (ROOT / "src").rglob("*.py"):
+        modules |= imported_at_run_time(ast.parse(path.read_text(encoding="utf-8")))
+    distributions = packages_distributions()
+    undeclared = sorted(
+        f"{module} ({', '.join(distributions.get(module, ['?']))})"
+        for module in modules - set(sys.stdlib_module_names) - {"forage"}
+        if not {name.lower() for name in distributions.get(module, [module])} & names
+    )
+    assert undeclared == [], "imported but not declared in pyproject.toml"
+    assert "aiohttp>=3.10,<4" in project["dependencies"]
+    assert version("aiohttp").split(".")[0] == "3"

@@ -200,6 +200,13 @@ async def settled(pilot: Pilot[int], app: ForageApp) -> None:
     await pilot.pause()
 
 
+async def saved(pilot: Pilot[int], app: ForageApp) -> None:
+    """Wait until the save's writes asked for so far are made, and what they did is told."""
+    await asyncio.wrap_future(app.services.writes.done())
+    await pilot.pause()
+    await pilot.pause()
+
+
 def output_with_theme(code: str, theme: str) -> str:
     """What Python code prints in a fresh interpreter started with ``FORAGE_THEME=theme``."""
     done = subprocess.run(

@@ -16,6 +16,7 @@ from app_helpers import (
     place_greedy,
     play_out,
     play_out_quickly,
+    saved,
     session_of,
     status,
     sync,
@@ -56,6 +57,7 @@ async def test_standard_game_played_by_keys_shows_the_engines_score() -> None:
         assert match is not None and int(match.group(1)) == base
         assert fresh.result().rating in summary
         assert session.deal.code in summary
+        await saved(pilot, app)
         assert not save_path().exists()  # a finished game leaves no save
 
 

@@ -17,8 +17,8 @@ from forage.ai.review import Settings
 from forage.app.app import ForageApp
 from forage.app.recorder import Recorder
 from forage.app.screens import EndScreen, GameScreen, HistoryScreen, ReviewScreen
+from forage.app.screens import history as history_screen
 from forage.app.screens.history import stored_game
-from forage.history import report
 from forage.history.report import HISTORY_COLUMNS, WIDE_TABLE, shown_columns
 from forage.history.store import HistoryStore
 from forage.record import load_game, record_from_game
@@ -120,7 +120,7 @@ async def test_x_on_the_games_list_refuses_a_fifo_in_the_exports_folder(
         record(store, played(1), "fay", 1)
     (forage_home / "exports").mkdir()
     fifo = special_file(forage_home / "exports", "fifo")
-    monkeypatch.setattr(report, "export_name", lambda stored: fifo.name)
+    monkeypatch.setattr(history_screen, "export_name", lambda stored: fifo.name)
     app = ForageApp(seed=4, offer_resume=False, recorder=Recorder("fay"))
     told: list[str] = []
     app.notify = lambda message, **kwargs: told.append(message)  # type: ignore[method-assign]

@@ -13,12 +13,13 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import greedy, place_by_action, session_of, sync
+from app_helpers import greedy, place_by_action, saved, session_of, sync
 from terminal import Terminal
 from textual.pilot import Pilot
 
@@ -46,11 +47,13 @@ def listen(app: ForageApp) -> list[str]:
 
 
 async def place_cards(pilot: Pilot[int], app: ForageApp, count: int) -> None:
-    """Place ``count`` cards greedily through the game screen."""
+    """Place ``count`` cards greedily through the game screen, and wait until they are
+    saved (and what saving did is told)."""
     session = session_of(app)
     for _ in range(count):
         place_by_action(app, greedy(session).placement)
         await pilot.pause()
+    await saved(pilot, app)
 
 
 def a_save(seed: int = 7, moves: int = 2) -> dict[str, Any]:
@@ -86,6 +89,47 @@ def test_q_prints_its_line_once_forage_has_stopped(forage_home: Path) -> None:
         terminal.send("q")
         assert terminal.wait(30) == 0
     assert terminal.wait_for(f"Game saved in {forage_home / SAVE_NAME}", 5), terminal.raw[-300:]
+
+
+@sync
+async def test_placements_are_saved_off_the_screens_thread_the_last_one_kept_at_exit(
+    forage_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A burst of placements: no write nor fsync on the app's thread; the saves written hold
+    ever more moves (the first one held back until the burst is over, the ones between
+    dropped for the latest); and leaving waits for the last."""
+    screens_thread = threading.get_ident()
+    writes: list[tuple[int, int]] = []  # (thread, moves in the save written)
+    syncs: list[int] = []
+    gate = threading.Event()
+    real_write, real_fsync = saves.write_atomic, os.fsync
+
+    def write(path: Path, text: str) -> None:
+        if threading.get_ident() != screens_thread:  # held back until the burst is over
+            gate.wait(60)
+        writes.append((threading.get_ident(), len(json.loads(text)["moves"])))
+        real_write(path, text)
+
+    def fsync(fd: int) -> None:
+        syncs.append(threading.get_ident())
+        real_fsync(fd)
+
+    monkeypatch.setattr(saves, "write_atomic", write)
+    monkeypatch.setattr(os, "fsync", fsync)
+    app = ForageApp(seed=3, offer_resume=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        session = session_of(app)
+        for _ in range(5):
+            place_by_action(app, greedy(session).placement)
+        assert len(session.game.moves) == 5
+        gate.set()
+        app.exit()
+    assert writes and screens_thread not in {thread for thread, _ in writes}
+    assert syncs and screens_thread not in syncs
+    written = [moves for _, moves in writes]
+    assert written == sorted(written) and written[-1] == 5 and len(written) < 5, written
+    assert len(json.loads(save_path().read_text())["moves"]) == 5
 
 
 @sync

@@ -21,7 +21,7 @@ from forage.app.app import ForageApp
 from forage.app.recorder import Recorder
 from forage.app.screens import EndScreen
 from forage.app.screens.review import ReviewScreen
-from forage.app.services import Analysis, Priority, Services
+from forage.app.services import Analysis, Priority, Services, Writes
 
 T = TypeVar("T")
 
@@ -208,3 +208,28 @@ async def test_a_game_played_while_analysing_has_its_review_ready_at_the_end(
         assert isinstance(review, ReviewScreen) and review.result is not None
         assert len(pool.calls) == asked  # nothing worked out again
     app.services.close()
+
+
+def test_writes_of_one_file_waiting_leave_only_the_latest_made_in_the_order_asked() -> None:
+    writes = Writes()
+    started, gate = threading.Event(), threading.Event()
+    made: list[str] = []
+
+    def first() -> None:
+        started.set()
+        gate.wait(60)
+        made.append("save 1")
+
+    writes.later("save", first)
+    assert started.wait(60)
+    writes.later("save", lambda: made.append("save 2"))
+    writes.later("record", lambda: made.append("record 1"))
+    writes.later("save", lambda: made.append("save 3"))
+    waited = writes.done()
+    assert not waited.done()
+    gate.set()
+    waited.result(60)
+    assert made == ["save 1", "save 3", "record 1"]
+    writes.later("save", lambda: made.append("save 4"))
+    writes.close()
+    assert made[-1] == "save 4"

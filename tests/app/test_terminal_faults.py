@@ -18,6 +18,7 @@ import pytest
 from app_helpers import greedy, sync
 from terminal import Terminal
 
+from forage.adapters.textual import exit_printout
 from forage.app import saves
 from forage.app.app import ForageApp, Panicked
 from forage.app.keeper import Keeper
@@ -98,7 +99,7 @@ async def test_an_error_textual_cannot_hand_on_takes_the_crash_path(forage_home:
         await pilot.pause()
         app.panic(Text("ValueError: chr() arg not in range(0x110000)"))
     assert isinstance(app.crash, Panicked) and "chr()" in str(app.crash)
-    assert app._exit_renderables == []  # nothing printed over the terminal
+    assert exit_printout(app) == []  # nothing printed over the terminal
     assert report_crash(app.crash) == EXIT_CRASH
     (log,) = forage_home.glob("crash-*.log")
     assert "Panicked" in log.read_text() and "chr()" in log.read_text()

@@ -18,15 +18,22 @@
   is kept alive by a shared ``functools.lru_cache`` that has the cache itself in its key,
   with every line that widget drew, until a thousand more have come; screens opened and
   closed again and again (help, statistics, the end screen) grew the game by tens of MB.
+- :class:`ErrorHookApp` (``App._handle_exception``): Textual ends an app for an error no
+  handler caught through this private method; the app's :meth:`~ErrorHookApp.unhandled_error`
+  is told first, and decides whether Textual ends the app for it.
+- :func:`drop_exit_printout` (``App._exit_renderables``): what Textual prints once the app
+  has ended (a traceback, a panic's text); forage writes a crash to its log instead.
+- :func:`on_app_thread` (``App._thread_id``): the thread the app's event loop runs on.
 
-``tests/app/test_adapter_textual.py`` checks that each name is still there as used here and
-says which one is gone after an upgrade; ``pyproject.toml`` bounds Textual to the major
-version tested.
+``tests/app/test_adapter_textual.py`` and ``tests/test_adapters.py`` check that each name is
+still there as used here and say which one is gone after an upgrade; ``pyproject.toml``
+bounds Textual to the major version tested.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
@@ -34,6 +41,7 @@ from textual import events
 from textual._compositor import ChopsUpdate, Compositor
 from textual._styles_cache import StylesCache
 from textual._xterm_parser import XTermParser
+from textual.app import App, ReturnType
 from textual.geometry import Region
 from textual.keys import Keys
 from textual.screen import Screen
@@ -48,6 +56,9 @@ PRIVATE_NAMES: Final = (
     ("textual.screen.Screen", "_compositor"),
     ("textual._xterm_parser.XTermParser", "_parse_extended_key"),
     ("textual._styles_cache.StylesCache", "get_inner_outer"),
+    ("textual.app.App", "_handle_exception"),
+    ("textual.app.App", "_exit_renderables"),
+    ("textual.app.App", "_thread_id"),
 )
 """The private names of Textual this module uses: (where, the name)."""
 
@@ -166,3 +177,36 @@ def release_styles_caches() -> None:
     cached = getattr(StylesCache.get_inner_outer, "cache_clear", None)
     if callable(cached):
         cached()
+
+
+class ErrorHookApp(App[ReturnType]):
+    """A Textual app told of each error that no handler caught, in :meth:`unhandled_error`."""
+
+    def unhandled_error(self, error: Exception) -> None:
+        """An error no handler caught: :func:`end_for_error` (Textual's own handling)."""
+        end_for_error(self, error)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual's hook for an error no handler caught: :meth:`unhandled_error`."""
+        self.unhandled_error(error)
+
+
+def end_for_error(app: App[Any], error: Exception) -> None:
+    """End ``app`` for ``error`` as Textual does: exit code 1, the traceback kept to print
+    once the app has ended."""
+    App._handle_exception(app, error)
+
+
+def drop_exit_printout(app: App[Any]) -> None:
+    """Drop what Textual would print once ``app`` has ended (a traceback, a panic's text)."""
+    app._exit_renderables.clear()
+
+
+def exit_printout(app: App[Any]) -> list[Any]:
+    """What Textual will print once ``app`` has ended (a traceback, a panic's text)."""
+    return list(app._exit_renderables)
+
+
+def on_app_thread(app: App[Any]) -> bool:
+    """Whether the caller runs on the thread of ``app``'s event loop."""
+    return threading.get_ident() == app._thread_id

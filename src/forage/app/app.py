@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -14,10 +15,10 @@ from textual.message import Message
 from textual.screen import Screen
 
 from forage import startup
-from forage.adapters.textual import guard_input
+from forage.adapters.textual import drop_exit_printout, guard_input
 from forage.app import saves
 from forage.app.base import ForageBaseApp
-from forage.app.keeper import Keeper
+from forage.app.keeper import Keeper, tell_save_news
 from forage.app.screens.game import GameScreen
 from forage.app.services import Analysis, Services
 from forage.app.session import Session
@@ -82,7 +83,7 @@ class ForageApp(ForageBaseApp):
         self.offer_learn = offer_learn and session is None
         self._given = session
         self.record_path = record_path
-        self.keeper = Keeper()
+        self.keeper = Keeper(self.services.writes, self._save_written)
         """Writes the game being played down: the save, the --record file."""
         self.quitting = False
         """The app has been told to quit (it may still be starting)."""
@@ -255,7 +256,7 @@ class ForageApp(ForageBaseApp):
             for widget in screen.walk_children():
                 widget.refresh()
 
-    def _handle_exception(self, error: Exception) -> None:
+    def unhandled_error(self, error: Exception) -> None:
         """Keep the error for ``run_game`` to log; Textual restores the terminal and exits.
 
         Textual's own printout of the traceback is dropped: ``run_game`` writes it to a
@@ -265,7 +266,19 @@ class ForageApp(ForageBaseApp):
         """
         if self.quitting and isinstance(error, NoMatches):
             return
-        super()._handle_exception(error)
+        super().unhandled_error(error)
+
+    class SaveWritten(Message):
+        """The save (or the record) was written, on the writes' thread: its news is told."""
+
+    def _save_written(self) -> None:
+        """On the writes' thread, after a write: have the app tell what it did."""
+        with contextlib.suppress(RuntimeError):  # the app's loop has closed
+            self.post_message(self.SaveWritten())
+
+    def on_forage_app_save_written(self, message: SaveWritten) -> None:
+        """Tell what the last writes did, if anything is new (a failure, a recovery)."""
+        tell_save_news(self)
 
     def on_exit_app(self, message: messages.ExitApp) -> None:
         """Note that the app was told to quit (Textual then closes it)."""
@@ -297,7 +310,7 @@ class ForageApp(ForageBaseApp):
         if self.crash is None:
             self.crash = Panicked(out.getvalue().strip() or "Textual stopped the app")
         super().panic(*renderables)
-        self._exit_renderables.clear()
+        drop_exit_printout(self)
 
     def fresh_session(self) -> Session:
         """The game the command line asked for."""

@@ -11,11 +11,18 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any, Final
 
-from textual.app import App
-
+from forage.adapters.textual import (
+    ErrorHookApp,
+    drop_exit_printout,
+    end_for_error,
+    on_app_thread,
+)
+from forage.app.describe import ASCII
 from forage.app.screens.base import COLUMN_CLASSES, ROW_CLASSES
 from forage.app.services import Services
+from forage.app.themes import register_themes
 from forage.exits import EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED
+from forage.palette import css_variables
 
 if TYPE_CHECKING:
     from forage.app.recorder import Recorder
@@ -38,6 +45,7 @@ def plain_bars() -> None:
     """Draw Textual's scroll bars, sparklines and progress bars without block glyphs
     (plain ASCII: a scroll bar's thumb and a sparkline's bars are shaded spaces and
     letters, a progress bar dashes)."""
+    # FORAGE_ASCII only: the bars' modules are loaded for it, not at every start
     from textual.renderables.bar import Bar
     from textual.renderables.sparkline import Sparkline
     from textual.scrollbar import ScrollBarRender
@@ -49,7 +57,7 @@ def plain_bars() -> None:
     Bar.BAR = "-"
 
 
-class ForageBaseApp(App[int]):
+class ForageBaseApp(ErrorHookApp[int]):
     """A Textual app styled as forage (``app.tcss``), its screens classed by size."""
 
     CSS_PATH = "app.tcss"
@@ -63,11 +71,7 @@ class ForageBaseApp(App[int]):
         super().__init__()
         self.services = services or Services()
         """Everything the app's screens do off the key-press path (history, analyses)."""
-        from forage.app.themes import register_themes
-
         register_themes(self)
-        from forage.app.describe import ASCII
-
         if ASCII:  # FORAGE_ASCII=1: borders in app.tcss, Textual's bars below
             self.add_class("-ascii")
             plain_bars()
@@ -84,8 +88,6 @@ class ForageBaseApp(App[int]):
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """The game's own CSS variables (its surfaces' colours) under any theme, Textual's
         own among them: the game's palette's where the theme gives none."""
-        from forage.palette import css_variables
-
         return {**super().get_theme_variable_defaults(), **css_variables()}
 
     @property
@@ -103,9 +105,10 @@ class ForageBaseApp(App[int]):
     def on_unmount(self) -> None:
         """The app is closing: its analyses are dropped and their workers ended; from here
         it has :data:`SHUTDOWN_SECONDS` to be done, else the process ends with the app's
-        exit code (what is kept is written before this: the save after every change, and
-        on a stopping signal)."""
+        exit code (what is kept is written first: the writes asked for after each change
+        are made here, the save on a stopping signal before)."""
         self.services.end_analyses()
+        self.services.writes.wait()
         if not self.is_headless:
             threading.Thread(target=self._end_if_stuck, daemon=True).start()
 
@@ -120,12 +123,12 @@ class ForageBaseApp(App[int]):
         result = self.return_value if code is None else code
         os._exit(result if isinstance(result, int) else 0)
 
-    def _handle_exception(self, error: Exception) -> None:
+    def unhandled_error(self, error: Exception) -> None:
         """Keep the error for the command to log; Textual restores the terminal and exits
         (its own printout of the traceback dropped: the log file has it)."""
         self.crash = error
-        super()._handle_exception(error)
-        self._exit_renderables.clear()
+        end_for_error(self, error)
+        drop_exit_printout(self)
 
     def on_puzzle_screen_tried(self, message: PuzzleScreen.Tried) -> None:
         """Keep a puzzle's first try in the history (on the history's thread), then say
@@ -157,7 +160,7 @@ class ForageBaseApp(App[int]):
     def history_notice(self, message: str) -> None:
         """Tell the player about the history (a file moved aside, a game it could not
         take); from any thread, and never after the app has stopped."""
-        if threading.get_ident() == self._thread_id:
+        if on_app_thread(self):
             self.notify(message, severity="warning", timeout=8)
         elif self.is_running:
             with contextlib.suppress(RuntimeError):  # the app stopped meanwhile

@@ -3,25 +3,39 @@ finished game kept for the history until it has it.
 
 The app owns one :class:`Keeper`; the game screen calls it after each change its
 :class:`~forage.app.session.Session` reports (a placement, an undo, a redo, a new game,
-quitting). The session itself writes nothing. Problems are kept as news the game screen
-tells once (``saves.slot().news()``), never raised.
+quitting). The session itself writes nothing. After a change the files are written on the
+app's writes' thread (:class:`~forage.app.services.Writes`), the latest state last; what
+ends or leaves a game (a finished game kept for the history, quitting, a stopping signal)
+first waits for those writes and writes at once. Problems are kept as news told once
+(:func:`tell_save_news`), never raised.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forage.app import saves
 from forage.app.session import Session
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from forage.app.services import Writes
 
 
 class Keeper:
     """Writes a session's game where it is kept, atomically."""
 
-    def __init__(self) -> None:
-        """A keeper that has said nothing yet."""
+    def __init__(
+        self, writes: Writes | None = None, written: Callable[[], object] | None = None
+    ) -> None:
+        """A keeper that has said nothing yet, writing after a change on ``writes``' thread
+        (at once without), and calling ``written`` on that thread after each such write."""
+        self._writes = writes
+        self._written = written
         self.farewell: str | None = None
         """What quitting kept, and where, in one line for the terminal once forage has
         stopped (None: nothing to say, or the save's news says why it could not)."""
@@ -46,31 +60,69 @@ class Keeper:
 
     def keep(self, session: Session) -> None:
         """After a change to the game: the ``--record`` file, if one is asked for, and the
-        save."""
+        save, written on the writes' thread (a finished game the history waits for: at
+        once)."""
+        slot = saves.slot()
         if session.record_path is not None:
             from forage.record import record_from_game
 
-            record = record_from_game(session.game, session.seed, session.deck_number)
-            saves.slot().write_record(session.record_path, record.to_json())
-        self.save(session)
+            path = session.record_path
+            text = record_from_game(session.game, session.seed, session.deck_number).to_json()
+            self._later(f"record {path}", lambda: slot.write_record(path, text))
+        if self._finishing(session):
+            self.save(session)
+            return
+        data = self._save_data(session)
+        self._later("save", lambda: slot.store(data))
 
     def save(self, session: Session) -> None:
-        """Write the save file; a finished game or an untouched one leaves none.
+        """Write the save file now, after the writes asked before; a finished game or an
+        untouched one leaves none.
 
         A game the history is waiting for is, the first time it ends, kept in a file of its
         own until the history has it (``session.finished_file``), and the save removed only
         then.
         """
+        self.settle()
         slot = saves.slot()
-        over = session.game.is_over()
-        if over and session.keeps_history and session.finished_file is None:
+        if self._finishing(session):
             data = self._finished_data(session)
             session.finished_file = slot.keep_finished(data)
             if session.finished_file is None:  # kept in the save instead, recorded at next start
                 session.finished_in_save = slot.store(data)
             return
-        keep = bool(session.game.moves) and not over
-        slot.store(session.save_data() if keep else None)
+        slot.store(self._save_data(session))
+
+    def settle(self) -> None:
+        """Wait until every write asked for is made."""
+        if self._writes is not None:
+            self._writes.wait()
+
+    def _later(self, name: str, write: Callable[[], object]) -> None:
+        """Write the file ``name`` on the writes' thread (at once without one)."""
+        if self._writes is None:
+            write()
+            return
+        told = self._written
+
+        def then() -> None:
+            write()
+            if told is not None:
+                told()
+
+        self._writes.later(name, then)
+
+    @staticmethod
+    def _finishing(session: Session) -> bool:
+        """Whether the session's game has ended, for the first time, and the history waits
+        for it."""
+        return session.game.is_over() and session.keeps_history and session.finished_file is None
+
+    @staticmethod
+    def _save_data(session: Session) -> dict[str, Any] | None:
+        """What the save holds: the game in progress, or nothing (finished, or untouched)."""
+        keep = bool(session.game.moves) and not session.game.is_over()
+        return session.save_data() if keep else None
 
     @staticmethod
     def _finished_data(session: Session) -> dict[str, Any]:
@@ -91,6 +143,7 @@ class Keeper:
             return None
         if in_history or session.finished_file is not None:
             return None
+        self.settle()
         slot = saves.slot()
         session.finished_file = slot.keep_finished(self._finished_data(session))
         if session.finished_file is None and session.finished_in_save:
@@ -103,6 +156,7 @@ class Keeper:
         """The saved game in progress, or None if there is none (an unreadable one is set
         aside; a finished one, left by a forage stopped as it ended, is removed: its own
         file keeps it)."""
+        self.settle()
         slot = saves.slot()
         session = slot.load(lambda data: Session.from_save_data(data, record_path))
         if session is None:
@@ -114,6 +168,7 @@ class Keeper:
 
     def forget(self) -> None:
         """Delete the save file (the player chose not to resume it)."""
+        self.settle()
         saves.slot().store(None)
 
 
@@ -126,6 +181,13 @@ class Forgetful(Keeper):
 
     def save(self, session: Session) -> None:
         """Write nothing."""
+
+
+def tell_save_news(app: App[Any]) -> None:
+    """Say once, in the app's notifications, what went wrong (or right again) with saving
+    the game."""
+    for message in saves.slot().news():
+        app.notify(message, title="Saving", severity="warning", timeout=8)
 
 
 def keeper_of(app: object) -> Keeper:

@@ -19,12 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from forage.app import saves
+from forage.app.describe import ASCII
 from forage.app.saves import parse_save
+from forage.app.session import Session
+from forage.carddata import standard_deck
+from forage.engine import Deal, Game
 
 if TYPE_CHECKING:  # the history (SQLite) is imported when first used, not at start-up
     from forage.ai.par import ParResult
-    from forage.app.session import Session
-    from forage.engine import Game
     from forage.history.achievements import Achievement
     from forage.history.games import PlayInfo, StoredGame
     from forage.history.stats import Statistics
@@ -123,7 +125,6 @@ class Recorder:
 
     def _game_and_info(self, data: dict[str, Any]) -> tuple[Game, PlayInfo]:
         """The game a save holds and what the history stores with it; ValueError if unreadable."""
-        from forage.app.session import Session
         from forage.history.games import PlayInfo, now_utc
 
         save = parse_save(data)
@@ -290,7 +291,6 @@ class Recorder:
         first = self.history().daily_result(self.player, self.daily, session.is_challenge)
         if first is None:
             return None
-        from forage.app.describe import ASCII
         from forage.history.daily import share_line
 
         met = len(first.recipes_met) if first.is_challenge else None
@@ -385,7 +385,4 @@ def score_changes(record: str) -> list[int]:
 
 def _fresh_game(deal: str) -> Game:
     """A new game of a deal code on the built-in deck."""
-    from forage.carddata import standard_deck
-    from forage.engine import Deal, Game
-
     return Game(Deal.from_code(deal), standard_deck())

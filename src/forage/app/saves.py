@@ -136,7 +136,7 @@ def _try_lock(handle: IO[str]) -> bool:
     """
     if sys.platform == "win32":
         return True
-    import fcntl
+    import fcntl  # POSIX only: not on Windows
 
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -186,24 +186,31 @@ class SaveSlot:
         self._problems: dict[str, str] = {}
         self._reasons: dict[str, str] = {}
         self._news: list[str] = []
+        self._telling = threading.Lock()
+        """Held while news is added or taken: the saves are written on a thread of their own."""
 
     # -- telling -------------------------------------------------------------------------------
 
     def news(self) -> list[str]:
         """What the player should be told about saving since last asked (each thing once)."""
-        told, self._news = self._news, []
+        with self._telling:
+            told, self._news = self._news, []
         return told
+
+    def _tell(self, message: str) -> None:
+        with self._telling:
+            self._news.append(message)
 
     def _failed(self, what: str, problem: str, reason: str | None = None) -> None:
         if self._problems.get(what) != problem:
-            self._news.append(problem)
+            self._tell(problem)
         self._problems[what] = problem
         if reason is not None:
             self._reasons[what] = reason
 
     def _worked(self, what: str, message: str) -> None:
         if self._problems.pop(what, None) is not None:
-            self._news.append(message)
+            self._tell(message)
 
     def problem(self) -> str | None:
         """Why the save (or a finished game) could not be written last time, in a few
@@ -233,9 +240,7 @@ class SaveSlot:
         if not _try_lock(handle):
             handle.close()
             self.taken = True
-            self._news.append(
-                f"Another forage has a game open in {self.folder}: this game is not saved."
-            )
+            self._tell(f"Another forage has a game open in {self.folder}: this game is not saved.")
             return False
         self._lock = handle
         with contextlib.suppress(OSError):  # the pid is for people; a full disk can go without
@@ -269,7 +274,7 @@ class SaveSlot:
             return None  # a folder in the save's place: saving will say so
         except OSError as exc:
             self.guarding = True
-            self._news.append(
+            self._tell(
                 f"The saved game in {self.folder} cannot be read ({os_problem(exc)}): it is "
                 "left as it is, and this game is not saved."
             )
@@ -304,12 +309,12 @@ class SaveSlot:
             self.path.rename(target)
         except OSError as exc:
             self.guarding = True
-            self._news.append(
+            self._tell(
                 f"The saved game could not be read ({reason}) nor moved aside "
                 f"({os_problem(exc)}): it is left as it is, and this game is not saved."
             )
             return None
-        self._news.append(
+        self._tell(
             f"The saved game could not be read ({reason}): it was kept as {target.name} "
             f"in {self.folder}."
         )

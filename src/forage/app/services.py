@@ -3,6 +3,10 @@
 connection to a room on a server (:class:`forage.net.link.RoomLink`, on the app's event
 loop).
 
+The game's save is written on a thread of its own (:class:`Writes`): no key press waits for
+the disk, the writes are made in the order asked (of those still waiting, only the latest of
+each file), and all are made before the app has closed.
+
 The app makes one :class:`Services` and every screen asks it (:func:`services_of`); a test
 hands the screens a fake by giving the app another. Nothing here draws or decides a rule:
 results come back as futures that a screen awaits, so no screen waits on the history file
@@ -27,7 +31,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Final, TypeVar
@@ -296,6 +300,57 @@ class AnalysisExecutor(Executor):
         return self.analysis.submit(self.priority, fn, *args)
 
 
+class Writes:
+    """Files written in turn on a thread of their own, so that no key press waits for the
+    disk: of the writes of one file still waiting, only the latest is made."""
+
+    def __init__(self) -> None:
+        """Writes to come (the thread starts with the first)."""
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._waiting: dict[str, Callable[[], object]] = {}
+
+    def later(self, name: str, write: Callable[[], object]) -> Future[None]:
+        """Make ``write`` (of the file ``name``) after every write asked before it, unless a
+        later write of the same file comes first; done once it is made or dropped."""
+        with self._lock:
+            self._waiting[name] = write
+            return self._started().submit(self._write, name)
+
+    def done(self) -> Future[None]:
+        """Done once every write asked so far is made (to await; :meth:`wait` blocks)."""
+        with self._lock:
+            if self._pool is None:  # none asked for yet: no thread to start
+                nothing: Future[None] = Future()
+                nothing.set_result(None)
+                return nothing
+            return self._pool.submit(lambda: None)
+
+    def wait(self) -> None:
+        """Block until every write asked so far is made."""
+        self.done().result()
+
+    def close(self) -> None:
+        """Make every write asked so far, then end the thread."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
+
+    def _started(self) -> ThreadPoolExecutor:
+        """The writes' thread (started now if it was not; with the lock held)."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="saves")
+        return self._pool
+
+    def _write(self, name: str) -> None:
+        """On the writes' thread: the latest write of ``name``, if one is still waiting."""
+        with self._lock:
+            write = self._waiting.pop(name, None)
+        if write is not None:
+            write()
+
+
 class HistoryMemory:
     """The analyses kept in the history file, read and written on the history's thread (a
     :class:`forage.ai.memory.Memory`: call it from a worker thread, never the screen's)."""
@@ -334,6 +389,8 @@ class Services:
         self.room = room
         """The link to the room the player is in (None: none): its state, its connection."""
         self._room_link = room_link
+        self.writes = Writes()
+        """The game's save and record, written off the key-press path."""
 
     @property
     def analysis(self) -> Analysis:
@@ -395,8 +452,9 @@ class Services:
             self._analysis.close()
 
     def close(self) -> None:
-        """End the analyses at once, then wait for the history's writes and close it."""
+        """End the analyses at once, then make the writes asked for and close the history."""
         self.end_analyses()
+        self.writes.close()
         if self.history is not None:
             self.history.close()
 

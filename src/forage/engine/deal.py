@@ -13,6 +13,9 @@ SEED_LIMIT: Final = 1 << 64
 _MASK64: Final = SEED_LIMIT - 1
 STANDARD_NUMBERS: Final = tuple(range(1, 19))
 DECK_SIZE: Final = 9
+"""The cards of a standard game's deal: the first starts the woodland, the rest are played (R12)."""
+HAND_SIZE: Final = 2
+"""The cards in hand while the deal has cards left to draw (R12)."""
 MOST_CARDS: Final = len(STANDARD_NUMBERS)
 """The most cards a deal holds: the whole deck (so the most placements of a game)."""
 

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from forage.engine.areas import ROTATIONS, Rotation
 from forage.engine.board import COLOUR_INDEX, REACH, Position, encode, pack, unpack
 from forage.engine.cards import Card, Deck, Recipe
-from forage.engine.deal import Deal
+from forage.engine.deal import HAND_SIZE, Deal
 from forage.engine.outcome import (
     Outcome,
     Resolved,
@@ -126,8 +126,8 @@ class Game:
                 board=board,
                 counts=Supply().counts(),
                 edwood=True,
-                hand=tuple(deal.cards[1:3]),
-                next_draw=min(3, len(deal.cards)),
+                hand=tuple(deal.cards[1 : 1 + HAND_SIZE]),
+                next_draw=min(1 + HAND_SIZE, len(deal.cards)),
                 base=0,
                 first=-1,
             )
@@ -197,9 +197,14 @@ class Game:
         return self.position.base
 
     @property
+    def deal_size(self) -> int:
+        """How many cards the deal holds in all: the first card, the hand, the draw pile."""
+        return len(self.deal.cards)
+
+    @property
     def draw_pile(self) -> int:
         """How many cards are left to draw."""
-        return len(self.deal.cards) - self.position.next_draw
+        return self.deal_size - self.position.next_draw
 
     @property
     def turn(self) -> int:
@@ -208,8 +213,8 @@ class Game:
 
     @property
     def turns(self) -> int:
-        """How many turns the deal has (8 for nine cards)."""
-        return len(self.deal.cards) - 1
+        """How many turns the deal has (8 for nine cards): one for each card but the first."""
+        return self.deal_size - 1
 
     def card(self, number: int) -> Card:
         """The card with this number."""

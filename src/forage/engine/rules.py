@@ -588,6 +588,15 @@ def laid(board: Board, turned: Turned, spot: int, new: Sequence[int]) -> Board:
     return after
 
 
+def draw_into(hand: list[int], next_draw: int, deal: Sequence[int]) -> int:
+    """Draw the card of ``deal`` at ``next_draw`` into ``hand``, if the deal has it (R12);
+    where the next draw is then."""
+    if next_draw < len(deal):
+        hand.append(deal[next_draw])
+        return next_draw + 1
+    return next_draw
+
+
 def lay(
     position: Position,
     card: int,
@@ -599,10 +608,7 @@ def lay(
     """The position after a legal placement, the next card drawn from ``deal`` (R12)."""
     hand = list(position.hand)
     hand.remove(card)
-    next_draw = position.next_draw
-    if next_draw < len(deal):
-        hand.append(deal[next_draw])
-        next_draw += 1
+    next_draw = draw_into(hand, position.next_draw, deal)
     return Position(
         laid(position.board, turned, spot, result.new),
         result.counts,

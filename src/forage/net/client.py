@@ -3,9 +3,9 @@
 :class:`RoomClient` connects to a server's ``/play``, sends each client message and reads
 the server's, parsed (an async iterator, or :meth:`RoomClient.receive`). :class:`PlayerGame`
 follows one player's messages (``deal``, ``placed``, ``turn``) and gives that player's
-engine game as far as the cards called (a :class:`CalledGame`, which waits for the next
-call rather than ending), so a client that rejoins rebuilds its game from what the server
-sends again.
+engine game as far as the cards called (the engine's
+:class:`~forage.engine.called.CalledGame`, which waits for the next call rather than
+ending), so a client that rejoins rebuilds its game from what the server sends again.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from urllib.parse import urlsplit, urlunsplit
 import aiohttp
 
 from forage.carddata import standard_deck
-from forage.engine import Deal, Game, Placement
+from forage.engine import Deal, Placement
+from forage.engine.called import CalledGame
 from forage.net import CLIENT_HEADER, DEFAULT_SERVER
 from forage.net.daily import BOARD_MOST_BYTES, BOARD_PATH, Board
 from forage.net.protocol import (
-    LAST_TURN,
     MAX_MESSAGE_BYTES,
     ClientMessage,
     CreateIn,
@@ -44,8 +44,6 @@ from forage.net.protocol import (
 )
 
 PLAY_PATH: Final = "/play"
-DEALT: Final = LAST_TURN + 1
-"""The cards of a room's deal: nine, the first starting the woodland (R12)."""
 
 
 def play_url(server: str) -> str:
@@ -203,35 +201,6 @@ class RoomClient:
                 return
 
 
-class CalledGame(Game):
-    """A player's game in a room, its cards called one turn at a time: while a card is still
-    to be called (the deal known so far is short of :data:`DEALT`), a hand of one card is
-    the card kept, waiting for the call, so the game is neither finished nor stuck; R13 is
-    judged on the hand once the card called is in it, as the room judges it."""
-
-    def awaits_call(self) -> bool:
-        """Whether the hand waits for a card that is still to be called."""
-        return len(self.deal.cards) < DEALT and len(self.position.hand) < 2
-
-    @property
-    def draw_pile(self) -> int:
-        """How many cards are still to come: to be called, or drawn from those called."""
-        return DEALT - self.position.next_draw
-
-    @property
-    def turns(self) -> int:
-        """How many turns the room plays (8: nine cards)."""
-        return DEALT - 1
-
-    def is_finished(self) -> bool:
-        """Whether every card of the deal has been placed (never while one is to be called)."""
-        return not self.awaits_call() and super().is_finished()
-
-    def is_stuck(self) -> bool:
-        """Whether no hand card can be placed (R13), once the hand holds the card called."""
-        return not self.awaits_call() and super().is_stuck()
-
-
 @dataclass
 class PlayerGame:
     """One player's game as the server's messages tell it: the deal, the cards called and
@@ -245,7 +214,7 @@ class PlayerGame:
     moves: list[Placement] = field(default_factory=list)
     turn: int = 1
     """The turn being played."""
-    _game: Game | None = None
+    _game: CalledGame | None = None
 
     @classmethod
     def dealt(cls, message: DealOut) -> PlayerGame:
@@ -268,7 +237,8 @@ class PlayerGame:
             self.turn = message.turn
             if message.card is not None:
                 self.called.append(message.card)
-                self._game = self._drawn(message.card) if self._game is not None else None
+                if self._game is not None:
+                    self._game.call(message.card)
 
     @property
     def placed(self) -> bool:
@@ -280,20 +250,8 @@ class PlayerGame:
         recipes = (self.recipes[0], self.recipes[1]) if len(self.recipes) == 2 else None
         return Deal(cards=(self.start, *self.hand, *self.called), recipes=recipes)
 
-    def _drawn(self, card: int) -> Game | None:
-        """The game now, once ``card`` is called: drawn into the hand as the engine draws (R12),
-        on a deal that goes one card further. None if it cannot be drawn yet."""
-        assert self._game is not None
-        position = self._game.position
-        if position.next_draw != len(self._game.deal.cards) or len(position.hand) != 1:
-            return None
-        drawn = position._replace(hand=(*position.hand, card), next_draw=position.next_draw + 1)
-        game = CalledGame.at(self._deal(), standard_deck(), drawn)
-        game.moves = list(self._game.moves)
-        return game
-
-    def game(self) -> Game:
-        """The player's engine game, with the cards called so far (a :class:`CalledGame`)."""
+    def game(self) -> CalledGame:
+        """The player's engine game, with the cards called so far."""
         if self._game is None:
             game = CalledGame(self._deal(), standard_deck())
             for move in self.moves:

@@ -12,7 +12,6 @@ from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Static
 
-from forage.app import saves
 from forage.app.describe import (
     ARROW_KEYS,
     ASK_KEY,
@@ -24,6 +23,7 @@ from forage.app.describe import (
     drop_aftermath,
     tone_of,
 )
+from forage.app.keeper import tell_save_news
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.screens.game_drops import CostlyDrops
 from forage.app.screens.game_flow import GameFlow
@@ -249,8 +249,7 @@ class GameScreen(HintActions, GameFlow, CostlyDrops, ForageScreen):
 
     def tell_save_news(self) -> None:
         """Say once what went wrong (or right again) with saving the game."""
-        for message in saves.slot().news():
-            self.notify(message, title="Saving", severity="warning", timeout=8)
+        tell_save_news(self.app)
 
     @cached_property
     def _widgets(self) -> GameWidgets:

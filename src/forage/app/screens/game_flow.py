@@ -11,6 +11,7 @@ from forage.app.describe import DOT
 from forage.app.keeper import Keeper, keeper_of
 from forage.app.services import recorder_of, services_of
 from forage.app.widgets import ScorePanel, WoodlandView
+from forage.app.widgets.woodland import edwood_mark
 
 if TYPE_CHECKING:
     from forage.app.recorder import Recorder
@@ -49,7 +50,6 @@ class GameFlow(_Screen):
         """Open the keys (those of this screen) and rules, Edwood's mark as the board draws
         it."""
         from forage.app.screens.help import HelpScreen, game_keys
-        from forage.app.widgets.woodland import edwood_mark
 
         asks = self._asks_costly() if self.ASKS_BEFORE_COSTLY else None
         keys = game_keys(asks, self.LOCKED, self.quit_help())

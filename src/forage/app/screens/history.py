@@ -18,7 +18,14 @@ from forage.app.widgets.keys import KeyBar
 from forage.engine import Game
 from forage.files import os_problem, write_atomic
 from forage.history.games import StoredGame
-from forage.history.report import HISTORY_COLUMNS, history_row, shown_columns
+from forage.history.report import (
+    HISTORY_COLUMNS,
+    export_name,
+    export_text,
+    history_row,
+    shown_columns,
+)
+from forage.paths import data_dir
 from forage.record import load_game
 
 SHOWN: Final = 200
@@ -136,9 +143,6 @@ class HistoryScreen(ForageModal):
         stored = self.selected()
         if stored is None:
             return
-        from forage.history.report import export_name, export_text
-        from forage.paths import data_dir
-
         target = data_dir() / "exports" / export_name(stored)
         try:
             write_atomic(target, export_text(stored))

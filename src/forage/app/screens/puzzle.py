@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 from forage.app.describe import CROSS, DEGREE, DOT, TICK, card_name, line_words, points
 from forage.app.screens.guided import GuidedScreen
+from forage.app.services import services_of
 from forage.app.session import Session
 from forage.app.view import card_cells, title_text
 from forage.app.widgets import StatusBar, StatusState
@@ -176,8 +177,6 @@ class PuzzleScreen(GuidedScreen):
     async def _ask_tried(self) -> None:
         """A puzzle the history holds a try at: this try is practice, as the lines and the
         status bar say."""
-        from forage.app.services import services_of
-
         puzzle = self.puzzle.id
         before = await services_of(self.app).ask(lambda h: h.puzzle_tried(puzzle), False)
         if before and not self.tried:

@@ -1,7 +1,7 @@
 """A room's game: the game screen with the server calling the cards.
 
 The player's game is the engine's, rebuilt from what the server tells them
-(:class:`forage.net.client.PlayerGame`, a :class:`~forage.net.client.CalledGame` that waits
+(:class:`forage.net.client.PlayerGame`, a :class:`~forage.engine.called.CalledGame` that waits
 for each call rather than ending). A placement is made on screen as in a game of one's own
 (the engine checks it) and sent with its turn; once the player has placed, the status bar
 says whom the turn waits for, until the server calls the next card into the hand. Every
@@ -20,6 +20,7 @@ from typing import ClassVar, Final
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from forage.app.base import ForageBaseApp
 from forage.app.describe import DOT, ELLIPSIS, card_name, clock_time
 from forage.app.keeper import Forgetful, Keeper
 from forage.app.screens.game import GameScreen
@@ -34,6 +35,7 @@ from forage.app.screens.rooms import (
     history_key,
     keep_room_game,
     left_game,
+    link_of,
     names_text,
     room_name,
     standings_text,
@@ -136,8 +138,6 @@ class RoomGameScreen(GameScreen, RoomScreen):
     @classmethod
     def of_room(cls, app: object) -> RoomGameScreen:
         """The screen of the app's room, dealt."""
-        from forage.app.screens.rooms import link_of
-
         state = link_of(app).state
         assert state.game is not None
         day = getattr(app, "online_daily", None)
@@ -259,8 +259,6 @@ class RoomGameScreen(GameScreen, RoomScreen):
     def stop_for_now(self, command: str) -> None:
         """Hand the room back to the app without leaving it: the seat (or the day's try)
         waits; the program, when it ends, says the command that takes it up again."""
-        from forage.app.base import ForageBaseApp
-
         if isinstance(self.app, ForageBaseApp):
             self.app.farewell = f"To take the game up again: {command}"
         self.done_with_room()

@@ -424,7 +424,7 @@ def finished_game(state: RoomState, started: datetime | None) -> tuple[Game, Pla
     mine = next((r for r in end.results if r.player == state.player), None)
     played = state.game.game() if state.game is not None else None
     told = replayed(mine) if mine is not None else None
-    game = played
+    game: Game | None = played
     if (
         told is not None
         and not isinstance(told, str)
