@@ -44,6 +44,7 @@ from pydantic import (
 )
 
 from forage.engine import Placement, Score
+from forage.engine.deal import DECK_SIZE
 from forage.players import MAX_PLAYER, check_player
 from forage.record import DeckIn, MouseIn, MoveIn, RecordError, placement_json, placement_of
 
@@ -54,8 +55,8 @@ MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
 """The most players a room holds."""
 FIRST_TURN: Final = 1
-LAST_TURN: Final = 8
-"""Turns are numbered 1 to 8: nine cards, the first starting the woodland (R12)."""
+LAST_TURN: Final = DECK_SIZE - 1
+"""Turns are numbered 1 to 8: the deal's nine cards, the first starting the woodland (R12)."""
 MAX_NAME: Final = MAX_PLAYER
 """The longest name, in characters."""
 MARKUP: Final = frozenset("[]<>")
