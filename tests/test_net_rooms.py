@@ -432,3 +432,14 @@ def test_any_sequence_of_actions_never_tells_a_card_early_and_never_fails(
             break
         assert room.deadline() is not None  # a room always ends, some time
     event(f"{room.phase} at turn {room.turn}")
+
+
+def test_the_lobby_says_a_recipe_room_and_each_players_status() -> None:
+    plain = room_of(2)
+    assert plain.lobby().recipes is False
+    challenge = room_of(3, deal=Deal.from_seed(7, recipes=True))
+    assert challenge.lobby().recipes is True
+    challenge.start(1, 0.0)
+    challenge.leave(2, 1.0)
+    statuses = {line.player: line.status for line in challenge.lobby().players}
+    assert statuses == {1: "in", 2: "left", 3: "in"}

@@ -89,6 +89,49 @@ def test_leaving_getting_stuck_and_being_waited_out_are_told_apart() -> None:
     assert happened(lost, out) == [(Happened.LEFT, "Bob")]
 
 
+def test_the_servers_word_on_who_is_out_is_taken_over_a_guess() -> None:
+    from dataclasses import replace
+
+    before = seen(seat(1), seat(2), seat(3, connected=False, lost=0.0))
+    left = replace(seat(2, connected=False, playing=False, lost=1.0), status="left")
+    dropped = replace(seat(3, connected=False, playing=False, lost=0.0), status="dropped")
+    # at once after the wait began: a guess would call Cid's "left"; the lobby says dropped
+    assert happened(before, seen(seat(1), left, dropped, at=1.0)) == [
+        (Happened.LEFT, "Bob"),
+        (Happened.WAITED_OUT, "Cid"),
+    ]
+
+
+def test_a_lobby_says_the_room_is_a_challenge_and_who_is_out_for_good() -> None:
+    state = RoomState()
+    state.follow(JoinedOut(room="K7MX3QPA", player=2, token="t" * 22, host=False))
+    state.follow(
+        LobbyOut(
+            room="K7MX3QPA",
+            players=[
+                LobbyPlayer(player=1, name="Ann", connected=True),
+                LobbyPlayer(player=2, name="Bob", connected=True),
+            ],
+            host=1,
+            recipes=True,
+        )
+    )
+    assert state.recipes is True  # a joiner knows before the deal
+    state.follow(
+        LobbyOut(
+            room="K7MX3QPA",
+            players=[
+                LobbyPlayer(player=1, name="Ann", connected=False, status="left"),
+                LobbyPlayer(player=2, name="Bob", connected=True),
+            ],
+            host=2,
+            started=True,
+            recipes=True,
+        )
+    )
+    assert not state.playing(1) and state.playing(2)
+
+
 def test_the_host_passing_and_the_lobby_coming_and_going_are_events() -> None:
     lobby = seen(seat(1), seat(2), host=2, started=False)
     grown = seen(seat(1), seat(2), seat(3), host=2, started=False)

@@ -159,6 +159,8 @@ class RoomState:
         if isinstance(message, DealOut):
             self.recipes = bool(message.recipes)
         if isinstance(message, LobbyOut):
+            if message.recipes:
+                self.recipes = True
             for line in message.players:
                 if line.connected:
                     self.lost_since.pop(line.player, None)
@@ -221,6 +223,9 @@ class RoomState:
         told out, out for good)."""
         if player in self.out:
             return False
+        listed = next((p for p in self.players if p.player == player), None)
+        if listed is not None and listed.status != "in":  # the server says: out for good
+            return False
         progress = self.progress
         if progress is not None and progress.turn == self.turn:
             return player in progress.waiting or player in progress.placed
@@ -262,6 +267,7 @@ class RoomState:
                 connected=self.connected(number),
                 playing=self.playing(number),
                 lost_since=self.lost_since.get(number),
+                status=next((p.status for p in self.players if p.player == number), "in"),
             )
             for number in numbers
         )
@@ -286,6 +292,9 @@ class SeatSeen:
     """Still in the game (before the deal: in the room)."""
     lost_since: float | None
     """When the player's lost connection was first told of (None: connected)."""
+    status: str = "in"
+    """The player's place as the server's lobby said it (``left``, ``stuck``, ``dropped``:
+    out for good)."""
 
 
 @dataclass(frozen=True)

@@ -395,21 +395,25 @@ class JoinedOut(_Out):
 
 
 class LobbyPlayer(_Out):
-    """A player as the lobby lists them."""
+    """A player as the lobby lists them; ``status`` (an addition): ``in`` the room (and, once
+    dealt, the game), or out of it for good: ``left``, ``stuck`` or ``dropped`` (waited out)."""
 
     player: int
     name: Name
     connected: bool
+    status: Told = "in"
 
 
 class LobbyOut(_Out):
-    """``lobby``: the room's players, on any change; ``host`` and ``started`` are additions."""
+    """``lobby``: the room's players, on any change; ``host``, ``started`` and ``recipes``
+    (whether the room is a recipe challenge) are additions."""
 
     type: Literal["lobby"] = "lobby"
     room: str
     players: Annotated[list[LobbyPlayer], Field(max_length=MAX_PLAYERS)]
     host: int | None = None
     started: bool = False
+    recipes: bool = False
 
 
 class DealOut(_Out):

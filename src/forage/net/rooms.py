@@ -452,11 +452,14 @@ class Room:
         return LobbyOut(
             room=self.code,
             players=[
-                LobbyPlayer(player=s.player, name=s.name, connected=s.connected)
+                LobbyPlayer(
+                    player=s.player, name=s.name, connected=s.connected, status=s.status.value
+                )
                 for s in self.members()
             ],
             host=self.host,
             started=self.phase is not Phase.LOBBY,
+            recipes=self.deal.recipes is not None,
         )
 
     def _pass_host(self, leaving: int) -> list[Event]:

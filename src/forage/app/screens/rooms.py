@@ -320,7 +320,10 @@ def room_events(
                 events.append(RoomEvent(Happened.JOINED, seat.player, seat.name))
             continue
         if before.playing and not seat.playing:
-            if seat.connected:
+            told = SAID_OUT.get(seat.status)  # the server's word, where it gave one
+            if told is not None:
+                happened = told
+            elif seat.connected:
                 happened = Happened.STUCK
             elif before.connected or not _waited(before, new.at, wait):
                 happened = Happened.LEFT  # a lost player is out only once the wait is over
@@ -339,6 +342,14 @@ def room_events(
         host = new.seat(new.host)
         events.append(RoomEvent(Happened.HOST, new.host, host.name if host else ""))
     return events
+
+
+SAID_OUT: Final = {
+    "left": Happened.LEFT,
+    "stuck": Happened.STUCK,
+    "dropped": Happened.WAITED_OUT,
+}
+"""What a player out of the game did, by the status the server's lobby gives them."""
 
 
 def _waited(seat: SeatSeen, now: float, wait: float) -> bool:
