@@ -13,6 +13,7 @@ from forage.net.admission import ServerRules
 from forage.net.database import StoreError
 from forage.net.forwarded import Proxies
 from forage.net.server import RoomServer
+from forage.net.service import RoomService
 from forage.net.store import RoomStore
 
 MOST_ROOMS: Final = 100_000
@@ -32,4 +33,4 @@ def room_server(
         store = RoomStore.open(url=url)
     except StoreError as exc:
         raise BadInput(f"the rooms' store {exc}") from None
-    return RoomServer(store, rules)
+    return RoomServer(RoomService(store, rules))

@@ -51,6 +51,20 @@ class Acted:
     caught: tuple[RelayedAt, ...] = ()
 
 
+@dataclass(frozen=True)
+class Acting:
+    """Whom an action on a room comes from, and what it may do."""
+
+    actor: int | None = None
+    """The player acting from this server: their messages are sent here."""
+    taking: bool = False
+    """The client acting takes the place the action gives (a join)."""
+    holder: tuple[int, str] | None = None
+    """Act only while this player's connection is held by this server (player, server)."""
+    client: Peer | None = None
+    """The client acting, told meanwhile if the database is slow."""
+
+
 T = TypeVar("T")
 
 
@@ -123,16 +137,7 @@ class Keeping(ABC):
         """Stop what runs (once what was changed is stored, or given up)."""
 
     @abstractmethod
-    async def act(
-        self,
-        code: str,
-        action: Action,
-        *,
-        actor: int | None,
-        taking: bool,
-        holder: tuple[int, str] | None,
-        client: Peer | None,
-    ) -> Acted | None:
+    async def act(self, code: str, action: Action, acting: Acting) -> Acted | None:
         """Do an action on a room and keep what it changed; None if there is no such room
         (see :meth:`RoomService._act`)."""
 
@@ -207,16 +212,7 @@ class LocalKeeping(Keeping):
             service.deliver(Acted(room, update))
         return len(found.rooms)
 
-    async def act(
-        self,
-        code: str,
-        action: Action,
-        *,
-        actor: int | None,
-        taking: bool,
-        holder: tuple[int, str] | None,
-        client: Peer | None,
-    ) -> Acted | None:
+    async def act(self, code: str, action: Action, acting: Acting) -> Acted | None:
         """The room in memory acts; its changes are stored with the next batch."""
         room = self.service.rooms.get(code)
         if room is None:
@@ -357,35 +353,19 @@ class SharedKeeping(Keeping):
             else:
                 self._serials[code] = (lock, users - 1)
 
-    async def act(
-        self,
-        code: str,
-        action: Action,
-        *,
-        actor: int | None,
-        taking: bool,
-        holder: tuple[int, str] | None,
-        client: Peer | None,
-    ) -> Acted | None:
+    async def act(self, code: str, action: Action, acting: Acting) -> Acted | None:
         """In one transaction holding the room's row, tried until the database answers."""
         service = self.service
         async with self._serial(code):
             attempt = functools.partial(
-                service.threads.write, self._in_transaction, code, action, actor, taking, holder
+                service.threads.write, self._in_transaction, code, action, acting
             )
-            acted = await service.persist(attempt, client)
+            acted = await service.persist(attempt, acting.client)
             if acted is not None:
                 self._pass_on(code, acted.caught, acted.room.version)
             return acted
 
-    def _in_transaction(
-        self,
-        code: str,
-        action: Action,
-        actor: int | None,
-        taking: bool,
-        holder: tuple[int, str] | None,
-    ) -> Acted | None:
+    def _in_transaction(self, code: str, action: Action, acting: Acting) -> Acted | None:
         """:meth:`act`'s transaction, on a store thread (one action of a room at a time);
         the room's copy in memory is forgotten if the transaction fails."""
         service = self.service
@@ -395,6 +375,7 @@ class SharedKeeping(Keeping):
                 if held is None:
                     return None
                 version, holders = held.version, held.holders
+                holder = acting.holder
                 if holder is not None and holders.get(holder[0]) != holder[1]:
                     return None  # the player's connection is held elsewhere now
                 caught = self._told_since(code, version)
@@ -410,7 +391,7 @@ class SharedKeeping(Keeping):
                     room.version = version + 1
                     store.write(code, update.events)
                     store.set_state(code, room.version, room.active, room.deadline())
-                mine = {actor, *((update.player, 0) if taking else ())}
+                mine = {acting.actor, *((update.player, 0) if acting.taking else ())}
                 others = [send for send in update.sends if send.to not in mine]
                 elsewhere = [
                     Relayed(send.to, message_text(send.message), other)

@@ -175,17 +175,10 @@ class RoomServer:
     """The rooms service on an aiohttp application: its websocket, its connections' limits
     and the daily's board."""
 
-    def __init__(
-        self,
-        store: RoomStore,
-        rules: ServerRules | None = None,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        """A server of rooms kept in ``store``; ``clock`` gives the time in seconds since the
-        epoch (the servers sharing a database share their times, and the daily's day is
-        the UTC date of it)."""
-        self.service = RoomService(store, rules, clock)
-        self.rules = self.service.rules
+    def __init__(self, service: RoomService) -> None:
+        """The web's way into ``service``."""
+        self.service = service
+        self.rules = service.rules
         self.clients: set[Client] = set()
         self._guard: Callable[[web.Request], None] | None = None
         self._secret = secrets.token_bytes(32)
@@ -380,6 +373,6 @@ def add_rooms(
     """Serve rooms at ``/play`` on an application, stored in PostgreSQL at ``url`` or else
     in ``folder`` (the data folder by default); raises
     :class:`~forage.net.store.StoreError` if the store cannot be opened."""
-    server = RoomServer(RoomStore.open(folder, url), rules, clock)
+    server = RoomServer(RoomService(RoomStore.open(folder, url), rules, clock))
     server.attach(app, guard)
     return server

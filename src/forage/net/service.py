@@ -42,7 +42,7 @@ from forage.engine.deal import SEED_LIMIT
 from forage.net.admission import Admission, Refusal, ServerRules
 from forage.net.daily import PAGE_PATH, Board, board, daily_rules, day_of, is_over
 from forage.net.database import Conflict, StoreFault
-from forage.net.keeping import Acted, Action, Keeping, LocalKeeping, SharedKeeping
+from forage.net.keeping import Acted, Acting, Action, Keeping, LocalKeeping, SharedKeeping
 from forage.net.patience import FaultLog, StoreThreads, persist
 from forage.net.peer import GOING_AWAY, POLICY_VIOLATION, TOO_BIG, TRY_AGAIN_LATER, Peer
 from forage.net.protocol import (
@@ -649,9 +649,7 @@ class RoomService:
         place the action gives (a join). ``holder``: do it only while that player's
         connection is held by that server.
         """
-        return await self.keeping.act(
-            code, action, actor=actor, taking=taking, holder=holder, client=client
-        )
+        return await self.keeping.act(code, action, Acting(actor, taking, holder, client))
 
     def deliver(self, acted: Acted) -> None:
         """Send an update's messages to the players connected here (once the changes are
