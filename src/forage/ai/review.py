@@ -55,6 +55,10 @@ RACE_Z: Final = 3.0
 """A candidate leaves the race when the leader is ahead of it by more than this many
 standard errors of their paired difference (the same draw orders)."""
 
+EXACT_BUDGET: Final = 60
+"""The two-placement searches the review spends looking for the proven best move with three
+placements left, beyond the candidates' exact values (``Settings.exact``: no limit)."""
+
 ProgressFn = Callable[[int, int], None]
 """Told (tasks done, tasks in all) as the review goes."""
 
@@ -84,6 +88,9 @@ class Settings:
     race: bool = True
     """Whether a candidate clearly behind the leader stops being played out (False: every
     candidate plays every order)."""
+    exact: bool = False
+    """Whether the best move with three placements left is proven however long it takes
+    (False: within :data:`EXACT_BUDGET`, and in a standard game only)."""
 
 
 @dataclass(frozen=True)
@@ -150,7 +157,7 @@ class Review:
         }
 
 
-REVIEW_VERSION: Final = "review/3"
+REVIEW_VERSION: Final = "review/4"
 """The review's analysis version: a stored review of another version is worked out again.
 Change it whenever what the review finds for a game could change."""
 
@@ -335,6 +342,8 @@ def review_move(
     for choice in ranked[: settings.candidates]:
         if not any(_same(choice.move, c) for c in candidates):
             candidates.append(choice.move)
+    if game.draw_pile == 1 and len(state.hand) == 2 and (settings.exact or not sim.recipes):
+        return expected_move(game, index, outcome.placement, candidates, settings.exact)
     orders, exact = draw_orders(
         pool, game.draw_pile, settings.samples, _seed_of(settings.seed, index)
     )
@@ -391,6 +400,45 @@ def proven_move(game: Game, index: int, placement: Placement, played: Move) -> M
         orders=1,
         exact=True,
         proven=True,
+    )
+
+
+def expected_move(
+    game: Game, index: int, placement: Placement, candidates: Sequence[Move], exact: bool
+) -> MoveReview:
+    """The review of a move made with three placements left and one card to draw (``game``
+    before it; ``candidates`` the move played first): the exact expected final score of each
+    candidate (the best play after it, averaged over the unseen cards), and the best move
+    proven by :meth:`ExactSearch.best_expected` (within :data:`EXACT_BUDGET` unless
+    ``exact``; otherwise the best candidate, and the move is not marked proven)."""
+    sim = simulator_for(game)
+    state = state_of(game)
+    known = game.deal.cards[: state.next_draw]
+    pool = unseen_cards(game.deck.numbers, known, game.deal.recipes or ())
+    search = ExactSearch(sim, state, game.deal.cards)
+    values = [search.expected(state, c, pool) for c in candidates]
+    top = min(range(len(candidates)), key=lambda k: (-values[k], k))  # the move played on ties
+    best_move, best_value = candidates[top], values[top]
+    search.node_limit = None if exact else search.nodes + EXACT_BUDGET
+    found = search.best_expected(state, pool, first=candidates)
+    if found.best is not None and found.best.move is not None and found.best.value > best_value:
+        best_move, best_value = found.best.move, found.best.value
+    played = round(values[0], 2)
+    best = round(best_value, 2)
+    loss = round(best - played, 2)
+    after = sim.final(sim.apply(state, candidates[0], game.deal.cards))
+    return MoveReview(
+        index=index,
+        placement=placement,
+        score_after=after,
+        best=sim.placement(best_move) if best_move is not candidates[0] else placement,
+        expected_played=played,
+        expected_best=best,
+        loss=loss,
+        label=label_of(loss),
+        orders=len(pool),
+        exact=True,
+        proven=found.proven,
     )
 
 
