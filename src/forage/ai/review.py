@@ -7,8 +7,11 @@ played, then the game is played on by the *rollout policy* (the expert's one-loo
 the best gain plus the worth of the woodland left, exact on the last placement) over the
 possible draw orders of the unseen cards. Where few orders remain every one is played;
 elsewhere a fixed number is sampled with fixed seeds, the same orders for every candidate
-of a move. ``loss`` is the best candidate's expectation less the played move's, and a label
-follows from :data:`THRESHOLDS`. Par's line (the draw order known) is added for comparison.
+of a move. With three placements left in a standard game (or with ``Settings.exact``) the
+expectations are exact instead (:func:`expected_move`), and with two the values proven
+(:func:`proven_move`). ``loss`` is the best candidate's expectation less the played
+move's, and a label follows from :data:`THRESHOLDS`. Par's line (the draw order known) is
+added for comparison.
 
 Everything is a pure function of the game and the settings: the same record gives the same
 review on any machine and with any number of worker processes. docs/review.md explains the
@@ -112,7 +115,8 @@ class MoveReview:
     """Whether those were every possible order (the expectation is then exact for the policy)."""
     proven: bool = False
     """Whether both expectations are proven: the best play's exact expected final score
-    after the move played and after the best move (:func:`proven_move`)."""
+    after the move played and after the best move, that move proven the best
+    (:func:`proven_move`, :func:`expected_move`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The move as an entry of ``review --json``'s ``moves`` (CONTRACT.md)."""
