@@ -437,6 +437,26 @@ class ChanceBounds:
             most = max(most, total)
         return state.base + move.gain + math.floor(most + EPSILON) + self.ceiling
 
+    def after(self, move: Move, pool: Sequence[int]) -> dict[int, int]:
+        """For each card of ``pool`` drawn, a final score no line beats after ``move``: the
+        two cards left bounded as in :meth:`of` but on the woodland after ``move`` itself
+        (tighter, and dearer: the woodland is scanned again), and never above :meth:`of`."""
+        state, areas, shapes = self.state, self.areas, self.sim.shapes
+        if len(state.hand) < 2:
+            return {card: self.of(move, card) for card in pool}
+        board = self.sim.board_after(state.board, move)
+        other = next(iter(c for c in state.hand if c != move.card), move.card)
+        most = {n: max(0.0, most_gain(board, shapes[n])) for n in (other, *pool)}
+        found: dict[int, int] = {}
+        for card in pool:
+            top = 0.0
+            for x, y in ((other, card), (card, other)):
+                lifted = most_gain(board, shapes[x], lift_of(areas[x], areas[y]).bounds)
+                top = max(top, max(0.0, lifted) + most[y])
+            bound = state.base + move.gain + math.floor(top + EPSILON) + self.ceiling
+            found[card] = min(bound, self.of(move, card))
+        return found
+
 
 class ExactSearch:
     """The exhaustive search of the rest of one game's deal, knowing its draw order: the
@@ -703,16 +723,22 @@ class ExactSearch:
         return (*self.deal[: state.next_draw], card)
 
     def _total(
-        self, state: State, move: Move, pool: Sequence[int], beat: int | None = None
+        self,
+        state: State,
+        move: Move,
+        pool: Sequence[int],
+        beat: int | None = None,
+        bounds: Mapping[int, int] | None = None,
     ) -> int | None:
         """The sum over ``pool`` of the best final score after ``move`` with that card drawn,
-        if it beats ``beat``; else None (proven not to)."""
+        if it beats ``beat``; else None (proven not to, by the cards' ``bounds``)."""
         if beat is None:
             return sum(
                 self.exact(self.sim.apply(state, move, self._drawing(state, c))) for c in pool
             )
-        bounds = self.chance_bounds(state, pool)
-        tops = sorted(((bounds.of(move, c), c) for c in pool), reverse=True)
+        if bounds is None:
+            bounds = self.chance_bounds(state, pool).after(move, pool)
+        tops = sorted(((bounds[c], c) for c in pool), reverse=True)
         rest = sum(top for top, _ in tops)
         total = 0
         for top, card in tops:
@@ -740,7 +766,8 @@ class ExactSearch:
 
         Every legal placement (every mouse colour choice) is bounded by the mean of its
         :class:`ChanceBounds` over the cards; they are worked out from the highest bound
-        down until none beats the best, each card's search cut off as soon as the cards
+        down until none beats the best: each bounded again on the woodland it leaves
+        (:meth:`ChanceBounds.after`), then each card's search cut off as soon as the cards
         worked out and the others' bounds show the placement cannot beat the best.
         """
         moves = self.sim.all_moves(state, variants=self.variants)
@@ -761,7 +788,10 @@ class ExactSearch:
             for top, i in ranked:
                 if best_total is not None and top <= best_total:
                     break
-                total = self._total(state, moves[i], pool, best_total)
+                tight = bounds.after(moves[i], pool)
+                if best_total is not None and sum(tight.values()) <= best_total:
+                    continue
+                total = self._total(state, moves[i], pool, best_total, tight)
                 if total is not None and (best_total is None or total > best_total):
                     best_total, best_move = total, moves[i]
         except OutOfBudget:
