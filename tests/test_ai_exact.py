@@ -132,31 +132,26 @@ def brute_expectation(game: Game, placement: Placement, pool: list[int]) -> floa
     return sum(brute_force(after(with_last_card(game, c), placement)) for c in pool) / len(pool)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(custom_games(recipes=True))
 def test_the_expectation_search_with_one_card_to_draw_is_the_brute_force(
     drawn: tuple[Game, int],
 ) -> None:
-    game, seed = drawn
-    rng = random.Random(seed)
+    game, _ = drawn
     cards = game.deal.cards
     if len(cards) < 4:
         return
-    # Deal only some of the cards: those never dealt are among the cards that can come.
-    dealt = rng.randint(3, len(cards) - 1)
+    # Three cards dealt (three placements left at once); the others can come as the third.
     game = Game(
-        Deal(cards=cards[:dealt], recipes=game.deal.recipes),
+        Deal(cards=cards[:3], recipes=game.deal.recipes),
         game.deck,
         recipe_book=standard_deck().recipes(),
     )
-    while len(game.hand) + game.draw_pile > 3 and not game.is_over():
-        game.push(rng.choice(choices(game)))
-    if game.is_over() or game.draw_pile != 1 or len(game.hand) != 2:
-        return
     pool = unseen_cards(game.deck.numbers, game.deal.cards[:-1], game.deal.recipes or ())
-    values = {p: brute_expectation(game, p, pool) for p in choices(game)}
-    if not values:
-        return
+    firsts = choices(game)
+    if not firsts or len(firsts) * len(pool) > 40:
+        return  # the brute force would take minutes
+    values = {p: brute_expectation(game, p, pool) for p in firsts}
     search = ExactSearch.of_game(game)
     found = search.best_expected(search.start, pool)
     assert found.proven and found.best is not None and found.best.move is not None

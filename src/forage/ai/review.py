@@ -282,7 +282,8 @@ def review_from_text(start: Game, text: str) -> Review:
 def fits(found: Review, placements: Sequence[Placement], settings: Settings) -> bool:
     """Whether a kept review is one of these placements from its start with these settings:
     each move in its place and played as the game played it, its best a legal placement
-    there, at most ``settings.samples`` draw orders, and par's line legal."""
+    there, at most ``settings.samples`` draw orders (or, where every card that could come
+    was weighed, ``exact``, the deck's cards), and par's line legal."""
     if len(found.moves) != len(placements):
         return False
     game = found.start.copy()
@@ -292,7 +293,7 @@ def fits(found: Review, placements: Sequence[Placement], settings: Settings) -> 
             entry.index != index
             or game.outcome(entry.placement).placement != played.placement
             or not game.outcome(entry.best).legal
-            or entry.orders > settings.samples
+            or entry.orders > max(settings.samples, len(game.deck.numbers) if entry.exact else 0)
         ):
             return False
         game.push(played)
