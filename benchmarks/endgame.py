@@ -6,9 +6,11 @@ before its last placements, three placements left (move 6) and two (move 7), a f
 process of this checkout and, with ``--against DIR``, of another checkout times in CPU
 seconds (``time.process_time``): the expert's move (``forage.ai.bots.expert_move``: its
 ranking and play-outs) and, with two left, the exact search (``ExactSearch.best``) and the
-hint. The two checkouts take turns so that a busy machine slows both alike.
+hint; with ``--exact6``, with three left, the proven best by expectation
+(``ExactSearch.best_expected``, which ``forage review --exact`` runs at move 6). The two
+checkouts take turns so that a busy machine slows both alike.
 
-    uv run python benchmarks/endgame.py [FIRST LAST] [--against DIR]
+    uv run python benchmarks/endgame.py [FIRST LAST] [--against DIR] [--exact6]
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ from forage.ai.sim import simulator_for, state_of
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Placement
 lines = json.loads(sys.stdin.read())
-found = {"move6": [], "move7": [], "exact7": [], "hint7": [], "value7": []}
+found = {"move6": [], "move7": [], "exact7": [], "hint7": [], "value7": [], "exact6": [],
+         "value6": []}
 for seed, line in lines.items():
     for made, name in ((5, "move6"), (6, "move7")):
         game = Game(Deal.from_seed(int(seed)), standard_deck())
@@ -44,6 +47,12 @@ for seed, line in lines.items():
         began = time.process_time()
         choice = expert_move(sim, state, pool, game.draw_pile)
         found[name].append(time.process_time() - began)
+        if made == 5 and "--exact6" in sys.argv:
+            from forage.ai.search import ExactSearch
+            began = time.process_time()
+            proven = ExactSearch(sim, state, game.deal.cards).best_expected(state, pool)
+            found["exact6"].append(time.process_time() - began)
+            found["value6"].append(proven.best.value)
     try:
         from forage.ai.search import ExactSearch
         began = time.process_time()
@@ -83,13 +92,16 @@ def main() -> None:
     parser.add_argument("first", type=int, nargs="?", default=5001)
     parser.add_argument("last", type=int, nargs="?", default=5020, help="inclusive")
     parser.add_argument("--against", type=Path, metavar="DIR", help="another checkout")
+    parser.add_argument(
+        "--exact6", action="store_true", help="also time the proven best with three left"
+    )
     args = parser.parse_args()
     here = Path(__file__).resolve().parent.parent
     lines = run(here, LINES, str(args.first), str(args.last))
     trees = {"this": here} | ({"against": args.against.resolve()} if args.against else {})
     for name, tree in trees.items():
-        found = json.loads(run(tree, CHILD, given=lines))
-        ms = {k: statistics.mean(v) * 1000 for k, v in found.items() if k != "value7"}
+        found = json.loads(run(tree, CHILD, *(("--exact6",) if args.exact6 else ()), given=lines))
+        ms = {k: statistics.mean(v) * 1000 for k, v in found.items() if v and "value" not in k}
         print(
             f"{name}: expert move 6 {ms['move6']:.1f} ms, move 7 {ms['move7']:.1f} ms; "
             f"exact search at move 7 {ms['exact7']:.1f} ms (max "
@@ -97,6 +109,13 @@ def main() -> None:
             f"best finals {found['value7']}",
             flush=True,
         )
+        if args.exact6:
+            print(
+                f"{name}: proven best at move 6 {ms['exact6'] / 1000:.2f} s CPU (median "
+                f"{statistics.median(found['exact6']):.2f}, max {max(found['exact6']):.2f}); "
+                f"best expectations {found['value6']}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

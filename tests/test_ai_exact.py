@@ -107,3 +107,73 @@ def test_the_exact_search_of_the_last_placements_is_the_brute_force(
     assert line[:1] == ([best.move] if best.move is not None else [])
     game.replay([search.sim.placement(m) for m in line])
     assert game.is_over() and game.score().final == best.value
+
+
+# -- three placements left: one card to draw ---------------------------------------------------
+
+EXPERT_LINE_5015 = (
+    "11r180@1,-1 10r180@0,-2 16r180@-1,0 8r90@-2,2 6r90@-1,2 12r270@0,2 17@-1,2 1r90@1,2"
+)
+"""The expert bot's game on seed 5015, pinned. Its sixth move, 12r270@0,2, is expected to
+finish on 42.4 with the best play after it; 1r90@1,2 on 43.1."""
+
+
+def with_last_card(game: Game, card: int) -> Game:
+    """A copy of a game with one card left to draw, that card being ``card``."""
+    deal = Deal(cards=(*game.deal.cards[:-1], card), recipes=game.deal.recipes)
+    copy = Game(deal, game.deck, recipe_book=standard_deck().recipes())
+    assert copy.replay(game.moves).refusal is None
+    return copy
+
+
+def brute_expectation(game: Game, placement: Placement, pool: list[int]) -> float:
+    """The mean over ``pool`` of the best final score after ``placement`` with that card
+    drawn last, by the engine's brute force."""
+    return sum(brute_force(after(with_last_card(game, c), placement)) for c in pool) / len(pool)
+
+
+@settings(max_examples=6, deadline=None)
+@given(custom_games(recipes=True))
+def test_the_expectation_search_with_one_card_to_draw_is_the_brute_force(
+    drawn: tuple[Game, int],
+) -> None:
+    game, seed = drawn
+    cards = game.deal.cards
+    if len(cards) < 5:
+        return
+    # Four cards dealt (the woodland's, two in hand, one to draw): three placements left at
+    # once; the cards never dealt can come as the last.
+    game = Game(
+        Deal(cards=cards[:4], recipes=game.deal.recipes),
+        game.deck,
+        recipe_book=standard_deck().recipes(),
+    )
+    assert (len(game.hand), game.draw_pile) == (2, 1)
+    pool = unseen_cards(game.deck.numbers, game.deal.cards[:-1], game.deal.recipes or ())
+    search = ExactSearch.of_game(game)
+    found = search.best_expected(search.start, pool)
+    assert found.proven and found.best is not None
+    if found.best.move is None:
+        assert not choices(game)
+        return
+    # The brute force of every first placement takes minutes: the best and a few others.
+    best = game.outcome(search.sim.placement(found.best.move)).placement
+    others = random.Random(seed).sample(choices(game), 3)
+    values = {p: brute_expectation(game, p, pool) for p in [best, *others]}
+    assert abs(values[best] - found.best.value) < 1e-9
+    assert all(v <= found.best.value + 1e-9 for v in values.values())
+    for move in search.sim.all_moves(search.start, variants=True):
+        placement = game.outcome(search.sim.placement(move)).placement
+        if placement in values:
+            assert abs(search.expected(search.start, move, pool) - values[placement]) < 1e-9
+
+
+def test_seed_5015_move_6_exact_values_and_the_proven_best_outside_the_ranking() -> None:
+    start = Game(Deal.from_seed(5015), standard_deck())
+    line = [Placement.from_notation(n) for n in EXPERT_LINE_5015.split()]
+    quick = review_move(start, line, 5, Settings())
+    assert quick.expected_played == 42.4 and quick.exact  # the exact value, even in budget
+    proven = review_move(start, line, 5, Settings(exact=True))
+    assert proven.proven and proven.best == Placement.from_notation("1r90@1,2")
+    assert (proven.expected_played, proven.expected_best) == (42.4, 43.1)
+    assert proven.loss == 0.7 and proven.label == "good"

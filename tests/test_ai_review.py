@@ -446,3 +446,26 @@ def test_forage_review_again_reads_the_remembered_review(tmp_path: Path) -> None
     assert [k for (k,) in kinds] == ["par", "review"]  # the deal's par is kept beside it
     again = forage("review", str(path), "--json")
     assert again.returncode == 0 and again.stdout == first.stdout
+
+
+def test_review_exact_proves_move_6_and_keeps_it(tmp_path: Path) -> None:
+    # Seed 5015's expert game: the best sixth move is outside the expert's ranking.
+    line = "11r180@1,-1 10r180@0,-2 16r180@-1,0 8r90@-2,2 6r90@-1,2 12r270@0,2 17@-1,2 1r90@1,2"
+    game = Game(Deal.from_seed(5015), standard_deck())
+    assert game.replay([Placement.from_notation(n) for n in line.split()]).refusal is None
+    path = tmp_path / "game.json"
+    path.write_text(record_from_game(game).to_json(), encoding="utf-8")
+    done = forage("review", str(path), "--json", "--exact")
+    assert done.returncode == 0, done.stderr
+    sixth = json.loads(done.stdout)["moves"][5]
+    assert sixth["expected"] == {"played": 42.4, "best": 43.1}
+    assert sixth["best"] == {"card": 1, "rotation": 90, "x": 1, "y": 2}
+    assert sixth["label"] == "good" and sixth["proven"] is True
+    from forage.ai.review import review_key
+    from forage.history.store import HistoryStore
+
+    with HistoryStore.open() as store:  # the child's data folder is this test's
+        key = review_key(game.rewound(0), game.moves, Settings(exact=True))
+        assert store.analyses.remembered("review", key)
+    missing = forage("review", str(tmp_path / "nope.json"), "--json", "--exact")
+    assert missing.returncode == 2 and "nope.json" in missing.stderr

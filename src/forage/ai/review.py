@@ -7,8 +7,11 @@ played, then the game is played on by the *rollout policy* (the expert's one-loo
 the best gain plus the worth of the woodland left, exact on the last placement) over the
 possible draw orders of the unseen cards. Where few orders remain every one is played;
 elsewhere a fixed number is sampled with fixed seeds, the same orders for every candidate
-of a move. ``loss`` is the best candidate's expectation less the played move's, and a label
-follows from :data:`THRESHOLDS`. Par's line (the draw order known) is added for comparison.
+of a move. With three placements left in a standard game (or with ``Settings.exact``) the
+expectations are exact instead (:func:`expected_move`), and with two the values proven
+(:func:`proven_move`). ``loss`` is the best candidate's expectation less the played
+move's, and a label follows from :data:`THRESHOLDS`. Par's line (the draw order known) is
+added for comparison.
 
 Everything is a pure function of the game and the settings: the same record gives the same
 review on any machine and with any number of worker processes. docs/review.md explains the
@@ -55,6 +58,10 @@ RACE_Z: Final = 3.0
 """A candidate leaves the race when the leader is ahead of it by more than this many
 standard errors of their paired difference (the same draw orders)."""
 
+EXACT_BUDGET: Final = 60
+"""The two-placement searches the review spends looking for the proven best move with three
+placements left, beyond the candidates' exact values (``Settings.exact``: no limit)."""
+
 ProgressFn = Callable[[int, int], None]
 """Told (tasks done, tasks in all) as the review goes."""
 
@@ -84,6 +91,9 @@ class Settings:
     race: bool = True
     """Whether a candidate clearly behind the leader stops being played out (False: every
     candidate plays every order)."""
+    exact: bool = False
+    """Whether the best move with three placements left is proven however long it takes
+    (False: within :data:`EXACT_BUDGET`, and in a standard game only)."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +115,8 @@ class MoveReview:
     """Whether those were every possible order (the expectation is then exact for the policy)."""
     proven: bool = False
     """Whether both expectations are proven: the best play's exact expected final score
-    after the move played and after the best move (:func:`proven_move`)."""
+    after the move played and after the best move, that move proven the best
+    (:func:`proven_move`, :func:`expected_move`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The move as an entry of ``review --json``'s ``moves`` (CONTRACT.md)."""
@@ -150,7 +161,7 @@ class Review:
         }
 
 
-REVIEW_VERSION: Final = "review/3"
+REVIEW_VERSION: Final = "review/4"
 """The review's analysis version: a stored review of another version is worked out again.
 Change it whenever what the review finds for a game could change."""
 
@@ -271,7 +282,8 @@ def review_from_text(start: Game, text: str) -> Review:
 def fits(found: Review, placements: Sequence[Placement], settings: Settings) -> bool:
     """Whether a kept review is one of these placements from its start with these settings:
     each move in its place and played as the game played it, its best a legal placement
-    there, at most ``settings.samples`` draw orders, and par's line legal."""
+    there, at most ``settings.samples`` draw orders (or, where every card that could come
+    was weighed, ``exact``, the deck's cards), and par's line legal."""
     if len(found.moves) != len(placements):
         return False
     game = found.start.copy()
@@ -281,7 +293,7 @@ def fits(found: Review, placements: Sequence[Placement], settings: Settings) -> 
             entry.index != index
             or game.outcome(entry.placement).placement != played.placement
             or not game.outcome(entry.best).legal
-            or entry.orders > settings.samples
+            or entry.orders > max(settings.samples, len(game.deck.numbers) if entry.exact else 0)
         ):
             return False
         game.push(played)
@@ -335,6 +347,8 @@ def review_move(
     for choice in ranked[: settings.candidates]:
         if not any(_same(choice.move, c) for c in candidates):
             candidates.append(choice.move)
+    if game.draw_pile == 1 and len(state.hand) == 2 and (settings.exact or not sim.recipes):
+        return expected_move(game, index, outcome.placement, candidates, settings.exact)
     orders, exact = draw_orders(
         pool, game.draw_pile, settings.samples, _seed_of(settings.seed, index)
     )
@@ -391,6 +405,45 @@ def proven_move(game: Game, index: int, placement: Placement, played: Move) -> M
         orders=1,
         exact=True,
         proven=True,
+    )
+
+
+def expected_move(
+    game: Game, index: int, placement: Placement, candidates: Sequence[Move], exact: bool
+) -> MoveReview:
+    """The review of a move made with three placements left and one card to draw (``game``
+    before it; ``candidates`` the move played first): the exact expected final score of each
+    candidate (the best play after it, averaged over the unseen cards), and the best move
+    proven by :meth:`ExactSearch.best_expected` (within :data:`EXACT_BUDGET` unless
+    ``exact``; otherwise the best candidate, and the move is not marked proven)."""
+    sim = simulator_for(game)
+    state = state_of(game)
+    known = game.deal.cards[: state.next_draw]
+    pool = unseen_cards(game.deck.numbers, known, game.deal.recipes or ())
+    search = ExactSearch(sim, state, game.deal.cards)
+    values = [search.expected(state, c, pool) for c in candidates]
+    top = min(range(len(candidates)), key=lambda k: (-values[k], k))  # the move played on ties
+    best_move, best_value = candidates[top], values[top]
+    search.node_limit = None if exact else search.nodes + EXACT_BUDGET
+    found = search.best_expected(state, pool, first=candidates)
+    if found.best is not None and found.best.move is not None and found.best.value > best_value:
+        best_move, best_value = found.best.move, found.best.value
+    played = round(values[0], 2)
+    best = round(best_value, 2)
+    loss = round(best - played, 2)
+    after = sim.final(sim.apply(state, candidates[0], game.deal.cards))
+    return MoveReview(
+        index=index,
+        placement=placement,
+        score_after=after,
+        best=sim.placement(best_move) if best_move is not candidates[0] else placement,
+        expected_played=played,
+        expected_best=best,
+        loss=loss,
+        label=label_of(loss),
+        orders=len(pool),
+        exact=True,
+        proven=found.proven,
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, cached_property
 from itertools import permutations
 from typing import Final, NamedTuple
@@ -230,6 +230,23 @@ class Proven(NamedTuple):
     move: Move | None
 
 
+class Expectation(NamedTuple):
+    """A first placement's exact expected final score: the mean, over the cards that can
+    still come, of the best final score after it with that card drawn (``move`` None when
+    no placement is legal: the game ends as it stands)."""
+
+    value: float
+    move: Move | None
+
+
+class ExpectedBest(NamedTuple):
+    """The best first placement an expectation search found (None if it found none before
+    its budget ran out), and whether it is proven the best."""
+
+    best: Expectation | None
+    proven: bool
+
+
 class OutOfBudget(Exception):
     """The exact search used up its nodes."""
 
@@ -256,15 +273,27 @@ UNBOUNDED: Final = 10**6
 """A rise past any score: a cell the first card could open to the second (never found)."""
 
 
-def most_gain(board: Board, shape: CardShape) -> float:
-    """The largest sum of :data:`GAIN_BOUNDS` over the cells of any spot of a card that
-    covers the woodland, legal or not (:data:`NO_BOUND` with no such spot)."""
+Tables = Mapping[Area, Sequence[float]]
+"""A bound of each area type's cells on each code below them (:data:`GAIN_BOUNDS`, or a
+:class:`Lift`'s ``bounds``)."""
+
+
+def most_gain(
+    board: Board,
+    shape: CardShape,
+    bounds: Tables = GAIN_BOUNDS,
+    around: Iterable[int] | None = None,
+) -> float:
+    """The largest sum of ``bounds`` over the cells of any spot of a card that covers a
+    square of the woodland (or of ``around``), legal or not (:data:`NO_BOUND` with no such
+    spot)."""
     get = board.get
     most = NO_BOUND
+    squares = list(board if around is None else around)
     for turned in shape.turns:
         d0, d1, d2, d3, d4, d5 = turned.offsets
-        b0, b1, b2, b3, b4, b5 = (GAIN_BOUNDS[c.area] for c in turned.cells)
-        for spot in {p - d for p in board for d in turned.offsets}:
+        b0, b1, b2, b3, b4, b5 = (bounds[c.area] for c in turned.cells)
+        for spot in {p - d for p in squares for d in turned.offsets}:
             total = (
                 b0[get(spot + d0, 0)]
                 + b1[get(spot + d1, 0)]
@@ -278,12 +307,12 @@ def most_gain(board: Board, shape: CardShape) -> float:
     return most
 
 
-def _rise(areas: Sequence[Area], under: int, new: int) -> float:
-    """How much more a cell of one of these area types can gain on the code ``new`` than on
-    the code ``under`` it replaced (0 when none gains more)."""
+def _rise(areas: Sequence[Area], under: int, new: int, tables: Tables = GAIN_BOUNDS) -> float:
+    """How much more a cell of one of these area types can gain (by ``tables``) on the code
+    ``new`` than on the code ``under`` it replaced (0 when none gains more)."""
     most = 0.0
     for area in areas:
-        table = GAIN_BOUNDS[area]
+        table = tables[area]
         if table[new] <= NO_BOUND:
             continue
         if table[under] <= NO_BOUND:
@@ -300,20 +329,25 @@ class Lift:
     plus, on each square the first card covered, how much more a cell can gain on the new
     code than on the old (:meth:`rise`). ``bounds`` add the most that rise can be to each
     cell of the first card, so that a scan of the first card skips what cannot help. A lift
-    depends on the two cards' area types alone (:func:`lift_of`).
+    depends on the two cards' area types alone (:func:`lift_of`). The second card's cells
+    may be valued by other ``tables`` than :data:`GAIN_BOUNDS` (the lifted bounds of a card
+    that a third then lifts).
     """
 
-    __slots__ = ("areas", "bounds", "rises")
+    __slots__ = ("areas", "bounds", "rises", "tables")
 
-    def __init__(self, first: Sequence[Area], second: Sequence[Area]) -> None:
+    def __init__(
+        self, first: Sequence[Area], second: Sequence[Area], tables: Tables = GAIN_BOUNDS
+    ) -> None:
         """The lift of a card with the area types ``first`` under one with ``second``."""
         self.areas = tuple(second)
+        self.tables = tables
         self.rises: dict[tuple[int, int], float] = {}
         self.bounds: dict[Area, list[float]] = {}
         for area in first:
             table = list(GAIN_BOUNDS[area])
             for under, outcomes in OUTCOMES[area]:
-                table[under] += max(_rise(self.areas, under, code) for _, code in outcomes)
+                table[under] += max(_rise(self.areas, under, code, tables) for _, code in outcomes)
             self.bounds[area] = table
 
     def rise(self, unders: Sequence[int], new: Sequence[int]) -> float:
@@ -324,20 +358,104 @@ class Lift:
         for pair in zip(unders, new, strict=True):
             found = rises.get(pair)
             if found is None:
-                found = rises[pair] = _rise(self.areas, *pair)
+                found = rises[pair] = _rise(self.areas, *pair, self.tables)
             total += found
         return total
 
 
 @cache
-def lift_of(first: tuple[Area, ...], second: tuple[Area, ...]) -> Lift:
-    """The :class:`Lift` of a card with the area types ``first`` under one with ``second``."""
-    return Lift(first, second)
+def lift_of(first: tuple[Area, ...], second: tuple[Area, ...], then: tuple[Area, ...] = ()) -> Lift:
+    """The :class:`Lift` of a card with the area types ``first`` under one with ``second``;
+    with ``then``, the second's cells valued by their lift under a card with those area
+    types (``lift_of(second, then).bounds``)."""
+    if not then:
+        return Lift(first, second)
+    return Lift(first, second, lift_of(second, then).bounds)
 
 
 def area_types(shape: CardShape) -> tuple[Area, ...]:
     """A card's area types, each once."""
     return tuple(sorted(dict.fromkeys(c.area for c in shape.turns[0].cells)))
+
+
+class ChanceBounds:
+    """Bounds of the final score with three placements left and one card to draw: for a
+    first placement and a card drawn, the best final score of the two placements after it.
+
+    The two cards left, in either order, gain at most the first's lifted bounds
+    (:class:`Lift`: its gain plus how much it can raise the second's) and the second's
+    :data:`GAIN_BOUNDS` (:func:`most_gain`, worked out once on the woodland before the
+    first placement), each raised by what the first placement can add on the squares it
+    covers (``lift_of(first, card, then)``); plus what the recipes can add.
+    """
+
+    def __init__(self, sim: Simulator, state: State, pool: Sequence[int], ceiling: int) -> None:
+        """The bounds of a position whose hand and unseen ``pool`` are known."""
+        self.sim = sim
+        self.state = state
+        self.ceiling = ceiling
+        board = state.board
+        shapes = sim.shapes
+        # Every square a placement of a hand card covering the woodland can reach: a later
+        # card covers one of these or of the woodland.
+        reach = {
+            p - d + e
+            for card in set(state.hand)
+            for turned in shapes[card].turns
+            for p in board
+            for d in turned.offsets
+            for e in turned.offsets
+        }
+        around = reach | set(board)
+        cards = set(state.hand) | set(pool)
+        self.areas = {n: area_types(shapes[n]) for n in cards}
+        self.most = {n: max(0.0, most_gain(board, shapes[n], around=around)) for n in cards}
+        self.lifted: dict[tuple[int, int], float] = {}
+        for first in set(state.hand):
+            for card in pool:
+                for x, y in ((first, card), (card, first)):
+                    if (x, y) not in self.lifted:
+                        bounds = lift_of(self.areas[x], self.areas[y]).bounds
+                        self.lifted[x, y] = max(0.0, most_gain(board, shapes[x], bounds, around))
+
+    def of(self, move: Move, card: int) -> int:
+        """A final score no line beats after ``move`` with ``card`` drawn."""
+        state, areas = self.state, self.areas
+        turned = self.sim.shapes[move.card].turns[move.rotation]
+        get = state.board.get
+        unders = [get(move.spot + d, 0) for d in turned.offsets]
+        new = move.result.new
+        first = areas[move.card]
+        other = next(iter(c for c in state.hand if c != move.card), move.card)
+        if len(state.hand) < 2:
+            return UNBOUNDED
+        most = 0.0
+        for x, y in ((other, card), (card, other)):
+            lift = lift_of(first, areas[x], areas[y]).rise(unders, new)
+            total = self.lifted[x, y] + lift + self.most[y]
+            total += lift_of(first, areas[y]).rise(unders, new)
+            most = max(most, total)
+        return state.base + move.gain + math.floor(most + EPSILON) + self.ceiling
+
+    def after(self, move: Move, pool: Sequence[int]) -> dict[int, int]:
+        """For each card of ``pool`` drawn, a final score no line beats after ``move``: the
+        two cards left bounded as in :meth:`of` but on the woodland after ``move`` itself
+        (tighter, and dearer: the woodland is scanned again), and never above :meth:`of`."""
+        state, areas, shapes = self.state, self.areas, self.sim.shapes
+        if len(state.hand) < 2:
+            return {card: self.of(move, card) for card in pool}
+        board = self.sim.board_after(state.board, move)
+        other = next(iter(c for c in state.hand if c != move.card), move.card)
+        most = {n: max(0.0, most_gain(board, shapes[n])) for n in (other, *pool)}
+        found: dict[int, int] = {}
+        for card in pool:
+            top = 0.0
+            for x, y in ((other, card), (card, other)):
+                lifted = most_gain(board, shapes[x], lift_of(areas[x], areas[y]).bounds)
+                top = max(top, max(0.0, lifted) + most[y])
+            bound = state.base + move.gain + math.floor(top + EPSILON) + self.ceiling
+            found[card] = min(bound, self.of(move, card))
+        return found
 
 
 class ExactSearch:
@@ -359,6 +477,7 @@ class ExactSearch:
         self.node_limit: int | None = None
         """Raise :class:`OutOfBudget` past this many nodes (None: no limit)."""
         self.ceiling = _recipe_ceiling(self.sim)
+        self.chances: dict[object, ChanceBounds] = {}
 
     @classmethod
     def of_game(cls, game: Game, variants: bool = True) -> ExactSearch:
@@ -588,6 +707,98 @@ class ExactSearch:
         if best_move is None and base > alpha and not sim.can_move(state):
             return base, None  # no legal placement: the game ends as it stands (R13)
         return best, best_move
+
+    # -- three placements left: one card to draw --------------------------------------------
+
+    def chance_bounds(self, state: State, pool: Sequence[int]) -> ChanceBounds:
+        """The :class:`ChanceBounds` of a position with these unseen cards."""
+        key = (self._key(state), tuple(sorted(pool)))
+        found = self.chances.get(key)
+        if found is None:
+            found = self.chances[key] = ChanceBounds(self.sim, state, pool, self.ceiling)
+        return found
+
+    def _drawing(self, state: State, card: int) -> tuple[int, ...]:
+        """The deal with ``card`` as the last card drawn after this state."""
+        return (*self.deal[: state.next_draw], card)
+
+    def _total(
+        self,
+        state: State,
+        move: Move,
+        pool: Sequence[int],
+        beat: int | None = None,
+        bounds: Mapping[int, int] | None = None,
+    ) -> int | None:
+        """The sum over ``pool`` of the best final score after ``move`` with that card drawn,
+        if it beats ``beat``; else None (proven not to, by the cards' ``bounds``)."""
+        if beat is None:
+            return sum(
+                self.exact(self.sim.apply(state, move, self._drawing(state, c))) for c in pool
+            )
+        if bounds is None:
+            bounds = self.chance_bounds(state, pool).after(move, pool)
+        tops = sorted(((bounds[c], c) for c in pool), reverse=True)
+        rest = sum(top for top, _ in tops)
+        total = 0
+        for top, card in tops:
+            rest -= top
+            alpha = beat - total - rest  # this card must beat it for the move to beat ``beat``
+            value = self.exact(self.sim.apply(state, move, self._drawing(state, card)), alpha)
+            if value <= alpha:
+                return None
+            total += value
+        return total
+
+    def expected(self, state: State, move: Move, pool: Sequence[int]) -> float:
+        """A first placement's exact expected final score with one card left to draw, each
+        of ``pool`` equally likely to be it."""
+        total = self._total(state, move, pool)
+        assert total is not None
+        return total / len(pool)
+
+    def best_expected(
+        self, state: State, pool: Sequence[int], first: Sequence[Move] = ()
+    ) -> ExpectedBest:
+        """The first placement of best exact expectation with one card left to draw (each
+        of ``pool`` equally likely), proven unless the node limit ran out first; ``first``
+        are worked out before the rest (the earliest of them wins ties).
+
+        Every legal placement (every mouse colour choice) is bounded by the mean of its
+        :class:`ChanceBounds` over the cards; they are worked out from the highest bound
+        down until none beats the best: each bounded again on the woodland it leaves
+        (:meth:`ChanceBounds.after`), then each card's search cut off as soon as the cards
+        worked out and the others' bounds show the placement cannot beat the best.
+        """
+        moves = self.sim.all_moves(state, variants=self.variants)
+        if not moves:
+            return ExpectedBest(Expectation(float(self.sim.final(state)), None), True)
+        bounds = self.chance_bounds(state, pool)
+        best_total: int | None = None
+        best_move: Move | None = None
+        try:
+            for move in first:
+                total = self._total(state, move, pool)
+                if total is not None and (best_total is None or total > best_total):
+                    best_total, best_move = total, move
+            ranked = sorted(
+                ((sum(bounds.of(m, c) for c in pool), i) for i, m in enumerate(moves)),
+                key=lambda t: (-t[0], t[1]),
+            )
+            for top, i in ranked:
+                if best_total is not None and top <= best_total:
+                    break
+                tight = bounds.after(moves[i], pool)
+                if best_total is not None and sum(tight.values()) <= best_total:
+                    continue
+                total = self._total(state, moves[i], pool, best_total, tight)
+                if total is not None and (best_total is None or total > best_total):
+                    best_total, best_move = total, moves[i]
+        except OutOfBudget:
+            found = None if best_total is None else Expectation(best_total / len(pool), best_move)
+            return ExpectedBest(found, False)
+        assert best_total is not None
+        return ExpectedBest(Expectation(best_total / len(pool), best_move), True)
 
     def exact_line(self, state: State) -> list[Move]:
         """The moves of the best line found by :meth:`exact` (the last placements, which it

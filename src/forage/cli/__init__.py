@@ -146,6 +146,17 @@ def _record_command(name: str, summary: str, json_help: str) -> Callable[[Subpar
     return add
 
 
+def _review(sub: Subparsers) -> None:
+    _record_command(
+        "review", "move-by-move review of a game record", "print JSON instead of the screen"
+    )(sub)
+    sub.choices["review"].add_argument(
+        "--exact",
+        action="store_true",
+        help="prove the verdicts of the last three placements however long it takes",
+    )
+
+
 def _bot(sub: Subparsers) -> None:
     bot = sub.add_parser("bot", help="let a bot play many seeded games")
     bot.add_argument("--games", type=_positive, required=True, help="how many games")
@@ -291,9 +302,7 @@ _PARSERS: Final[dict[str, Callable[[Subparsers], None]]] = {
     "hint": _record_command("hint", "the suggested placement after a record's moves", "print JSON"),
     "bot": _bot,
     "par": _par,
-    "review": _record_command(
-        "review", "move-by-move review of a game record", "print JSON instead of the screen"
-    ),
+    "review": _review,
     "bench": _bench,
     "stats": _stats,
     "history": _history,

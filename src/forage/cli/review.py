@@ -1,4 +1,4 @@
-"""``forage review FILE [--json]``: a game record's move-by-move review."""
+"""``forage review FILE [--json] [--exact]``: a game record's move-by-move review."""
 
 from __future__ import annotations
 
@@ -17,12 +17,14 @@ def review_command(args: argparse.Namespace) -> int:
     game = game_of(args)
     if isinstance(game, int):
         return game
+    from forage.ai.review import Settings, review, start_of
+
+    settings = Settings(exact=args.exact)
     if not args.json:
         from forage.app.review_app import ReviewApp
         from forage.cli.play import run_app
 
-        return run_app(lambda: ReviewApp(game))
-    from forage.ai.review import review, start_of
+        return run_app(lambda: ReviewApp(game, settings))
     from forage.history.store import HistoryStore
 
     console = Console(stderr=True)
@@ -43,6 +45,8 @@ def review_command(args: argparse.Namespace) -> int:
             bar.refresh()
 
         with HistoryStore.open() as store:  # a review asked again is read back at once
-            result = review(start_of(game), game.moves, progress=advance, memory=store.analyses)
+            result = review(
+                start_of(game), game.moves, settings, progress=advance, memory=store.analyses
+            )
     print(json.dumps(result.to_json()))
     return EXIT_OK
