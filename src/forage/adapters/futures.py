@@ -26,4 +26,11 @@ def end_running_workers(pool: Executor) -> None:
     # with that failing (Python 3.11's pool then fails a cancelled task, and says so).
     for process in running_workers(pool):
         process.terminate()
+    _ENDED.append(pool)
     pool.shutdown(wait=False)
+
+
+_ENDED: list[Executor] = []
+"""Pools ended by terminating their workers, kept for the life of the process: Python 3.13.0
+deadlocks when such a pool is collected while its manager thread marks it broken (the
+collection's callback takes the lock that thread holds), and the program then never exits."""
