@@ -155,3 +155,18 @@ def test_textual_still_keeps_the_app_loops_thread_where_the_adapter_looks() -> N
         "textual changed: App._thread_id is no longer the thread of the app's event loop "
         "(forage/adapters/textual.py: on_app_thread)"
     )
+
+
+def test_a_process_pool_still_keeps_its_manager_thread_where_the_adapter_looks() -> None:
+    from forage.adapters.futures import manager_thread, settle_ended_pools
+
+    pool = ProcessPoolExecutor(1, mp_context=get_context("spawn"))
+    pool.submit(os.getpid).result(timeout=60)
+    manager = manager_thread(pool)
+    assert manager is not None and manager.is_alive(), (
+        "concurrent.futures changed: ProcessPoolExecutor._executor_manager_thread is no "
+        "longer the thread that runs the pool (forage/adapters/futures.py)"
+    )
+    end_running_workers(pool)
+    settle_ended_pools()
+    assert not manager.is_alive()

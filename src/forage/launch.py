@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from forage import startup
 from forage.startup import exit_on_interrupt
 
@@ -29,4 +31,7 @@ def main() -> int:
     # exit (with a traceback, or killing it), so it is let go. The signal stays ignored
     # through the exit, where a handler of Python's own would be reset.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ending = sys.modules.get("forage.adapters.futures")
+    if ending is not None:  # pools whose workers were ended finish failing their tasks
+        ending.settle_ended_pools()
     return code
