@@ -1,11 +1,16 @@
 """Shared by every test: this folder's helpers (``helpers``, ``reference``) import by name."""
 
+import os
 import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from postgres import Cluster, StoreAt, cluster, missing
+
+# The suite reads forage in English whatever the machine's locale; a test that reads another
+# language names it (FORAGE_LANG) for the process it starts.
+os.environ["FORAGE_LANG"] = "en"
 
 STOPPING = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)

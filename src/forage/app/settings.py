@@ -1,4 +1,5 @@
-"""The player's settings, kept in the data folder: whether to ask before a costly drop.
+"""The player's settings, kept in the data folder: whether to ask before a costly drop, and
+the language chosen in the game.
 
 ``settings.json`` holds them, written as the tutorial's progress is (``forage.app.tutorial``):
 an atomic write, a format tag, and a file that cannot be read counting as none (the
@@ -50,6 +51,9 @@ class Settings:
 
     ask_costly: bool = True
     """Ask for a second enter before a drop that loses many points (``view.is_costly``)."""
+    language: str | None = None
+    """The language chosen in the game (a code of ``forage.i18n.LANGUAGES``); None: the
+    environment's."""
 
 
 def settings_path() -> Path:
@@ -62,7 +66,11 @@ def load_settings() -> Settings:
     data = read_kept(settings_path(), SETTINGS_FORMAT)
     if data is None:
         return Settings()
-    return Settings(ask_costly=data.get("ask_costly") is not False)
+    language = data.get("language")
+    return Settings(
+        ask_costly=data.get("ask_costly") is not False,
+        language=language if isinstance(language, str) else None,
+    )
 
 
 def save_settings(settings: Settings) -> bool:
