@@ -4,6 +4,7 @@ compile.
     uv run python scripts/catalogue.py update    # forage.pot from the code; each .po merged
     uv run python scripts/catalogue.py compile   # each .po to its .mo (built into the wheel)
     uv run python scripts/catalogue.py check     # what is missing or out of date, if anything
+    uv run python scripts/catalogue.py merge A B OUT   # two branches' .po of one language joined
 
 The template and the catalogues carry no line numbers (``--no-location``), so that moving
 code changes no catalogue; ``docs/translating.md`` is the translator's guide.
@@ -144,6 +145,22 @@ def compile_all() -> None:
         path.with_suffix(".mo").write_bytes(mo_bytes(read(path)))
 
 
+def merge(first: Path, second: Path, out: Path) -> None:
+    """Join two versions of one language's catalogue (two branches' work): every string of
+    either, each with the translation one of them has (the first's where both do)."""
+    joined = read(first)
+    for message in read(second):
+        if not message.id:
+            continue
+        mine = joined.get(message.id, message.context)
+        if mine is None:
+            joined[message.id] = message
+        elif not _translated(mine) and _translated(message):
+            mine.string = message.string
+            mine.flags = message.flags
+    out.write_bytes(po_bytes(joined))
+
+
 def main(argv: list[str]) -> int:
     """The script's command line."""
     command = argv[0] if argv else ""
@@ -151,13 +168,15 @@ def main(argv: list[str]) -> int:
         update()
     elif command == "compile":
         compile_all()
+    elif command == "merge" and len(argv) == 4:
+        merge(Path(argv[1]), Path(argv[2]), Path(argv[3]))
     elif command == "check":
         found = problems()
         for line in found:
             print(line)
         return 1 if found else 0
     else:
-        print("usage: catalogue.py update|compile|check", file=sys.stderr)
+        print("usage: catalogue.py update|compile|check|merge FIRST SECOND OUT", file=sys.stderr)
         return 2
     return 0
 
