@@ -198,7 +198,8 @@ def test_no_source_string_uses_positional_fields() -> None:
                     parsed = list(FIELD.parse(source))
                 except ValueError:
                     continue  # braces as text
-                if any(name == "" or (name or "x").isdigit() for _, name, _, _ in parsed):
-                    if any(name is not None for _, name, _, _ in parsed):
-                        wrong.append(repr(source))
+                if any(
+                    name is not None and (name == "" or name.isdigit()) for _, name, _, _ in parsed
+                ):
+                    wrong.append(repr(source))
     assert wrong == [], "\n".join(wrong)
