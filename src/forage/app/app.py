@@ -19,9 +19,11 @@ from forage.adapters.textual import drop_exit_printout, guard_input
 from forage.app import saves
 from forage.app.base import ForageBaseApp
 from forage.app.keeper import Keeper, tell_save_news
+from forage.app.languages import Restart, keep_the_tab, language_name, take_resume_mark
 from forage.app.screens.game import GameScreen
 from forage.app.services import Analysis, Services
 from forage.app.session import Session
+from forage.i18n import _, current
 from forage.screen_size import clamp_size
 
 if TYPE_CHECKING:
@@ -79,7 +81,10 @@ class ForageApp(ForageBaseApp):
         if recorder is not None:
             recorder.tell = self.history_notice
         self.options = (seed, deal_code, recipes, deck, record_path)
-        self.offer_resume = offer_resume and session is None
+        self.resume_at_once = take_resume_mark()
+        """This forage was started again in another language: the saved game is its own,
+        taken up without asking."""
+        self.offer_resume = (offer_resume and session is None) or self.resume_at_once
         self.offer_learn = offer_learn and session is None
         self._given = session
         self.record_path = record_path
@@ -87,6 +92,8 @@ class ForageApp(ForageBaseApp):
         """Writes the game being played down: the save, the --record file."""
         self.quitting = False
         """The app has been told to quit (it may still be starting)."""
+        self.restart: Restart | None = None
+        """Set when the app ended to have forage start again in another language."""
         self._saved: Session | None = None
         self._taken = False
         self._kept: list[Path] = []
@@ -134,17 +141,34 @@ class ForageApp(ForageBaseApp):
             return
         saved = self._saved
         if saved is None:
-            if self.offer_learn:
+            if self.offer_learn and not self.resume_at_once:
                 self._offer_learning()
+            return
+        if self.resume_at_once:
+            self.start(saved)
+            self.notify(
+                _("Language: {language}. Your game goes on where it was.").format(
+                    language=language_name(current())
+                ),
+                timeout=8,
+            )
             return
         from forage.app.screens.confirm import ConfirmScreen
 
         game = saved.game
-        lost = "counts as abandoned in your history" if self.recorder else "is lost"
-        question = (
-            f"A game in progress was saved: {saved.label()}, turn {game.turn} of "
-            f"{game.turns}, score {game.position.base}.\n\nResume it? n starts a new "
-            f"game instead, and this one {lost}."
+        if self.recorder:
+            question = _(
+                "A game in progress was saved: {label}, turn {turn} of {turns}, score "
+                "{score}.\n\nResume it? n starts a new game instead, and this one counts as "
+                "abandoned in your history."
+            )
+        else:
+            question = _(
+                "A game in progress was saved: {label}, turn {turn} of {turns}, score "
+                "{score}.\n\nResume it? n starts a new game instead, and this one is lost."
+            )
+        question = question.format(
+            label=saved.label(), turn=game.turn, turns=game.turns, score=game.position.base
         )
 
         def answered(answer: str | None) -> None:
@@ -156,7 +180,28 @@ class ForageApp(ForageBaseApp):
                 self.keeper.forget()
                 self.start(self.fresh_session())
 
-        self.push_screen(ConfirmScreen(question, ("resume it", "new game")), answered)
+        # Translators: what y and n do in the dialog that offers the saved game.
+        self.push_screen(ConfirmScreen(question, (_("resume it"), _("new game"))), answered)
+
+    def language_switched(self, language: str) -> None:
+        """Start forage again in ``language`` with the game in progress: saved (even with
+        no card placed, so that the same deal comes back), the app ends with a
+        :class:`Restart` that the command takes up. In a room, or beside another forage
+        that holds the save, the language waits for the next start."""
+        if self._taken or self.services.room is not None:
+            super().language_switched(language)
+            return
+        session = self.session
+        resume = False
+        if session is not None and not session.game.is_over():
+            self.keeper.settle()
+            resume = saves.slot().store(session.save_data())
+        elif session is not None:
+            self.keeper.save(session)  # a finished game: kept for the history
+        self.restart = Restart(language, resume)
+        if self.is_web:
+            keep_the_tab(self)
+        self.exit(0)
 
     def on_game_screen_learn_asked(self, message: GameScreen.LearnAsked) -> None:
         """Open the guided first game over the game (escape comes back to it)."""
@@ -216,7 +261,7 @@ class ForageApp(ForageBaseApp):
         mark_offered()
         from forage.app.screens.confirm import ConfirmScreen
 
-        question = (
+        question = _(
             "Welcome to Forage! New to the game? A short guided game teaches the rules "
             "by playing them, one at a time. It is there later too: forage learn.\n\n"
             "Learn the rules now, or play?"
@@ -228,16 +273,16 @@ class ForageApp(ForageBaseApp):
 
                 self.push_screen(LearnScreen(over_game=True))
 
-        self.push_screen(ConfirmScreen(question, ("learn", "play")), answered)
+        self.push_screen(ConfirmScreen(question, (_("learn"), _("play"))), answered)
 
     def _offer_unsaved_game(self) -> None:
         """Another forage holds the save: play here without saving, or leave."""
         from forage.app.screens.confirm import ConfirmScreen
 
-        question = (
-            f"A game is already open in another forage, saved in {saves.slot().folder}.\n\n"
+        question = _(
+            "A game is already open in another forage, saved in {folder}.\n\n"
             "Play a new game here? It will not be saved."
-        )
+        ).format(folder=saves.slot().folder)
 
         def answered(answer: str | None) -> None:
             if answer == "yes":

@@ -9,7 +9,9 @@ import os
 import signal
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
+
+from textual.binding import Binding, BindingType
 
 from forage.adapters.textual import (
     ErrorHookApp,
@@ -18,10 +20,12 @@ from forage.adapters.textual import (
     on_app_thread,
 )
 from forage.app.describe import ASCII
+from forage.app.languages import LANGUAGE_KEY, keep_language, language_name, next_language
 from forage.app.screens.base import COLUMN_CLASSES, ROW_CLASSES
 from forage.app.services import Services
 from forage.app.themes import register_themes
 from forage.exits import EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED
+from forage.i18n import _, current
 from forage.palette import css_variables
 
 if TYPE_CHECKING:
@@ -64,6 +68,10 @@ class ForageBaseApp(ErrorHookApp[int]):
     ENABLE_COMMAND_PALETTE = False
     HORIZONTAL_BREAKPOINTS = list(COLUMN_CLASSES)  # noqa: RUF012
     VERTICAL_BREAKPOINTS = list(ROW_CLASSES)  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Translators: the key that switches the language, in the key bar (10 columns).
+        Binding(LANGUAGE_KEY, "switch_language", _("Language"), show=False),
+    ]
 
     def __init__(self, services: Services | None = None) -> None:
         """An app with forage's palettes, its background work done by ``services`` (a set
@@ -129,6 +137,23 @@ class ForageBaseApp(ErrorHookApp[int]):
         self.crash = error
         end_for_error(self, error)
         drop_exit_printout(self)
+
+    def action_switch_language(self) -> None:
+        """Switch to the next language: kept in the settings (not in a browser tab: the
+        data folder is the server's), then taken up as :meth:`language_switched` says."""
+        language = next_language(current())
+        if not self.is_web:
+            keep_language(language)
+        self.language_switched(language)
+
+    def language_switched(self, language: str) -> None:
+        """After the language is switched: it is forage's from its next start."""
+        self.notify(
+            _("Language: {language}, from the next start of forage.").format(
+                language=language_name(language)
+            ),
+            timeout=8,
+        )
 
     def on_puzzle_screen_tried(self, message: PuzzleScreen.Tried) -> None:
         """Keep a puzzle's first try in the history (on the history's thread), then say

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from forage.app import saves
 from forage.app.session import Session
+from forage.i18n import _
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -43,18 +44,36 @@ class Keeper:
     def quit(self, session: Session, in_history: bool) -> None:
         """Note what quitting leaves of the session (saved already) for :attr:`farewell`;
         ``in_history``: its finished game is stored in the history."""
-        game, slot = session.game, saves.slot()
-        record = f"; its record is in {session.record_path}" if session.record_path else ""
+        game, slot, record = session.game, saves.slot(), session.record_path
+
+        def said(plain: str, recorded: str) -> str:
+            return (plain if record is None else recorded).format(path=slot.path, record=record)
+
         if game.is_over() and not session.keeps_history:
-            self.farewell = f"The game is over: nothing to save{record}."
+            self.farewell = said(
+                _("The game is over: nothing to save."),
+                _("The game is over: nothing to save; its record is in {record}."),
+            )
         elif game.is_over():  # not kept (the player chose to lose it): the dialog said so
             kept = in_history or session.finished_file is not None
-            said = f"The game is over and in your history (forage history lists it){record}."
-            self.farewell = said if kept else None
+            in_history_said = said(
+                _("The game is over and in your history (forage history lists it)."),
+                _(
+                    "The game is over and in your history (forage history lists it); its "
+                    "record is in {record}."
+                ),
+            )
+            self.farewell = in_history_said if kept else None
         elif not game.moves:
-            self.farewell = f"No card placed, so nothing saved{record}."
+            self.farewell = said(
+                _("No card placed, so nothing saved."),
+                _("No card placed, so nothing saved; its record is in {record}."),
+            )
         elif slot.saving and slot.problem() is None:
-            self.farewell = f"Game saved in {slot.path}: forage offers it next time{record}."
+            self.farewell = said(
+                _("Game saved in {path}: forage offers it next time."),
+                _("Game saved in {path}: forage offers it next time; its record is in {record}."),
+            )
         else:
             self.farewell = None
 
@@ -150,7 +169,7 @@ class Keeper:
             session.finished_file = slot.set_finished()
         if session.finished_file is not None:
             return None
-        return slot.problem() or "it could not be written"
+        return slot.problem() or _("it could not be written")
 
     def load(self, record_path: Path | None = None) -> Session | None:
         """The saved game in progress, or None if there is none (an unreadable one is set
@@ -187,7 +206,7 @@ def tell_save_news(app: App[Any]) -> None:
     """Say once, in the app's notifications, what went wrong (or right again) with saving
     the game."""
     for message in saves.slot().news():
-        app.notify(message, title="Saving", severity="warning", timeout=8)
+        app.notify(message, title=_("Saving"), severity="warning", timeout=8)
 
 
 def keeper_of(app: object) -> Keeper:

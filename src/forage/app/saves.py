@@ -29,6 +29,7 @@ from typing import IO, Any, Final, NamedTuple, TypeVar
 
 from forage.engine import Deal
 from forage.files import json_problem, number_problem, os_problem, write_atomic
+from forage.i18n import _
 from forage.paths import data_dir
 
 SAVE_FORMAT: Final = "forage-save/1"
@@ -235,12 +236,22 @@ class SaveSlot:
             handle = (self.folder / LOCK_NAME).open("a+", encoding="utf-8")
         except OSError as exc:
             reason = os_problem(exc)
-            self._failed("save", f"The game cannot be saved in {self.folder}: {reason}.", reason)
+            self._failed(
+                "save",
+                _("The game cannot be saved in {folder}: {reason}.").format(
+                    folder=self.folder, reason=reason
+                ),
+                reason,
+            )
             return False
         if not _try_lock(handle):
             handle.close()
             self.taken = True
-            self._tell(f"Another forage has a game open in {self.folder}: this game is not saved.")
+            self._tell(
+                _("Another forage has a game open in {folder}: this game is not saved.").format(
+                    folder=self.folder
+                )
+            )
             return False
         self._lock = handle
         with contextlib.suppress(OSError):  # the pid is for people; a full disk can go without
@@ -275,8 +286,10 @@ class SaveSlot:
         except OSError as exc:
             self.guarding = True
             self._tell(
-                f"The saved game in {self.folder} cannot be read ({os_problem(exc)}): it is "
-                "left as it is, and this game is not saved."
+                _(
+                    "The saved game in {folder} cannot be read ({problem}): it is left as it "
+                    "is, and this game is not saved."
+                ).format(folder=self.folder, problem=os_problem(exc))
             )
             return None
         try:
@@ -310,13 +323,16 @@ class SaveSlot:
         except OSError as exc:
             self.guarding = True
             self._tell(
-                f"The saved game could not be read ({reason}) nor moved aside "
-                f"({os_problem(exc)}): it is left as it is, and this game is not saved."
+                _(
+                    "The saved game could not be read ({reason}) nor moved aside ({problem}): "
+                    "it is left as it is, and this game is not saved."
+                ).format(reason=reason, problem=os_problem(exc))
             )
             return None
         self._tell(
-            f"The saved game could not be read ({reason}): it was kept as {target.name} "
-            f"in {self.folder}."
+            _(
+                "The saved game could not be read ({reason}): it was kept as {name} in {folder}."
+            ).format(reason=reason, name=target.name, folder=self.folder)
         )
         return target
 
@@ -337,12 +353,14 @@ class SaveSlot:
                     write_atomic(self.path, json.dumps(data, indent=1) + "\n")
         except OSError as exc:
             reason = os_problem(exc)
-            self._failed("save", f"The game cannot be saved: {reason}.", reason)
+            self._failed(
+                "save", _("The game cannot be saved: {reason}.").format(reason=reason), reason
+            )
             return False
         if data is None:  # nothing to save: no longer failing, but nothing saved either
             self._problems.pop("save", None)
         else:
-            self._worked("save", "The game is saved again.")
+            self._worked("save", _("The game is saved again."))
         return True
 
     def keep_finished(self, data: dict[str, Any]) -> Path | None:
@@ -358,9 +376,13 @@ class SaveSlot:
                 self.path.unlink(missing_ok=True)
         except OSError as exc:
             reason = os_problem(exc)
-            self._failed("save", f"The finished game cannot be kept: {reason}.", reason)
+            self._failed(
+                "save",
+                _("The finished game cannot be kept: {reason}.").format(reason=reason),
+                reason,
+            )
             return None
-        self._worked("save", "The finished game is kept now.")
+        self._worked("save", _("The finished game is kept now."))
         return target
 
     def set_finished(self) -> Path | None:
@@ -402,7 +424,12 @@ class SaveSlot:
         try:
             write_atomic(path, text)
         except OSError as exc:
-            self._failed("record", f"The record {path} cannot be written: {os_problem(exc)}.")
+            self._failed(
+                "record",
+                _("The record {path} cannot be written: {problem}.").format(
+                    path=path, problem=os_problem(exc)
+                ),
+            )
             return False
         self._worked("record", f"The record {path} is written again.")
         return True

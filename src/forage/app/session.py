@@ -20,6 +20,7 @@ from forage.app.saves import SAVE_FORMAT
 from forage.app.saves import save_path as save_path
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Outcome, Placement, Reason, Rotation
+from forage.i18n import _
 
 MAX_SEED: Final = 999_999
 
@@ -131,11 +132,15 @@ class Session:
 
     def label(self) -> str:
         """How the deal is named on screen: its seed (and deck) or its deal code."""
-        kind = "recipe challenge" if self.is_challenge else "standard game"
-        if self.seed is not None:
-            deck = f" deck {self.deck_number}" if not self.is_challenge else ""
-            return f"seed {self.seed}{deck} {DOT} {kind}"
-        return f"deal {self.deal.code} {DOT} {kind}"
+        if self.seed is not None and self.is_challenge:
+            label = _("seed {seed} {dot} recipe challenge")
+        elif self.seed is not None:
+            label = _("seed {seed} deck {deck} {dot} standard game")
+        elif self.is_challenge:
+            label = _("deal {code} {dot} recipe challenge")
+        else:
+            label = _("deal {code} {dot} standard game")
+        return label.format(seed=self.seed, deck=self.deck_number, code=self.deal.code, dot=DOT)
 
     def snapshot(self) -> Game:
         """A copy of the game that another thread may work on."""

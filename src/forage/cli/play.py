@@ -24,6 +24,7 @@ from forage.cli.errors import (
 
 if TYPE_CHECKING:
     from forage.app.base import ForageBaseApp
+    from forage.app.languages import Restart
     from forage.app.session import Session
 
 
@@ -148,7 +149,24 @@ def run_game(
     if app is not None and app.keeper.farewell is not None:  # q: what was kept where
         print(app.keeper.farewell)
     slot.release()
+    if app is not None and app.restart is not None:  # the language switched: start again
+        return restart(app.restart, tied=app.is_web)
     return code if isinstance(code, int) else 0
+
+
+def restart(wanted: Restart, tied: bool) -> int:
+    """Start this command again as ``wanted`` says (``tied``: in a browser tab, tied again
+    to the server that started it, its parent); returns only if that fails (70, logged as
+    a crash)."""
+    from forage.app.languages import start_again
+    from forage.cli.served_game import SERVER_PID_VARIABLE
+
+    if tied:
+        os.environ[SERVER_PID_VARIABLE] = str(os.getppid())
+    try:
+        start_again(wanted)
+    except OSError as error:
+        return report_crash(error)
 
 
 def run_learn() -> int:

@@ -11,25 +11,26 @@ from textual.widgets import Static
 
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.widgets.keys import KeyBar
+from forage.i18n import _
 
 
 class ConfirmScreen(ForageModal):
     """Ask a question; dismisses with "yes" or "no" (or "later", where it is offered)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "answer('yes')", "Yes"),
-        Binding("n,escape", "answer('no')", "No"),
-        Binding("s", "answer('later')", "Later", show=False),
+        Binding("y,enter", "answer('yes')", _("Yes")),
+        Binding("n,escape", "answer('no')", _("No")),
+        Binding("s", "answer('later')", _("Later"), show=False),
     ]
 
     def __init__(
-        self, question: str, answers: tuple[str, str] = ("yes", "no"), later: str | None = None
+        self, question: str, answers: tuple[str, str] | None = None, later: str | None = None
     ) -> None:
-        """A dialog asking ``question``; ``answers`` names what y and n do, ``later`` what s
-        does (None: s does nothing)."""
+        """A dialog asking ``question``; ``answers`` names what y and n do (yes and no by
+        default), ``later`` what s does (None: s does nothing)."""
         super().__init__()
         self.question = question
-        self.answers = answers
+        self.answers = answers if answers is not None else (_("yes"), _("no"))
         self.later = later
 
     def compose(self) -> ComposeResult:

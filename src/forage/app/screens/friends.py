@@ -24,6 +24,7 @@ from forage.app.describe import ELLIPSIS
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.services import services_of
 from forage.app.widgets.keys import KeyBar
+from forage.i18n import _
 from forage.net import DEFAULT_SERVER, ROOMS_SERVER_VARIABLE
 from forage.net.identity import seat_in
 from forage.net.link import Refused, Unreachable
@@ -42,7 +43,7 @@ class FriendsScreen(ForageModal):
     CSS_PATH: ClassVar[list[str]] = ["dialogs.tcss", "rooms.tcss"]  # type: ignore[assignment]
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back to the game"),
+        Binding("escape", "close", _("Back to the game")),
     ]
 
     def __init__(self, server: str, name: str) -> None:
@@ -57,17 +58,19 @@ class FriendsScreen(ForageModal):
         """The name, the code, the recipe challenge's box, what went wrong."""
         yield too_small_notice()
         with Vertical(classes="body dialog friends"):
-            yield Static("Play with friends", classes="dialog-title")
+            yield Static(_("Play with friends"), classes="dialog-title")
             yield Static(
-                f"Everyone plays the same cards, called by the server at {self.server}; "
-                "each builds their own woodland."
+                _(
+                    "Everyone plays the same cards, called by the server at {server}; "
+                    "each builds their own woodland."
+                ).format(server=self.server)
             )
-            yield Label("Your name")
+            yield Label(_("Your name"))
             yield Input(value=self.player, max_length=MAX_NAME, id="friends-name")
-            yield Label("A friend's room code (leave it empty to open a new room)")
+            yield Label(_("A friend's room code (leave it empty to open a new room)"))
             yield Input(placeholder="K7MX-3QPA", max_length=20, id="friends-code")
-            yield Checkbox("A new room plays a recipe challenge", id="friends-recipes")
-            yield Static("enter: go    escape: back to the game", id="friends-keys")
+            yield Checkbox(_("A new room plays a recipe challenge"), id="friends-recipes")
+            yield Static(_("enter: go    escape: back to the game"), id="friends-keys")
             yield Static(id="friends-status")
         yield KeyBar()
 
@@ -92,14 +95,16 @@ class FriendsScreen(ForageModal):
         try:
             name = room_name(given)
         except ValueError as exc:
-            self.say(f"Your name: {exc}.")
+            self.say(_("Your name: {problem}.").format(problem=exc))
             return
         typed = self.query_one("#friends-code", Input).value.strip()
         code = room_code(typed) if typed else None
         if typed and code is None:
-            self.say("A room code is 8 letters and digits, as the host's screen shows it.")
+            self.say(_("A room code is 8 letters and digits, as the host's screen shows it."))
             return
-        self.say(f"Connecting to {self.server}{ELLIPSIS}")
+        self.say(
+            _("Connecting to {server}{ellipsis}").format(server=self.server, ellipsis=ELLIPSIS)
+        )
         services = services_of(self.app)
         link = services.open_room(self.server)
         seat = None if code is None else seat_in(self.server, code)

@@ -23,6 +23,7 @@ from forage.app.describe import (
     TO,
     UP_DOWN,
 )
+from forage.app.languages import LANGUAGE_KEY
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.view import COSTLY_LOSS
 from forage.app.widgets.keys import KeyBar
@@ -36,43 +37,68 @@ from forage.engine.areas import (
     raised,
 )
 from forage.engine.scoring import WIN_LINE
+from forage.i18n import LANGUAGES, _
 
 KEY_LINES: Final[tuple[tuple[str, str], ...]] = (
-    ("", f"[b]Keys[/b]   ({UP_DOWN} scroll this help; escape or ? closes it)"),
-    ("move", "  arrows, h j k l   move the card being placed one area"),
-    ("rotate", "  r / R             rotate clockwise / counter-clockwise"),
-    ("next_card", "  tab, 1, 2         choose the hand card"),
-    ("place", "  enter, space      place the card where it is shown"),
-    ("mouse_colour", "  c                 choose the mouse colour on a split area"),
-    ("peek", "  p                 peek under the card (again: show the card)"),
-    ("undo", "  u / ctrl+r        undo the last placement / redo it"),
-    ("hint", "  t                 hint: a suggested placement (on the last line)"),
+    (
+        "",
+        _("[b]Keys[/b]   ({arrows} scroll this help; escape or ? closes it)").format(
+            arrows=UP_DOWN
+        ),
+    ),
+    ("move", _("  arrows, h j k l   move the card being placed one area")),
+    ("rotate", _("  r / R             rotate clockwise / counter-clockwise")),
+    ("next_card", _("  tab, 1, 2         choose the hand card")),
+    ("place", _("  enter, space      place the card where it is shown")),
+    ("mouse_colour", _("  c                 choose the mouse colour on a split area")),
+    ("peek", _("  p                 peek under the card (again: show the card)")),
+    ("undo", _("  u / ctrl+r        undo the last placement / redo it")),
+    ("hint", _("  t                 hint: a suggested placement (on the last line)")),
     (
         "spot",
-        "  f / F             the card's next / previous legal spot, the spots in\n"
-        "                    order of what they give at once (not in a puzzle)",
+        _(
+            "  f / F             the card's next / previous legal spot, the spots in\n"
+            "                    order of what they give at once (not in a puzzle)"
+        ),
     ),
     (
         "ask_costly",
-        f"  {ASK_KEY}                 ask for a second enter before a drop that loses\n"
-        f"                    {COSTLY_LOSS} points or more or takes the score below zero:\n"
-        "                    on or off (kept for next time){asking}",
+        _(
+            "  {key}                 ask for a second enter before a drop that loses\n"
+            "                    {loss} points or more or takes the score below zero:\n"
+            "                    on or off (kept for next time){asking}"
+        )
+        .replace("{key}", ASK_KEY)
+        .replace("{loss}", str(COSTLY_LOSS)),
     ),
-    ("stats", "  s                 statistics and achievements"),
-    ("history", "  g                 your games: pick one and review it move by move"),
-    ("colours", "  v                 colours: the standard or the colour-blind palette"),
-    ("new_game", "  n                 new game"),
-    ("learn", "  L                 learn the rules by playing them (as forage learn)"),
-    ("puzzle", "  P                 the day's puzzle: find the one best placement"),
-    ("friends", f"  {FRIENDS_KEY}                 play with friends in a room (forage serve)"),
-    ("quit_game", "  q                 quit; the game is saved and offered next time"),
+    ("stats", _("  s                 statistics and achievements")),
+    ("history", _("  g                 your games: pick one and review it move by move")),
+    ("colours", _("  v                 colours: the standard or the colour-blind palette")),
+    ("new_game", _("  n                 new game")),
+    ("learn", _("  L                 learn the rules by playing them (as forage learn)")),
+    ("puzzle", _("  P                 the day's puzzle: find the one best placement")),
+    (
+        "friends",
+        _("  {key}                 play with friends in a room (forage serve)").format(
+            key=FRIENDS_KEY
+        ),
+    ),
+    (
+        "switch_language",
+        _("  {key}                 language ({languages}): forage starts again").format(
+            key=LANGUAGE_KEY, languages=", ".join(language.name for language in LANGUAGES)
+        ),
+    ),
+    ("quit_game", _("  q                 quit; the game is saved and offered next time")),
     (
         "",
-        "[b]Mouse[/b]\n"
-        "  click the woodland    move the card there (its top-left area)\n"
-        "  wheel, right click    rotate the card\n"
-        "  double click          place the card there\n"
-        "  click a hand card     choose it",
+        _(
+            "[b]Mouse[/b]\n"
+            "  click the woodland    move the card there (its top-left area)\n"
+            "  wheel, right click    rotate the card\n"
+            "  double click          place the card there\n"
+            "  click a hand card     choose it"
+        ),
     ),
 )
 """The game's help on its keys, a line (or a few) for each action, named as the game
@@ -90,7 +116,7 @@ def game_keys(
     """The help's key lines: with whether a costly drop asks twice now, where it can;
     ``without`` the actions a screen does without; ``quit_line``: the line saying what q
     does there, in place of the game's."""
-    asking = "" if ask_costly is None else f": now {'on' if ask_costly else 'off'}"
+    asking = "" if ask_costly is None else _(": now on") if ask_costly else _(": now off")
     lines = []
     for action, text in KEY_LINES:
         if action == "quit_game" and quit_line is not None:
@@ -183,7 +209,7 @@ class HelpScreen(ForageModal):
     """Keys and rules; any of escape, ? or q closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,q", "close", "Close help"),
+        Binding("escape,question_mark,q", "close", _("Close help")),
     ]
 
     def __init__(
@@ -209,7 +235,10 @@ class HelpScreen(ForageModal):
         if self.recipes:
             target = sum(r.target for r in self.recipes)
             sums = " + ".join(str(r.target) for r in self.recipes)
-            text += f"\n[b]This game's recipes[/b] (target {sums} = {target})\n"
+            text += "\n" + _("[b]This game's recipes[/b] (target {sums} = {target})").format(
+                sums=sums, target=target
+            )
+            text += "\n"
             for recipe in self.recipes:
                 text += f"  {recipe.name} ({recipe.numbers_text}): {recipe.condition}\n"
         with Vertical(classes="body dialog help"), VerticalScroll():

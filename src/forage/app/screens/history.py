@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar, Final
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -25,6 +26,7 @@ from forage.history.report import (
     history_row,
     shown_columns,
 )
+from forage.i18n import _, ngettext
 from forage.paths import data_dir
 from forage.record import load_game
 
@@ -39,16 +41,24 @@ def stored_game(stored: StoredGame) -> Game | str:
     try:
         game, refusal = load_game(stored.record)
     except ValueError as exc:  # a RecordError, or a value the engine refuses
-        return f"Game {stored.id}'s record cannot be read: {exc}"
+        return _("Game {game}'s record cannot be read: {problem}").format(
+            game=stored.id, problem=exc
+        )
     if refusal is not None and not game.moves:
-        return f"Game {stored.id}'s first move is refused: {refusal.message}"
+        return _("Game {game}'s first move is refused: {reason}").format(
+            game=stored.id, reason=refusal.message
+        )
     return game
 
 
 def exported_text(game: int, target: Path, width: int) -> Text:
     """Where a game's record was written, in ``width`` columns: the file's name, then its
     folder on lines of its own, broken only after a ``/`` (never inside a name)."""
-    text = Text(f"Game {game}'s record is written to {target.name}, in the folder:")
+    text = Text(
+        _("Game {game}'s record is written to {name}, in the folder:").format(
+            game=game, name=target.name
+        )
+    )
     for line in path_lines(str(target.parent), width):
         text.append(f"\n{line}", "bold")
     return text
@@ -58,9 +68,9 @@ class HistoryScreen(ForageModal):
     """The stored games, one a row; enter or r opens the review of the one under the cursor."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "review", "Review", key_display=f"{ENTER_KEY}/r"),
-        Binding("x", "export", "Export record"),
-        Binding("escape,g,q", "close", "Close"),
+        Binding("r", "review", _("Review"), key_display=f"{ENTER_KEY}/r"),
+        Binding("x", "export", _("Export record")),
+        Binding("escape,g,q", "close", _("Close")),
     ]
 
     def __init__(self, games: Sequence[StoredGame] | None) -> None:
@@ -72,23 +82,27 @@ class HistoryScreen(ForageModal):
         """A title, what the list shows, and the table (or why there is none)."""
         yield too_small_notice()
         with Vertical(classes="body dialog history"):
-            yield Static("Your games", classes="dialog-title")
+            yield Static(_("Your games"), classes="dialog-title")
             if self.games is None:
-                yield Static("History is off in this game: nothing is recorded.", id="history-off")
+                yield Static(
+                    _("History is off in this game: nothing is recorded."), id="history-off"
+                )
             elif not self.games:
                 yield Static(
-                    "No games stored yet: finished and abandoned games appear here.",
+                    _("No games stored yet: finished and abandoned games appear here."),
                     id="history-empty",
                 )
             else:
                 count = len(self.games)
-                listed = "1 game" if count == 1 else f"{count} games, newest first"
+                listed = ngettext(
+                    "1 game. {arrows} choose; enter or r reviews it move by move; x writes "
+                    "its record to a file.",
+                    "{count} games, newest first. {arrows} choose; enter or r reviews it move "
+                    "by move; x writes its record to a file.",
+                    count,
+                ).format(count=count, arrows=UP_DOWN)
                 yield Static(
-                    Text(
-                        f"{listed}. {UP_DOWN} choose; enter or r reviews it move by move; "
-                        "x writes its record to a file.",
-                        "dim",
-                    ),
+                    Text(listed, "dim"),
                     id="history-help",
                 )
                 yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
@@ -107,8 +121,9 @@ class HistoryScreen(ForageModal):
         table.cell_padding = 0
         for at, index in enumerate(shown):
             heading = HISTORY_COLUMNS[index].heading
-            widest = max(len(heading), *(len(row[at]) for row in rows))
-            table.add_column(heading, key=heading, width=widest + COLUMN_GAP)
+            shown_heading = _(heading)
+            widest = max(cell_len(shown_heading), *(cell_len(row[at]) for row in rows))
+            table.add_column(shown_heading, key=heading, width=widest + COLUMN_GAP)
         for game, row in zip(self.games, rows, strict=True):
             table.add_row(*row, key=str(game.id))
         table.focus()
@@ -147,10 +162,10 @@ class HistoryScreen(ForageModal):
         try:
             write_atomic(target, export_text(stored))
         except ValueError as exc:
-            self.tell(Text(f"Not exported: {exc}."))
+            self.tell(Text(_("Not exported: {problem}.").format(problem=exc)))
             return
         except OSError as exc:
-            self.tell(Text(f"Not exported: {os_problem(exc)}."))
+            self.tell(Text(_("Not exported: {problem}.").format(problem=os_problem(exc))))
             return
         width = self.query_one("#history-note", Static).content_region.width
         self.tell(exported_text(stored.id, target, width))

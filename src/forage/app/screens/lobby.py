@@ -27,11 +27,12 @@ from forage.app.screens.rooms import (
 )
 from forage.app.themes import marks_of
 from forage.app.widgets.keys import KeyBar
+from forage.i18n import _
 from forage.net import server_option
 from forage.net.link import RoomState
 from forage.net.protocol import MAX_PLAYERS, MIN_PLAYERS, BusyOut, ErrorOut
 
-LEAVING: Final = (
+LEAVING: Final = _(
     "Leave room {code}? You can join it again with its code until the host starts; "
     "the others stay in it."
 )
@@ -41,16 +42,18 @@ def lobby_kind(state: RoomState) -> str:
     """The lobby's title after the room's name: the kind of game, where the player knows
     it (the host, who chose it)."""
     if state.recipes is None:
-        return "lobby"
-    return f"{'recipe challenge' if state.recipes else 'standard game'} {DOT} lobby"
+        return _("lobby")
+    if state.recipes:
+        return _("recipe challenge {dot} lobby").format(dot=DOT)
+    return _("standard game {dot} lobby").format(dot=DOT)
 
 
 class LobbyScreen(RoomScreen):
     """The room before the deal; the host deals with ``s``, escape or ``q`` leaves."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "start", "Start the game"),
-        Binding("q,escape", "leave", "Leave room"),
+        Binding("s", "start", _("Start the game")),
+        Binding("q,escape", "leave", _("Leave room")),
     ]
 
     def __init__(self) -> None:
@@ -66,7 +69,7 @@ class LobbyScreen(RoomScreen):
         yield too_small_notice()
         with Vertical(id="lobby", classes="body"):
             yield Static(id="lobby-title", classes="room-title")
-            yield Static("Give your friends the room's code:", id="lobby-ask")
+            yield Static(_("Give your friends the room's code:"), id="lobby-ask")
             yield Static(id="lobby-code")
             yield Static(id="lobby-join")
             yield Static(id="lobby-players")
@@ -101,7 +104,7 @@ class LobbyScreen(RoomScreen):
         if said is not None:
             self._note = said
         if isinstance(news.message, ErrorOut | BusyOut):
-            self._note = f"The server says: {news.message.message}."
+            self._note = _("The server says: {message}.").format(message=news.message.message)
         happened = self.what_happened()
         if happened is not None:
             self._note = happened
@@ -118,12 +121,16 @@ class LobbyScreen(RoomScreen):
         server = server_option(self.link.server)
         self.query_one("#lobby-join", Static).update(
             Text.assemble(
-                ("They join with: ", ""),
+                (_("They join with: "), ""),
                 (f"forage room join {shown_code(state.room)}{server}", "bold"),
-                f"\n(in a browser game of this server: {FRIENDS_KEY}, then the code)",
+                "\n"
+                + _("(in a browser game of this server: {key}, then the code)").format(
+                    key=FRIENDS_KEY
+                ),
             )
         )
-        players = Text(f"Here ({len(state.players)} of {MAX_PLAYERS}):\n", "bold")
+        here = _("Here ({count} of {most}):").format(count=len(state.players), most=MAX_PLAYERS)
+        players = Text(here + "\n", "bold")
         players.append_text(players_text(state, marks))
         self.query_one("#lobby-players", Static).update(players)
         self.query_one("#lobby-status", Static).update(self.status_text())
@@ -138,15 +145,21 @@ class LobbyScreen(RoomScreen):
         if problem is not None:
             text.append(problem + "\n", marks["loss"])
         if state.end is not None:
-            text.append("The room has ended: nobody is left to play in it. q leaves.\n")
+            text.append(_("The room has ended: nobody is left to play in it. q leaves.") + "\n")
         elif state.is_host:
-            text.append(
-                f"You are the host: s starts the game once everyone is here "
-                f"({MIN_PLAYERS} to {MAX_PLAYERS} players).\n"
+            hosting = _(
+                "You are the host: s starts the game once everyone is here "
+                "({least} to {most} players)."
             )
+            text.append(hosting.format(least=MIN_PLAYERS, most=MAX_PLAYERS) + "\n")
         else:
-            host = state.name(state.host) if state.host is not None else "the host"
-            text.append(f"Waiting for {host}, the host, to start the game.\n")
+            if state.host is not None:
+                waiting = _("Waiting for {host}, the host, to start the game.").format(
+                    host=state.name(state.host)
+                )
+            else:
+                waiting = _("Waiting for the host, the host, to start the game.")
+            text.append(waiting + "\n")
         if self._note:
             text.append(self._note, marks["note"])
         return text
@@ -161,14 +174,14 @@ class LobbyScreen(RoomScreen):
         """Ask the server to deal (it checks there are enough players, and says so)."""
         here = len(self.state.players)
         if here < MIN_PLAYERS:
-            self._note = (
-                f"A room starts with {MIN_PLAYERS} to {MAX_PLAYERS} players, and only you are "
+            self._note = _(
+                "A room starts with {least} to {most} players, and only you are "
                 "here: give your friends the code."
-            )
+            ).format(least=MIN_PLAYERS, most=MAX_PLAYERS)
         elif await self.link.start():
-            self._note = f"Dealing{ELLIPSIS}"
+            self._note = _("Dealing{ellipsis}").format(ellipsis=ELLIPSIS)
         else:
-            self._note = "Not connected just now: try again once back in the room."
+            self._note = _("Not connected just now: try again once back in the room.")
         self.update_view()
 
     def action_leave(self) -> None:
@@ -180,4 +193,4 @@ class LobbyScreen(RoomScreen):
                 await self.leave_room()
 
         question = LEAVING.format(code=shown_code(self.state.room))
-        self.app.push_screen(ConfirmScreen(question, ("leave", "stay")), answered)
+        self.app.push_screen(ConfirmScreen(question, (_("leave"), _("stay"))), answered)

@@ -13,6 +13,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, ClassVar, Final
 
 import aiohttp
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -40,6 +41,7 @@ from forage.app.screens.rooms import (
 from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.widgets import KeyBar, WoodlandState, WoodlandView
 from forage.engine.scoring import WIN_LINE
+from forage.i18n import _
 from forage.net.client import day_board
 from forage.net.daily import Board
 from forage.net.link import Refused, RoomState, Unreachable
@@ -51,36 +53,59 @@ if TYPE_CHECKING:
 
 def ordinal(number: int) -> str:
     """``1st``, ``2nd``, ``3rd``, ``4th``..."""
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number if number < 20 else number % 10, "th")
-    return f"{number}{suffix}"
+    forms = {1: _("{number}st"), 2: _("{number}nd"), 3: _("{number}rd")}
+    return forms.get(number if number < 20 else number % 10, _("{number}th")).format(number=number)
+
+
+def padded(text: str, cells: int) -> str:
+    """``text`` and spaces after it, ``cells`` columns in all (a wide character counts two)."""
+    return text + " " * (cells - cell_len(text))
+
+
+def right_aligned(text: str, cells: int) -> str:
+    """Spaces and then ``text``, ``cells`` columns in all."""
+    return " " * (cells - cell_len(text)) + text
 
 
 def winner_line(end: EndOut) -> str:
     """Who won the room (the highest final; a tie shares first place), and why it ended if
     not everyone's game was over."""
     reason = {
-        EndReason.IDLE.value: " The room ended with nobody playing for a long while: every "
-        "game ends as it stood.",
-        EndReason.EMPTY.value: " Everyone left the room.",
+        EndReason.IDLE.value: " "
+        + _("The room ended with nobody playing for a long while: every game ends as it stood."),
+        EndReason.EMPTY.value: " " + _("Everyone left the room."),
     }.get(end.reason, "")
     if not end.results:
-        return "Nobody was dealt a game." + reason
+        return _("Nobody was dealt a game.") + reason
     best = end.results[0].final
     first = [line.name for line in end.results if line.final == best]
     if len(first) == 1:
-        return f"{first[0]} wins the room with {best} points.{reason}"
-    return f"{names_text(first)} share first place with {best} points.{reason}"
+        won = _("{name} wins the room with {points} points.").format(name=first[0], points=best)
+    else:
+        won = _("{names} share first place with {points} points.").format(
+            names=names_text(first), points=best
+        )
+    return won + reason
 
 
 def try_line(end: EndOut) -> str:
     """How the player's try of the online daily ended (a room of one)."""
     if not end.results:
-        return "Your try was not dealt."
+        return _("Your try was not dealt.")
     line = end.results[0]
-    recipes = bool(line.record.get("recipes"))
-    win = "the recipes' target" if recipes else f"{WIN_LINE} points or more"
-    verdict = "a win" if line.won else "not a win"
-    return f"Your try: {line.final} points, {verdict} ({win} wins)."
+    if line.record.get("recipes"):
+        said = (
+            _("Your try: {final} points, a win (the recipes' target wins).")
+            if line.won
+            else _("Your try: {final} points, not a win (the recipes' target wins).")
+        )
+    else:
+        said = (
+            _("Your try: {final} points, a win ({line} points or more wins).")
+            if line.won
+            else _("Your try: {final} points, not a win ({line} points or more wins).")
+        )
+    return said.format(final=line.final, line=WIN_LINE)
 
 
 RESULT_CELLS: Final = 42
@@ -93,18 +118,26 @@ def results_text(
     """The results table: place, name (the player marked), final, won; the woodland shown
     pointed at."""
     text = Text()
-    text.append("  place  player                                     final  won\n", "bold")
+    # Translators: the heads of the results' columns: place 6 columns, player 42, final 5.
+    heads = (padded(_("place"), 6), padded(_("player"), RESULT_CELLS), right_aligned(_("final"), 5))
+    won_head = _("won")
+    text.append(f"  {heads[0]} {heads[1]} {heads[2]}  {won_head}\n", "bold")
     for index, (place, line) in enumerate(zip(places(end), end.results, strict=True)):
         pointer = POINTER if index == shown else " "
-        text.append(f"{pointer} {ordinal(place):<6} ")
+        text.append(f"{pointer} {padded(ordinal(place), 6)} ")
         text.append_text(name_cell(line.name, line.player == player, RESULT_CELLS))
         text.append(" ")
         text.append(f"{line.final:>5}", marks["score"])
-        text.append("  yes" if line.won else "  no", marks["gain"] if line.won else marks["bad"])
+        # Translators: in the results' column "won" (3 columns at most).
+        won = _("yes") if line.won else _("no")
+        text.append(f"  {won}", marks["gain"] if line.won else marks["bad"])
         text.append("\n")
     recipes = bool(end.results and end.results[0].record.get("recipes"))
-    what = "the recipes' target reached" if recipes else f"{WIN_LINE} points or more"
-    text.append(f"won: {what} (the rules' win, whatever the others scored)", "dim")
+    if recipes:
+        legend = _("won: the recipes' target reached (the rules' win, whatever the others scored)")
+    else:
+        legend = _("won: {line} points or more (the rules' win, whatever the others scored)")
+    text.append(legend.format(line=WIN_LINE), "dim")
     return text
 
 
@@ -120,30 +153,35 @@ def board_text(board: Board, name: str, marks: Mapping[str, Style] = DEFAULT_MAR
     text = Text()
     count = len(board.entries)
     if mine is None:
-        text.append(f"Today's board ({board.date}): {count} finished; yours is not on it yet.")
+        text.append(
+            _("Today's board ({date}): {count} finished; yours is not on it yet.").format(
+                date=board.date, count=count
+            )
+        )
     else:
-        text.append(f"Today's board ({board.date}): ", "bold")
-        text.append(f"you are {ordinal(mine.rank)} of {count}", marks["score"])
-        text.append(" (ties go to who finished first).")
+        text.append(_("Today's board ({date}): ").format(date=board.date), "bold")
+        place = _("you are {place} of {count}").format(place=ordinal(mine.rank), count=count)
+        text.append(place, marks["score"])
+        text.append(_(" (ties go to who finished first)."))
     shown = [e for e in board.entries[:SHOWN_ON_BOARD]]
     if mine is not None and mine not in shown:
         shown.append(mine)
     for entry in shown:
         own = mine is not None and entry is mine
-        text.append(f"\n  {ordinal(entry.rank):<6} {entry.name[:40]:<40} ")
+        text.append(f"\n  {padded(ordinal(entry.rank), 6)} {padded(entry.name[:40], 40)} ")
         text.append(f"{entry.final:>4}", marks["score"] + Style(bold=own))
         if own:
-            text.append("  (you)", "bold")
+            text.append(" " + _(" (you)"), "bold")
     if mine is not None:
-        text.append("\nTo share: ", "dim")
+        text.append("\n" + _("To share: "), "dim")
         text.append(share_line(board, mine.rank, mine.final))
     return text
 
 
 def share_line(board: Board, rank: int, final: int) -> str:
     """The player's try in one line to pass on: the day, the score, the place."""
-    return (
-        f"Forage online daily {board.date}: {final} points, {ordinal(rank)} of {len(board.entries)}"
+    return _("Forage online daily {date}: {final} points, {place} of {count}").format(
+        date=board.date, final=final, place=ordinal(rank), count=len(board.entries)
     )
 
 
@@ -152,15 +190,16 @@ def rematch_text(state: RoomState, asked: bool) -> str:
     room and the key that joins it."""
     offer = state.rematch
     if offer is not None:
-        return (
-            f"{offer.host} opened a new room for a rematch: y joins it ({shown_code(offer.room)})."
+        return _("{host} opened a new room for a rematch: y joins it ({code}).").format(
+            host=offer.host, code=shown_code(offer.room)
         )
     if state.is_host:
-        return f"Opening a new room{ELLIPSIS}" if asked else REMATCH_HOST
+        opening = _("Opening a new room{ellipsis}").format(ellipsis=ELLIPSIS)
+        return opening if asked else REMATCH_HOST
     return ""
 
 
-REMATCH_HOST: Final = "r opens a new room on a new deal for everyone here (a rematch)."
+REMATCH_HOST: Final = _("r opens a new room on a new deal for everyone here (a rematch).")
 """The host's line on the results of a room of friends."""
 
 
@@ -170,11 +209,11 @@ class ResultsScreen(RoomScreen):
     players (a rematch), which the others join with ``y``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("tab,right,down", "step(1)", "Next woodland", priority=True),
-        Binding("shift+tab,left,up", "step(-1)", "Previous", show=False, priority=True),
-        Binding("r", "rematch", "Rematch"),
-        Binding("y", "join_rematch", "Join the rematch"),
-        Binding("q,escape", "close", "Done"),
+        Binding("tab,right,down", "step(1)", _("Next woodland"), priority=True),
+        Binding("shift+tab,left,up", "step(-1)", _("Previous"), show=False, priority=True),
+        Binding("r", "rematch", _("Rematch")),
+        Binding("y", "join_rematch", _("Join the rematch")),
+        Binding("q,escape", "close", _("Done")),
     ]
 
     def __init__(self, started: datetime | None = None) -> None:
@@ -245,13 +284,17 @@ class ResultsScreen(RoomScreen):
         recorded = await keep_room_game(self.app, key, found)
         if day is not None:
             if recorded is not None:
-                self.kept = "Your try is in your history."
+                self.kept = _("Your try is in your history.")
             await self._show_board(day)
             return
         if recorded is not None:
             place = placing_of(state)
-            of = f": {ordinal(place)} of {len(self.end.results)}" if place is not None else ""
-            self.kept = f"Your game is in your history{of}."
+            if place is not None:
+                self.kept = _("Your game is in your history: {place} of {count}.").format(
+                    place=ordinal(place), count=len(self.end.results)
+                )
+            else:
+                self.kept = _("Your game is in your history.")
             self.update_view()
 
     async def _show_board(self, day: date) -> None:
@@ -260,7 +303,8 @@ class ResultsScreen(RoomScreen):
         try:
             board = await day_board(self.link.server, day.isoformat())
         except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as error:
-            self.board = Text(f"Today's board cannot be read: {error}.", marks["bad"])
+            unread = _("Today's board cannot be read: {problem}.").format(problem=error)
+            self.board = Text(unread, marks["bad"])
         else:
             self.board = board_text(board, self.state.name(self.state.player), marks)
         self.update_view()
@@ -273,7 +317,7 @@ class ResultsScreen(RoomScreen):
         told = message.news.message
         if isinstance(told, ErrorOut | BusyOut):
             self._asked = self._asked and isinstance(told, BusyOut)
-            self._note = f"The server says: {told.message}."
+            self._note = _("The server says: {message}.").format(message=told.message)
         if isinstance(told, RematchOut | ErrorOut | BusyOut):
             self.update_view()
 
@@ -299,7 +343,7 @@ class ResultsScreen(RoomScreen):
         end, state = self.end, self.state
         marks = marks_of(self.app)
         self.query_one("#results-title", Static).update(
-            title_of(state, "results", self.online_daily)
+            title_of(state, _("results"), self.online_daily)
         )
         daily = self.online_daily is not None
         said = try_line(end) if daily else winner_line(end)
@@ -322,15 +366,24 @@ class ResultsScreen(RoomScreen):
         woodland = self.query_one(WoodlandView)
         if end.results:
             line = end.results[self.shown]
-            whose = "Your" if line.player == state.player else f"{line.name}'s"
+            mine = line.player == state.player
             game = self.game_of(self.shown)
             if isinstance(game, str):
-                caption.append(f"{whose} woodland cannot be shown: {game}", marks["bad"])
+                unshown = (
+                    _("Your woodland cannot be shown: {problem}")
+                    if mine
+                    else _("{name}'s woodland cannot be shown: {problem}")
+                )
+                caption.append(unshown.format(name=line.name, problem=game), marks["bad"])
                 woodland.state = WoodlandState(game=self.shown + 1)
             else:
-                caption.append(f"{whose} woodland", "bold")
-                more = "; tab shows the next" if len(end.results) > 1 else ""
-                caption.append(f" (final {line.final}){more}.")
+                whose = _("Your woodland") if mine else _("{name}'s woodland")
+                caption.append(whose.format(name=line.name), "bold")
+                if len(end.results) > 1:
+                    final = _(" (final {final}); tab shows the next.")
+                else:
+                    final = _(" (final {final}).")
+                caption.append(final.format(final=line.final))
                 woodland.state = WoodlandState(squares=game.woodland.squares, game=self.shown + 1)
         self.query_one("#results-caption", Static).update(caption)
         self.refresh_bindings()
@@ -354,7 +407,7 @@ class ResultsScreen(RoomScreen):
         if await self.link.rematch():
             self._asked = True
         else:
-            self._note = "Not connected to the server: the rematch cannot be asked for."
+            self._note = _("Not connected to the server: the rematch cannot be asked for.")
         self.update_view()
         self.refresh_bindings()
 
@@ -363,7 +416,7 @@ class ResultsScreen(RoomScreen):
         try:
             await self.link.join_rematch()
         except (Unreachable, Refused) as problem:
-            self._note = f"The rematch cannot be joined: {problem}."
+            self._note = _("The rematch cannot be joined: {problem}.").format(problem=problem)
             self.update_view()
             return
         self._follow_rematch()

@@ -17,6 +17,7 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Final, NamedTuple
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.message import Message
@@ -26,6 +27,7 @@ from forage.app.lettering import shown_code
 from forage.app.screens.base import ForageScreen
 from forage.app.services import services_of
 from forage.app.themes import DEFAULT_MARKS
+from forage.i18n import _
 from forage.net import server_option
 from forage.net.link import Connection, News, RoomLink, RoomSeen, RoomState, SeatSeen
 from forage.net.protocol import EndOut, ResultLine
@@ -137,25 +139,32 @@ def names_text(names: Sequence[str]) -> str:
     """Names in a sentence: ``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
     if len(names) < 2:
         return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+    # Translators: the list's comma, between the names of a sentence.
+    listed = _(", ").join(names[:-1])
+    return _("{names} and {last}").format(names=listed, last=names[-1])
 
 
 def connection_line(link: RoomLink) -> str | None:
     """What to say of the connection while it is not open (None while it is)."""
     if link.connection is Connection.LOST:
-        why = f" ({link.problem})" if link.problem else ""
-        return f"Connection lost, trying again{ELLIPSIS}{why}"
+        if link.problem:
+            return _("Connection lost, trying again{ellipsis} ({problem})").format(
+                ellipsis=ELLIPSIS, problem=link.problem
+            )
+        return _("Connection lost, trying again{ellipsis}").format(ellipsis=ELLIPSIS)
     if link.connection is Connection.GONE:
-        return f"The room cannot be taken back: {link.problem or 'the server no longer has it'}."
+        return _("The room cannot be taken back: {problem}.").format(
+            problem=link.problem or _("the server no longer has it")
+        )
     return None
 
 
 def connection_news(news: News) -> str | None:
     """What a change of connection says on the screen's last line, if it is one."""
     if news.connection is Connection.OPEN:
-        return "Back in the room."
+        return _("Back in the room.")
     if news.connection is Connection.LOST:
-        return f"Connection lost, trying again{ELLIPSIS}"
+        return _("Connection lost, trying again{ellipsis}").format(ellipsis=ELLIPSIS)
     return None
 
 
@@ -171,7 +180,9 @@ def take_back_command(link: RoomLink, day: date | None = None) -> str:
 
 def room_name(room: str, day: date | None = None) -> str:
     """How a room is named on screen: by its code, or as the day's online daily."""
-    return f"online daily {day.isoformat()}" if day is not None else f"room {shown_code(room)}"
+    if day is not None:
+        return _("online daily {day}").format(day=day.isoformat())
+    return _("room {code}").format(code=shown_code(room))
 
 
 def title_of(state: RoomState, what: str, day: date | None = None) -> Text:
@@ -199,12 +210,14 @@ def players_text(state: RoomState, marks: Mapping[str, Style] = DEFAULT_MARKS) -
     return text
 
 
-def name_cell(name: str, mine: bool, width: int, *, you: str = " (you)") -> Text:
+def name_cell(name: str, mine: bool, width: int, *, you: str | None = None) -> Text:
     """A player's name in a column ``width`` cells wide: cut with an ellipsis where it is
-    too long, the player's own bold and marked with ``you`` (kept whatever the name)."""
-    you = you if mine else ""
+    too long, the player's own bold and marked with ``you`` (`` (you)`` by default; kept
+    whatever the name)."""
+    # Translators: after the player's own name in a table of players (6 columns).
+    you = (_(" (you)") if you is None else you) if mine else ""
     cell = Text(name, "bold" if mine else "")
-    cell.truncate(width - len(you), overflow="ellipsis")
+    cell.truncate(width - cell_len(you), overflow="ellipsis")
     cell.append(you, "bold" if mine else "")
     cell.truncate(width, pad=True)
     return cell
@@ -215,9 +228,11 @@ def standings_heading(state: RoomState, width: int = PANEL_CELLS) -> str:
     scores are (the score each had when the turn being played was called, that is after
     the turn before)."""
     if not state.standings:
-        return f"Players {DOT} turn {state.turn}"
-    heading = f"Players {DOT} score after turn {state.turn - 1}"
-    return heading if len(heading) <= width else f"Scores after turn {state.turn - 1}"
+        return _("Players {dot} turn {turn}").format(dot=DOT, turn=state.turn)
+    heading = _("Players {dot} score after turn {turn}").format(dot=DOT, turn=state.turn - 1)
+    if cell_len(heading) <= width:
+        return heading
+    return _("Scores after turn {turn}").format(turn=state.turn - 1)
 
 
 def standings_text(
@@ -254,7 +269,8 @@ def standings_text(
                 shown.add(OUT_MARK if out else LOST_MARK)
             text.append(f"{mark} ", style)
             cells = half - MARK_CELLS - (SCORE_CELLS - 1)
-            cell = name_cell("you" if mine else state.name(number), mine, cells, you="")
+            # Translators: the player's own name in the compact side panel (at most 8 columns).
+            cell = name_cell(_("you") if mine else state.name(number), mine, cells, you="")
             if out or lost:
                 cell.stylize("dim")
             text.append_text(cell)
@@ -266,15 +282,16 @@ def standings_text(
         cells = width - MARK_CELLS - SCORE_CELLS - STATUS_CELLS
         text.append_text(name_cell(state.name(number), mine, cells))
         text.append(f" {score:>4}" if score is not None else " " * SCORE_CELLS, marks["score"])
-        if out:
-            text.append("  out", marks["bad"])
-        elif lost:
-            text.append(" lost", marks["loss"])
+        # Translators: "out" and "lost" after a player's score: 4 columns at most each.
+        if out or lost:
+            word = _("out") if out else _("lost")
+            padded = " " * max(1, STATUS_CELLS - cell_len(word)) + word
+            text.append(padded, marks["bad" if out else "loss"])
         text.append("\n")
     if compact and shown - {TICK}:
         legend = [
             f"{mark} {word}"
-            for mark, word in ((TICK, "placed"), (LOST_MARK, "lost"), (OUT_MARK, "out"))
+            for mark, word in ((TICK, _("placed")), (LOST_MARK, _("lost")), (OUT_MARK, _("out")))
             if mark in shown
         ]
         text.append(f" {DOT} ".join(legend), "dim")
@@ -361,7 +378,9 @@ def _waited(seat: SeatSeen, now: float, wait: float) -> bool:
 def wait_words(seconds: float) -> str:
     """The room's wait in words: ``2 min``, ``90 s``."""
     whole = int(seconds)
-    return f"{whole // 60} min" if whole % 60 == 0 else f"{whole} s"
+    if whole % 60 == 0:
+        return _("{minutes} min").format(minutes=whole // 60)
+    return _("{seconds} s").format(seconds=whole)
 
 
 def event_line(
@@ -371,20 +390,31 @@ def event_line(
     name = event.name
     match event.happened:
         case Happened.JOINED:
-            return f"{name} joined."
+            return _("{name} joined.").format(name=name)
+        case Happened.LEFT if started:
+            return _("{name} left the room; the others play on.").format(name=name)
         case Happened.LEFT:
-            return f"{name} left the room; the others play on." if started else f"{name} left."
+            return _("{name} left.").format(name=name)
         case Happened.LOST:
-            return f"{name} lost the connection; the room waits {wait_words(wait)} for them."
+            return _("{name} lost the connection; the room waits {wait} for them.").format(
+                name=name, wait=wait_words(wait)
+            )
         case Happened.BACK:
-            return f"{name} is back."
+            return _("{name} is back.").format(name=name)
         case Happened.STUCK:
-            return f"{name} is out: no card in their hand fits."
+            return _("{name} is out: no card in their hand fits.").format(name=name)
+        case Happened.WAITED_OUT if started:
+            return _("{name} did not come back within {wait}: out of the game.").format(
+                name=name, wait=wait_words(wait)
+            )
         case Happened.WAITED_OUT:
-            what = "out of the game" if started else "out of the room"
-            return f"{name} did not come back within {wait_words(wait)}: {what}."
+            return _("{name} did not come back within {wait}: out of the room.").format(
+                name=name, wait=wait_words(wait)
+            )
+        case Happened.HOST if event.player == me:
+            return _("You are the host now.")
         case Happened.HOST:
-            return "You are the host now." if event.player == me else f"{name} is the host now."
+            return _("{name} is the host now.").format(name=name)
 
 
 def events_line(old: RoomSeen, new: RoomSeen) -> str | None:
@@ -417,9 +447,9 @@ def replayed(line: ResultLine) -> Game | str:
     try:
         game, refusal = load_game(json.dumps(line.record))
     except ValueError as exc:
-        return f"its record cannot be read ({exc})"
+        return _("its record cannot be read ({problem})").format(problem=exc)
     if refusal is not None:
-        return f"its record has an illegal move ({refusal.message})"
+        return _("its record has an illegal move ({reason})").format(reason=refusal.message)
     return game
 
 

@@ -17,13 +17,14 @@ from forage.app.widgets.keys import KeyBar
 from forage.history.achievements import all_achievements
 from forage.history.report import achievements_table, figures_table, sparkline
 from forage.history.stats import Statistics
+from forage.i18n import _
 
 
 class StatsScreen(ForageModal):
     """A player's statistics and achievements; escape, s or q closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,s,q", "close", "Close statistics"),
+        Binding("escape,s,q", "close", _("Close statistics")),
     ]
 
     def __init__(self, stats: Statistics | None, unlocked: dict[str, str]) -> None:
@@ -36,19 +37,21 @@ class StatsScreen(ForageModal):
         """Figures, a sparkline of recent scores, and the achievements, in a scrolling box."""
         yield too_small_notice()
         with Vertical(classes="body dialog stats"):
-            yield Static("Statistics and achievements", classes="dialog-title")
+            yield Static(_("Statistics and achievements"), classes="dialog-title")
             with VerticalScroll():
                 if self.stats is None:
                     yield Static(
-                        "History is off in this game: nothing is recorded.", id="stats-off"
+                        _("History is off in this game: nothing is recorded."), id="stats-off"
                     )
                 else:
                     yield Static(figures_table(self.stats, ASCII), id="stats-figures")
                     recent = self.stats.recent
                     label = (
-                        f"Last {len(recent)} scores ({min(recent)} to {max(recent)})"
+                        _("Last {count} scores ({low} to {high})").format(
+                            count=len(recent), low=min(recent), high=max(recent)
+                        )
                         if recent
-                        else "No finished games yet."
+                        else _("No finished games yet.")
                     )
                     yield Static(Text(label, "bold"), id="stats-trend-label")
                     if recent:  # no line of empty bars under "No finished games yet."
