@@ -116,6 +116,23 @@ on soil     what the area covers (on M3: a die; none: empty table)
 """What the words drawn in the card being placed mean."""
 
 
+LABEL_WORDS: Final = {
+    "best": N_("best"),
+    "good": N_("good"),
+    "inaccuracy": N_("inaccuracy"),
+    "mistake": N_("mistake"),
+    "blunder": N_("blunder"),
+}
+"""The review's ratings of a move (``forage.ai.review.LABELS``), as a screen names them;
+the review's JSON keeps the English label."""
+
+
+def label_name(label: str) -> str:
+    """A review's rating of a move as the player reads it (``mistake``; in Japanese 悪手)."""
+    # Translators: the review's ratings of a move, in a column of 10 columns at most.
+    return _(LABEL_WORDS[label]) if label in LABEL_WORDS else label
+
+
 def par_words(proven: bool) -> str:
     """What a par is: :data:`PAR_IS`, and whether the search proved it the best."""
     if proven:
@@ -471,15 +488,6 @@ def asking_words(on: bool) -> str:
     return said.format(ask_key=ASK_KEY)
 
 
-BRIEF_KINDS: Final = (
-    (Effect.PLACED, N_("{count} new die"), N_("{count} new dice")),
-    (Effect.RAISED, N_("{count} raised"), N_("{count} raised")),
-    (Effect.MOVED, N_("{count} carried"), N_("{count} carried")),
-)
-"""The kinds of gain the brief details count, in the order said, with their words for one
-and for more."""
-
-
 def brief_details(outcome: Outcome) -> str:
     """What a drop does in few words, what it costs first: mice, Edwood, food dice sent
     back to the supply, colours run out; then the dice it adds, raises and carries and the
@@ -499,10 +507,15 @@ def brief_details(outcome: Outcome) -> str:
         for e in effects
         if e.effect is Effect.NO_DIE_LEFT
     )
-    for kind, one, more in BRIEF_KINDS:
-        count = sum(1 for e in effects if e.effect is kind)
-        if count:
-            parts.append(ngettext(one, more, count).format(count=count))
+    added = sum(1 for e in effects if e.effect is Effect.PLACED)
+    if added:
+        parts.append(ngettext("{count} new die", "{count} new dice", added).format(count=added))
+    raised = sum(1 for e in effects if e.effect is Effect.RAISED)
+    if raised:
+        parts.append(ngettext("{count} raised", "{count} raised", raised).format(count=raised))
+    carried = sum(1 for e in effects if e.effect is Effect.MOVED)
+    if carried:
+        parts.append(ngettext("{count} carried", "{count} carried", carried).format(count=carried))
     empty = sum(1 for e in effects if e.effect is Effect.NEW)
     if empty:
         parts.append(_("{count} on empty table").format(count=empty))
