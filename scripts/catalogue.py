@@ -13,6 +13,7 @@ code changes no catalogue; ``docs/translating.md`` is the translator's guide.
 from __future__ import annotations
 
 import io
+import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -42,7 +43,39 @@ def extract() -> Catalog:
     )
     for _filename, _line, message, comments, context in found:
         template.add(message, None, auto_comments=comments, context=context)
+    for message, comment in data_strings():
+        if message not in template:
+            template.add(message, None, auto_comments=[comment])
     return template
+
+
+def data_strings() -> list[tuple[str, str]]:
+    """The strings a player reads that live in data, not code, each with a translators'
+    comment: the recipes' names and conditions (data/cards.json), the achievements'
+    names and descriptions (data/achievements.json), the engine's reasons for a refused
+    placement and its ratings of a woodland. The data keeps the English (``--json`` prints
+    it); the screens translate it where they show it."""
+    sys.path.insert(0, str(ROOT / "src"))
+    from forage.engine.rules import REASON_TEXT
+    from forage.engine.scoring import LOWEST_RATING, RATINGS
+
+    data = ROOT / "data"
+    found: list[tuple[str, str]] = []
+    for card in json.loads((data / "cards.json").read_text(encoding="utf-8"))["cards"]:
+        recipe = card.get("recipe")
+        if recipe is not None:
+            found.append((recipe["name"], "a recipe's name, on the back of a card"))
+            found.append((recipe["condition"], "a recipe's condition (its bonus is said apart)"))
+    achievements = json.loads((data / "achievements.json").read_text(encoding="utf-8"))
+    for achievement in achievements["achievements"]:
+        found.append((achievement["name"], "an achievement's name"))
+        found.append((achievement["description"], "what an achievement asks"))
+    for reason in REASON_TEXT.values():
+        found.append((reason, 'why a placement is refused, after "Can\'t place here:"'))
+    for _floor, phrase in RATINGS:
+        found.append((phrase, "the rulebook's rating of a woodland's score (a pun if it can be)"))
+    found.append((LOWEST_RATING, "the rulebook's rating of the lowest scores (a pun if it can be)"))
+    return found
 
 
 def languages() -> list[str]:

@@ -17,6 +17,7 @@ from typing import Final
 
 from forage.carddata import standard_deck
 from forage.engine import Deal, Effect, Game, Outcome, Placement
+from forage.i18n import _
 
 GoalCheck = Callable[[Game, Outcome], bool]
 """Whether a legal drop (its outcome, in the game before it) meets a lesson's goal."""
@@ -41,8 +42,10 @@ class Goal(StrEnum):
 class Lesson:
     """One step of the guided game: a position, what to do there, and its goal.
 
-    The texts may hold ``{to}``, ``{slash}`` and ``{target}`` / ``{gain}``, filled in by
-    :func:`lesson_text` (arrows and glyphs as the screen draws them).
+    The texts are in the player's language (translated when the lessons are defined: the
+    language is fixed for a process's life). They may hold ``{to}``, ``{slash}`` and
+    ``{target}`` / ``{gain}``, filled in by :func:`lesson_text` (arrows and glyphs as the
+    screen draws them).
     """
 
     title: str
@@ -176,132 +179,134 @@ def goal_met(lesson: Lesson, game: Game, outcome: Outcome) -> bool:
     return CHECKS[lesson.goal](game, outcome)
 
 
+# Translators: each lesson's two lines are at most 78 columns each, once {to} (an arrow),
+# {slash}, {target} and {gain} (numbers) are filled in; a title follows "step 3 of 10: ".
 LESSONS: Final[tuple[Lesson, ...]] = (
     Lesson(
-        title="move and turn the card",
+        title=_("move and turn the card"),
         lines=(
-            "Your card is drawn bright over the woodland: arrows move it, r turns it.",
-            "Turn it once (r) and move it onto the marked spot, then press enter.",
+            _("Your card is drawn bright over the woodland: arrows move it, r turns it."),
+            _("Turn it once (r) and move it onto the marked spot, then press enter."),
         ),
-        wants="the card turned once (r) and moved onto the marked spot",
-        done="The card is down: it covers the woodland where you put it.",
+        wants=_("the card turned once (r) and moved onto the marked spot"),
+        done=_("The card is down: it covers the woodland where you put it."),
         deal="7.17.5.1.10.12.8.15.3",
         moves=(),
         spot="17r90@0,2",
         goal=Goal.SPOT,
     ),
     Lesson(
-        title="place to gather",
+        title=_("place to gather"),
         lines=(
-            "A food area on an empty area of its own type gathers: a die of its colour",
-            "comes from the supply showing 1 (+C1). Drop the card where it gathers.",
+            _("A food area on an empty area of its own type gathers: a die of its colour"),
+            _("comes from the supply showing 1 (+C1). Drop the card where it gathers."),
         ),
-        wants="a drop that gathers a new die (+B1, +C1 or +M1) and makes no mouse",
-        done="You gathered: a new die showing 1 came from the supply.",
+        wants=_("a drop that gathers a new die (+B1, +C1 or +M1) and makes no mouse"),
+        done=_("You gathered: a new die showing 1 came from the supply."),
         deal="8.15.6.9.7.14.16.10.2",
         moves=(),
         spot="15@1,-1",
         goal=Goal.GATHER,
     ),
     Lesson(
-        title="match to raise",
+        title=_("match to raise"),
         lines=(
-            "A food area on a die of its colour takes the die up a step:",
-            "1{to}3{to}6{to}10{to}15, the basket. Raise the die at the marked spot.",
+            _("A food area on a die of its colour takes the die up a step:"),
+            _("1{to}3{to}6{to}10{to}15, the basket. Raise the die at the marked spot."),
         ),
-        wants="a drop that raises a die (M1{to}3) and makes no mouse",
-        done="You raised a die: it moved up onto the new area, one step higher.",
+        wants=_("a drop that raises a die (M1{to}3) and makes no mouse"),
+        done=_("You raised a die: it moved up onto the new area, one step higher."),
         deal="12.7.2.6.3.13.5.11.18",
         moves=("7@0,1",),
         spot="2@-1,0",
         goal=Goal.RAISE,
     ),
     Lesson(
-        title="a split area",
+        title=_("a split area"),
         lines=(
-            "A split area (b{slash}m) has two types and no food: on a matching die it moves",
-            "the die up unchanged (=B1), and a die on it costs 1. Move a die up with one.",
+            _("A split area (b{slash}m) has two types and no food: on a matching die it moves"),
+            _("the die up unchanged (=B1), and a die on it costs 1. Move a die up with one."),
         ),
-        wants="a split area moving a die up unchanged (=B1), and no mouse",
-        done="The split area moved the die up as it was: split areas never raise.",
+        wants=_("a split area moving a die up unchanged (=B1), and no mouse"),
+        done=_("The split area moved the die up as it was: split areas never raise."),
         deal="18.12.1.14.15.13.2.6.9",
         moves=("12@0,-1",),
         spot="1r180@1,-1",
         goal=Goal.SPLIT,
     ),
     Lesson(
-        title="a die's colour rules the area below",
+        title=_("a die's colour rules the area below"),
         lines=(
-            "An area holding a die counts as the die's colour only: a split area under a",
-            "die is no longer both types. Raise the die standing on a split area.",
+            _("An area holding a die counts as the die's colour only: a split area under a"),
+            _("die is no longer both types. Raise the die standing on a split area."),
         ),
-        wants="a food area of the die's colour on the die that stands on a split area",
-        done="The die's colour decided the match, not the split area under it.",
+        wants=_("a food area of the die's colour on the die that stands on a split area"),
+        done=_("The die's colour decided the match, not the split area under it."),
         deal="10.2.17.16.13.1.3.7.9",
         moves=("17r270@0,1", "2r180@0,0"),
         spot="16r270@1,0",
         goal=Goal.DIE_RULES,
     ),
     Lesson(
-        title="covering the wrong type",
+        title=_("covering the wrong type"),
         lines=(
-            "An area on another type brings a mouse of its colour (-2), and the die it",
-            "covers goes back to the supply (M1{to}B-2). Cover a die with the wrong type.",
+            _("An area on another type brings a mouse of its colour (-2), and the die it"),
+            _("covers goes back to the supply (M1{to}B-2). Cover a die with the wrong type."),
         ),
-        wants="a drop where a die goes back to the supply and a mouse moves in",
-        done="A mouse moved in and the die went back to the supply.",
+        wants=_("a drop where a die goes back to the supply and a mouse moves in"),
+        done=_("A mouse moved in and the die went back to the supply."),
         deal="15.1.7.10.9.2.11.4.18",
         moves=("1r90@1,-1",),
         spot="7@0,-2",
         goal=Goal.MOUSE,
     ),
     Lesson(
-        title="Edwood chases a mouse",
+        title=_("Edwood chases a mouse"),
         lines=(
-            "Only Edwood Mouse covers a mouse, once a game, under an area of its colour:",
-            "the mouse goes back and Edwood stays for good (-5). Cover the mouse (M-2{to}E).",
+            _("Only Edwood Mouse covers a mouse, once a game, under an area of its colour:"),
+            _("the mouse goes back and Edwood stays for good (-5). Cover the mouse (M-2{to}E)."),
         ),
-        wants="an area of the mouse's colour on the mouse: Edwood chases it",
-        done="Edwood chased the mouse away. He is used now: no more this game.",
+        wants=_("an area of the mouse's colour on the mouse: Edwood chases it"),
+        done=_("Edwood chased the mouse away. He is used now: no more this game."),
         deal="11.1.9.4.10.14.5.15.8",
         moves=("9r180@0,0",),
         spot="1@-1,-1",
         goal=Goal.EDWOOD,
     ),
     Lesson(
-        title="a colour running out",
+        title=_("a colour running out"),
         lines=(
-            "Each colour has five dice; the supply panel shows what is left. A gathering",
-            "area whose colour has run out gets no die (no B). Drop where that happens.",
+            _("Each colour has five dice; the supply panel shows what is left. A gathering"),
+            _("area whose colour has run out gets no die (no B). Drop where that happens."),
         ),
-        wants="a drop where a gathering area gets no die (no B, no C or no M)",
-        done="No die was left of that colour, so the area stayed empty.",
+        wants=_("a drop where a gathering area gets no die (no B, no C or no M)"),
+        done=_("No die was left of that colour, so the area stayed empty."),
         deal="12.2.6.11.16.14.10.9.18",
         moves=("6r180@-1,0", "2@-1,0", "11@-1,-1", "14r180@0,0"),
         spot="16r90@-2,-2",
         goal=Goal.RUN_OUT,
     ),
     Lesson(
-        title="the score",
+        title=_("the score"),
         lines=(
-            "Score: the dice faces added, a mouse -2, 1 off per die on a split area, 5 off",
-            "for Edwood. Find the drop that adds {gain}, the most your hand can add now.",
+            _("Score: the dice faces added, a mouse -2, 1 off per die on a split area, 5 off"),
+            _("for Edwood. Find the drop that adds {gain}, the most your hand can add now."),
         ),
-        wants="a drop that adds {gain} to the score (watch the line below the woodland)",
-        done="That was the best drop of your hand.",
+        wants=_("a drop that adds {gain} to the score (watch the line below the woodland)"),
+        done=_("That was the best drop of your hand."),
         deal="6.14.9.18.7.1.3.17.13",
         moves=("14@0,-1",),
         spot="9r270@0,0",
         goal=Goal.SCORE,
     ),
     Lesson(
-        title="a recipe challenge",
+        title=_("a recipe challenge"),
         lines=(
-            "Two recipes add bonuses (the panel shows them and ticks those met); the",
-            "target is their numbers added, {target}. Reach it with your last card.",
+            _("Two recipes add bonuses (the panel shows them and ticks those met); the"),
+            _("target is their numbers added, {target}. Reach it with your last card."),
         ),
-        wants="the drop that brings the final score to the target, {target}",
-        done="You reached the target and won the challenge.",
+        wants=_("the drop that brings the final score to the target, {target}"),
+        done=_("You reached the target and won the challenge."),
         deal="3.15:13.2.7.4.16.14.10.11.12",
         moves=(
             "2r270@-2,0",
@@ -319,8 +324,9 @@ LESSONS: Final[tuple[Lesson, ...]] = (
 """The lessons in order."""
 
 FINISHED: Final = (
-    "You have played every rule. For a real game: forage (or forage play --recipes",
-    "for a recipe challenge); ? shows the rules in short. Escape leaves.",
+    # Translators: the last screen of forage learn, two lines of at most 78 columns each.
+    _("You have played every rule. For a real game: forage (or forage play --recipes"),
+    _("for a recipe challenge); ? shows the rules in short. Escape leaves."),
 )
 """What the last screen says once every lesson is done."""
 

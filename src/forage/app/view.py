@@ -20,6 +20,7 @@ from forage.app.describe import (
 from forage.app.widgets import HandState, ScoreState, StatusState, WoodlandState
 from forage.engine import Area, Game, GameResult, Outcome, Placement, RecipeProgress, Square
 from forage.engine.woodland import Pos
+from forage.i18n import _
 
 CardCells = tuple[tuple[int, int, Area], ...]
 """A card's areas as (x, y, area) in woodland coordinates."""
@@ -177,7 +178,7 @@ def score_state(
 
 def title_text(label: str) -> str:
     """The screen's title line for a deal named ``label``."""
-    return f"Forage {DOT} {label}"
+    return _("Forage {dot} {label}").format(dot=DOT, label=label)
 
 
 def status_state(
@@ -199,18 +200,27 @@ def status_state(
     enter has been pressed for once, and asks for a second enter."""
     if outcome is None:
         return StatusState(
-            "The game is over.",
-            "enter shows the summary again; u undoes the last placement; n new game.",
+            _("The game is over."),
+            # Translators: the status line, 78 columns at most.
+            _("enter shows the summary again; u undoes the last placement; n new game."),
             note=note,
             note_tone=note_tone,
         )
     if waiting:
         name = card_name(game.card(outcome.placement.card))
+        other = len(game.hand) > 1
+        # Translators: the status line, 78 columns at most; {keys} are the arrow keys.
+        if other and hints:
+            how = _("{keys} move it, r turns it, tab takes the other card; t suggests a spot.")
+        elif other:
+            how = _("{keys} move it, r turns it, tab takes the other card.")
+        elif hints:
+            how = _("{keys} move it, r turns it; t suggests a spot.")
+        else:
+            how = _("{keys} move it, r turns it.")
         return StatusState(
-            f"Your card to place: {name}. Move it onto the woodland.",
-            f"{ARROW_KEYS} move it, r turns it"
-            + (", tab takes the other card" if len(game.hand) > 1 else "")
-            + ("; t suggests a spot." if hints else "."),
+            _("Your card to place: {name}. Move it onto the woodland.").format(name=name),
+            how.format(keys=ARROW_KEYS),
             "idle",
             note,
             note_tone,
@@ -221,5 +231,5 @@ def status_state(
     if asking is not None:
         headline = costly_question(asking.before, asking.after, asking.final)
     if peek:
-        headline = "Peeking under the card: p shows the card again."
+        headline = _("Peeking under the card: p shows the card again.")
     return StatusState(headline, preview.details, preview.tone, note, note_tone, preview.brief)

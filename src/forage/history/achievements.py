@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, model_validator
 from forage.carddata import data_text
 from forage.history.puzzles import PuzzleStats
 from forage.history.stats import daily_run, recipes_beaten, streaks
+from forage.i18n import _
 from forage.record import load_game
 
 if TYPE_CHECKING:
@@ -51,6 +52,17 @@ class Achievement(BaseModel):
             known = ", ".join(sorted([*CHECKS, *PUZZLE_CHECKS]))
             raise ValueError(f"unknown check {self.check!r} (known: {known})")
         return self
+
+
+def achievement_name(achievement: Achievement) -> str:
+    """An achievement's name as a player reads it, in their language (``--json`` and the
+    data keep the English)."""
+    return _(achievement.name)
+
+
+def achievement_description(achievement: Achievement) -> str:
+    """What an achievement asks, in the player's language."""
+    return _(achievement.description)
 
 
 class AchievementFile(BaseModel):

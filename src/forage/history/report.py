@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import date
 from typing import Any, Final, Literal, NamedTuple
 
 from rich import box
@@ -12,9 +13,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from forage.history.achievements import Achievement
+from forage.history.achievements import Achievement, achievement_description, achievement_name
 from forage.history.games import StoredGame
 from forage.history.stats import BUCKET, Statistics
+from forage.i18n import _
 from forage.palette import mark
 
 BLOCKS: Final = "▁▂▃▄▅▆▇█"
@@ -122,22 +124,35 @@ def achievements_table(
 ) -> Table:
     """Every achievement, unlocked (with its date) or still to get (``plain``: drawn in
     ASCII)."""
-    table = Table(title="Achievements", title_justify="left", box=table_box(plain))
+    table = Table(title=_("Achievements"), title_justify="left", box=table_box(plain))
     got, not_yet = ("*", ".") if plain else ("★", "·")
     table.add_column("", width=1)
-    table.add_column("achievement", style="bold")
-    table.add_column("what it takes")
-    table.add_column("unlocked")
+    # Translators: the achievements table's column heads (a plain noun each).
+    table.add_column(_("achievement"), style="bold")
+    table.add_column(_("what it takes"))
+    table.add_column(_("unlocked"))
     for achievement in achievements:
         when = unlocked.get(achievement.id)
         table.add_row(
             got if when else not_yet,
-            achievement.name,
-            achievement.description,
-            when or "",
+            achievement_name(achievement),
+            achievement_description(achievement),
+            date_text(when) if when else "",
             style=None if when else "dim",
         )
     return table
+
+
+def date_text(iso: str) -> str:
+    """A date as a player reads it, from its ISO form (``2026-12-06``, or a moment that
+    starts with one): ``2026-12-06`` in English; a text that is not a date, as it is."""
+    try:
+        day = date.fromisoformat(iso[:10])
+    except ValueError:
+        return iso
+    # Translators: a date as shown (history, achievements): {year}, {month}, {day} are
+    # numbers; keep the :02d that pads them to two digits, or drop it (2026年12月6日).
+    return _("{year}-{month:02d}-{day:02d}").format(year=day.year, month=day.month, day=day.day)
 
 
 def stats_report(
@@ -220,7 +235,7 @@ def history_cells(game: StoredGame) -> tuple[str, ...]:
     won = "left" if not game.finished else ("yes" if game.won else "no")
     return (
         str(game.id),
-        game.ended[:10],
+        date_text(game.ended),
         game.player,
         mode_cell(game),
         str(game.final),

@@ -39,11 +39,13 @@ from forage.engine.areas import (
 from forage.engine.scoring import WIN_LINE
 from forage.i18n import LANGUAGES, _
 
+# Translators: the help's key lines; keys (r, tab, ctrl+r...) stay as they are, the
+# descriptions start at column 21 and a line is at most 76 columns; [b]...[/b] is bold.
 KEY_LINES: Final[tuple[tuple[str, str], ...]] = (
     (
         "",
-        _("[b]Keys[/b]   ({arrows} scroll this help; escape or ? closes it)").format(
-            arrows=UP_DOWN
+        _("[b]Keys[/b]   ({up_down} scroll this help; escape or ? closes it)").format(
+            up_down=UP_DOWN
         ),
     ),
     ("move", _("  arrows, h j k l   move the card being placed one area")),
@@ -64,12 +66,10 @@ KEY_LINES: Final[tuple[tuple[str, str], ...]] = (
     (
         "ask_costly",
         _(
-            "  {key}                 ask for a second enter before a drop that loses\n"
-            "                    {loss} points or more or takes the score below zero:\n"
+            "  {ask_key}                 ask for a second enter before a drop that loses\n"
+            "                    {costly_loss} points or more or takes the score below zero:\n"
             "                    on or off (kept for next time){asking}"
-        )
-        .replace("{key}", ASK_KEY)
-        .replace("{loss}", str(COSTLY_LOSS)),
+        ).format(ask_key=ASK_KEY, costly_loss=COSTLY_LOSS, asking="{asking}"),
     ),
     ("stats", _("  s                 statistics and achievements")),
     ("history", _("  g                 your games: pick one and review it move by move")),
@@ -79,8 +79,8 @@ KEY_LINES: Final[tuple[tuple[str, str], ...]] = (
     ("puzzle", _("  P                 the day's puzzle: find the one best placement")),
     (
         "friends",
-        _("  {key}                 play with friends in a room (forage serve)").format(
-            key=FRIENDS_KEY
+        _("  {friends_key}                 play with friends in a room (forage serve)").format(
+            friends_key=FRIENDS_KEY
         ),
     ),
     (
@@ -127,27 +127,29 @@ def game_keys(
     return "\n".join(lines) + "\n"
 
 
-EDWOOD_LINE: Final = "Edwood Mouse (purple): his area can never be covered"
+EDWOOD_LINE: Final = _("Edwood Mouse (purple): his area can never be covered")
 """What the help says of Edwood's mark, beside it (:func:`reading`)."""
 LEGEND_COLUMN: Final = 12
 """The width of the help's marks, before what each means."""
 
-READING: Final = f"""\
+# Translators: the help's key to the woodland, 76 columns a line at most: the marks in
+# the first 14 columns are drawn on the woodland; [b]...[/b] is bold.
+READING: Final = _("""\
 [b]Reading the woodland[/b]
   b c m       bramble (green), fallen leaves (orange), soil (brown)
-  b{SLASH}m         a split area: either of its two types, no food
+  b{slash}m         a split area: either of its two types, no food
   B 6  B10    a die, its colour in capitals and its face: 1, 3, 6, 10,
-              and {BASKET} for 15 (basket), on a badge of its colour
-  M{MOUSE_FACE} (red)   a mouse die: only Edwood can cover it; its letter keeps
+              and {basket} for 15 (basket), on a badge of its colour
+  M{mouse_face} (red)   a mouse die: only Edwood can cover it; its letter keeps
               its die's colour
-  {{edwood}}
-  {BAR} and underlines mark the edges between cards.
+  {edwood}
+  {bar} and underlines mark the edges between cards.
 [b]The card being placed[/b] is drawn bright; each of its areas shows its
   type, what the drop does there (highlighted) and what it covers:
-{textwrap.indent(LEGEND, "  ")}
+{legend}
   c: colour   (largest size) c changes this mouse's colour
-  {PEEK}           the card's outline while peeking under it (p)
-  {TICK} / {CROSS}       on the lines below and beside recipes: allowed or met /
+  {peek}           the card's outline while peeking under it (p)
+  {tick} / {cross}       on the lines below and beside recipes: allowed or met /
               refused or not met; reversed: what the drop would change
   At the smallest size only what the drop does shows; p peeks under.
   The lines under the woodland say what the placement will do and how
@@ -157,34 +159,53 @@ READING: Final = f"""\
   purple) and back; to start with it, FORAGE_THEME=colour-blind.
   NO_COLOR=1 (no colours) and FORAGE_ASCII=1 (plain ASCII) are set
   before starting.
-"""
+""").format(
+    slash=SLASH,
+    basket=BASKET,
+    mouse_face=MOUSE_FACE,
+    edwood="{edwood}",
+    bar=BAR,
+    legend=textwrap.indent(LEGEND, "  "),
+    peek=PEEK,
+    tick=TICK,
+    cross=CROSS,
+)
 
-RULES: Final = f"""\
+# Translators: the help's rules in short, 76 columns a line at most; [b]...[/b] is bold.
+RULES: Final = _("""\
 [b]The rules in short[/b]   (to learn them by playing: L, or forage learn)
   Each turn, place one of your two cards so that it covers at least
   one area of the woodland (any rotation), then draw a card.
   Nine cards: eight turns. Each new area that covers an area:
   - food area on an area of its type: a die of its colour is placed
     showing 1, or the die below moves up and goes up a step
-    (1{TO}3{TO}6{TO}10{TO}{BASKET_FACE}; a {BASKET_FACE} moves up and stays {raised(BASKET_FACE)});
+    (1{to}3{to}6{to}10{to}{basket_face}; a {basket_face} moves up and stays {raised_basket});
     with no die of that colour left, nothing.
   - split area on a matching area: the die below moves up unchanged.
   - no match: the die below (if any) goes back to the supply and a
-    mouse die ({MOUSE_FACE}) of the new area's colour is placed; on a split
+    mouse die ({mouse_face}) of the new area's colour is placed; on a split
     area you may choose its colour (c). With none of that colour
     left, Edwood Mouse steps in (once per game).
   - An area below with a die counts as the die's colour only.
   - A mouse die can be covered only by an area of its colour, using
     Edwood (once per game).
   Dice sent back by a placement can feed its mice, not its new food.
-[b]Score[/b]  all dice faces added (a mouse is {MOUSE_FACE}), {SPLIT_DIE_POINTS} for each die
-  on a split area, {EDWOOD_POINTS} if Edwood is in the woodland.
-  {WIN_LINE} or more wins a standard game. In a recipe challenge the two
+[b]Score[/b]  all dice faces added (a mouse is {mouse_face}), {split_die_points} for each die
+  on a split area, {edwood_points} if Edwood is in the woodland.
+  {win_line} or more wins a standard game. In a recipe challenge the two
   recipes add bonuses (or double a colour); reach the target, the
   sum of the two recipes' numbers (listed below, and beside the
   target where the score panel has room), to win.
   If no card in your hand fits anywhere, the game ends at once.
-"""
+""").format(
+    to=TO,
+    basket_face=BASKET_FACE,
+    raised_basket=raised(BASKET_FACE),
+    mouse_face=MOUSE_FACE,
+    split_die_points=SPLIT_DIE_POINTS,
+    edwood_points=EDWOOD_POINTS,
+    win_line=WIN_LINE,
+)
 
 
 def reading(edwood: str | None = None) -> str:

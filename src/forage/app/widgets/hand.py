@@ -11,10 +11,11 @@ from textual import events
 from textual.message import Message
 from textual.reactive import reactive
 
-from forage.app.describe import DOT, FRAME, POINTER, SLASH
+from forage.app.describe import DOT, FRAME, POINTER, SLASH, recipe_name
 from forage.app.themes import DEFAULT_PALETTE, PALETTES, palette_name
 from forage.app.widgets.lines import FitsItsLines
 from forage.engine import Card, Rotation
+from forage.i18n import _
 
 
 class HandState(NamedTuple):
@@ -95,15 +96,18 @@ class HandView(FitsItsLines):
         backs, as the status bar and hints name them), the chosen one marked."""
         st = self.state
         text = Text(no_wrap=True, overflow="crop")
-        pile = st.waiting or (f"{st.draw_pile} to draw" if st.draw_pile else "pile empty")
+        # Translators: the hand panel's heading (28 columns with the turn): cards to draw.
+        pile = _("{count} to draw").format(count=st.draw_pile) if st.draw_pile else _("pile empty")
+        pile = st.waiting or pile
         if st.over:
-            text.append("Game over", "bold")
+            text.append(_("Game over"), "bold")
             text.append(f" {DOT} {pile}\n")
         else:
-            text.append(f"Turn {min(st.turn, st.turns)} of {st.turns}", "bold")
+            turn = _("Turn {turn} of {turns}").format(turn=min(st.turn, st.turns), turns=st.turns)
+            text.append(turn, "bold")
             text.append(f" {DOT} {pile}\n")
         if not st.cards:
-            text.append("Hand empty")
+            text.append(_("Hand empty"))
             return text
         palette = palette_name(self.app)
         minis = [
@@ -124,7 +128,11 @@ class HandView(FitsItsLines):
                 text.append(" " * (BLOCK - 2 - part.cell_len))
         for index, card in enumerate(st.cards):  # named by the recipe on their backs
             chosen = index == st.selected
-            name = card.recipe.name if card.recipe is not None else f"card {card.number}"
+            name = (
+                recipe_name(card.recipe)
+                if card.recipe is not None
+                else _("card {number}").format(number=card.number)
+            )
             text.append("\n")
             text.append(f"{POINTER if chosen else ' '}{index + 1} {name}", NAMED[chosen])
         return text

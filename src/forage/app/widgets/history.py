@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
@@ -12,9 +13,10 @@ from textual.widget import Widget
 
 from forage.app.describe import ASCII, DOT, ELLIPSIS, STAR
 from forage.app.themes import DEFAULT_MARKS, marks_of
-from forage.history.achievements import Achievement
+from forage.history.achievements import Achievement, achievement_description, achievement_name
 from forage.history.daily import share_key
 from forage.history.store import ScoreLine
+from forage.i18n import _, ngettext
 
 
 @dataclass(frozen=True, eq=False)
@@ -39,31 +41,47 @@ def history_text(state: HistoryState, marks: Mapping[str, Style] = DEFAULT_MARKS
     """New achievements, then the deal's scoreboard, then the daily share line."""
     text = Text()
     if state.waiting:
-        text.append(f"Storing the game in your history{ELLIPSIS}", "dim")
+        text.append(
+            _("Storing the game in your history{ellipsis}").format(ellipsis=ELLIPSIS), "dim"
+        )
         return text
     if not state.recorded:
-        text.append("This game is not in the history (see the message above).", "dim")
+        text.append(_("This game is not in the history (see the message above)."), "dim")
         return text
     for achievement in state.achievements:
-        text.append(f"{STAR} Achievement: ", marks["score"])
-        text.append(achievement.name, "bold")
-        text.append(f" ({achievement.description})\n")
+        text.append(_("{star} Achievement: ").format(star=STAR), marks["score"])
+        text.append(achievement_name(achievement), "bold")
+        text.append(_(" ({description})").format(description=achievement_description(achievement)))
+        text.append("\n")
     if state.scoreboard:
-        par = f" {DOT} par {state.par}" if state.par is not None else ""
-        which = "first" if state.first_only else "best"
-        text.append(f"Scoreboard for this deal{par}", "bold")
-        text.append(f"  (each player's {which} game)\n", "dim")
+        par = _(" {dot} par {par}").format(dot=DOT, par=state.par) if state.par is not None else ""
+        text.append(_("Scoreboard for this deal{par}").format(par=par), "bold")
+        if state.first_only:
+            text.append(_("  (each player's first game)"), "dim")
+        else:
+            text.append(_("  (each player's best game)"), "dim")
+        text.append("\n")
+        # Translators: beside a score on the scoreboard, 3 columns (a blank of 3 otherwise).
+        won_mark = _("won")
         for line in state.scoreboard[:5]:
             style = "bold" if line.player == state.player else ""
-            won = "won" if line.won else "   "
+            won = won_mark if line.won else " " * cell_len(won_mark)
             text.append(f"  {line.best:>3}  {won}  {line.player}", style)
             if line.games > 1:
-                text.append(f"  ({which} of {line.games} games)", "dim")
+                if state.first_only:
+                    games = ngettext(
+                        "  (first of {count} game)", "  (first of {count} games)", line.games
+                    )
+                else:
+                    games = ngettext(
+                        "  (best of {count} game)", "  (best of {count} games)", line.games
+                    )
+                text.append(games.format(count=line.games), "dim")
             text.append("\n")
     if state.share:
-        text.append("Share: ", "bold")
+        text.append(_("Share: "), "bold")
         text.append(state.share)
-        text.append("  (copied)" if state.copied else "  (y copies it)", "dim")
+        text.append(_("  (copied)") if state.copied else _("  (y copies it)"), "dim")
         text.append(f"\n{share_key(ASCII)}", "dim")
     return text
 

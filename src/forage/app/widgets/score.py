@@ -3,18 +3,32 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from forage.app.describe import CROSS, DOT, ELLIPSIS, TICK, TO, progress_words
+from forage.app.describe import (
+    CROSS,
+    DOT,
+    ELLIPSIS,
+    TICK,
+    TO,
+    bonus_text,
+    chars_within,
+    progress_words,
+    rating_text,
+    recipe_condition,
+    recipe_name,
+    wrap_cells,
+)
 from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.widgets.lines import FitsItsLines
 from forage.engine import GameResult, Recipe, RecipeProgress
+from forage.i18n import _
 
 TALL_CLASS: Final = "-tall-height"
 """The class of a screen tall enough for a challenge's whole base score (``TALL_ROWS``)."""
@@ -47,17 +61,27 @@ def breakdown_text(
     over, the woodland's rating, wrapped to ``width`` when given."""
     score = result.score
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append("Base score " if challenge else "Score ", "bold")
+    # Translators: the score panel's heading (28 columns with the number after it).
+    text.append(_("Base score ") if challenge else _("Score "), "bold")
     text.append(f"{score.base}", marks["score"])
     if compact:
         return text
     text.append("\n")
     parts = score.parts
-    text.append(f" food {parts.food} {DOT} mice {parts.mice}\n")
-    text.append(f" split {parts.split} {DOT} Edwood {parts.edwood}")
+    # Translators: the score panel, 27 columns at most.
+    text.append(
+        _(" food {food} {dot} mice {mice}").format(food=parts.food, mice=parts.mice, dot=DOT)
+    )
+    text.append("\n")
+    # Translators: the score panel, 27 columns at most.
+    text.append(
+        _(" split {split} {dot} Edwood {edwood}").format(
+            split=parts.split, edwood=parts.edwood, dot=DOT
+        )
+    )
     if result.finished:
-        rating = f"Woodland: {result.rating}"
-        for line in textwrap.wrap(rating, width - 1) if width > 10 else [rating]:
+        rating = _("Woodland: {rating}").format(rating=rating_text(result.rating))
+        for line in wrap_cells(rating, width - 1) if width > 10 else [rating]:
             text.append(f"\n {line}", "italic")
     return text
 
@@ -76,17 +100,18 @@ def final_text(
     target beside the final score says it)."""
     text = Text()
     final = result.score.final
-    text.append(f"Final {final}", marks["score"])
+    # Translators: the score panel, with a target after it: 28 columns in all.
+    text.append(_("Final {final}").format(final=final), marks["score"])
     if after is not None and after.score.final != final:
         text.append(f" {TO} {after.score.final}", "bold reverse")
     if result.target is not None:
-        text.append(f" {DOT} target {result.target}", "bold")
+        text.append(_(" {dot} target {target}").format(dot=DOT, target=result.target), "bold")
         sums = f" ({'+'.join(str(r.target) for r in recipes)})" if recipes else ""
         if not width or text.cell_len + len(sums) <= width:
             text.append(sums)
         gap = result.target - (after or result).score.final
-        rest = "reached" if gap <= 0 else f"{gap} to go"
-        fits = not width or text.cell_len + 3 + len(rest) <= width
+        rest = _("reached") if gap <= 0 else _("{gap} to go").format(gap=gap)
+        fits = not width or text.cell_len + 3 + cell_len(rest) <= width
         if fits:
             text.append(f" {DOT} {rest}")
         elif not compact:
@@ -126,30 +151,35 @@ def recipes_text(
         # The recipe's number beside its name, as beside the target (R17); its bonus apart,
         # the points it adds at the head of its condition (a doubling's condition says
         # "double" itself, and what the doubling is worth now follows it).
-        name = f"{recipe.name} ({recipe.target})"
-        hang = " " * (len(margin) + len(mark) + 1)
+        name = f"{recipe_name(recipe)} ({recipe.target})"
+        hang = " " * (len(margin) + cell_len(mark) + 1)
         room = width - len(hang) if width else 0
-        if not conditions and room and len(name) > room:  # one line a recipe: cut
-            lines = [name[: max(0, room - len(ELLIPSIS))].rstrip() + ELLIPSIS]
+        if not conditions and room and cell_len(name) > room:  # one line a recipe: cut
+            cut = chars_within(name, max(0, room - len(ELLIPSIS)))
+            lines = [name[:cut].rstrip() + ELLIPSIS]
         else:
-            lines = textwrap.wrap(name, room) if room > 8 else [name]
+            lines = wrap_cells(name, room) if room > 8 else [name]
         text.append(lines[0])
         for line in lines[1:]:
             text.append(f"\n{hang}{line}")
-        bonus = "" if recipe.doubles else f"+{recipe.bonus_text}"
-        tail = [f"{progress_words(count).capitalize()}."] if count is not None else []
+        bonus = "" if recipe.doubles else f"+{bonus_text(recipe)}"
+        tail = []
+        if count is not None:
+            # Translators: how far a recipe's count has got, as a sentence: "Now 4 of 5."
+            tail.append(_("{progress}.").format(progress=progress_words(count).capitalize()))
         if recipe.doubles and then.met and then.bonus:
-            tail.append(f"Now {then.bonus:+d}.")
+            tail.append(_("Now {bonus}.").format(bonus=f"{then.bonus:+d}"))
         indent = margin + "  "
         if not conditions:  # one line a recipe: its bonus beside its name where it fits
-            if bonus and (not room or len(lines[0]) + 1 + len(bonus) <= room):
+            if bonus and (not room or cell_len(lines[0]) + 1 + cell_len(bonus) <= room):
                 text.append(f" {bonus}", "italic")
             continue
         room = width - len(indent)
-        condition = f"{bonus}: {recipe.condition}" if bonus else recipe.condition
-        lines = textwrap.wrap(condition, room) if room > 0 else [condition]
+        condition = recipe_condition(recipe)
+        condition = f"{bonus}: {condition}" if bonus else condition
+        lines = wrap_cells(condition, room) if room > 0 else [condition]
         for said in tail:  # "Now 4 of 5." on the last line if it fits, else its own
-            if room <= 0 or len(lines[-1]) + 1 + len(said) <= room:
+            if room <= 0 or cell_len(lines[-1]) + 1 + cell_len(said) <= room:
                 lines[-1] += f" {said}"
             else:
                 lines.append(said)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual.reactive import var
 from textual.strip import Strip
 
-from forage.app.describe import ELLIPSIS, brief_within
+from forage.app.describe import ELLIPSIS, brief_within, chars_within
 from forage.app.themes import marks_of
 from forage.app.widgets.lines import WholeLines, line_regions
 
@@ -41,21 +42,30 @@ class StatusState(NamedTuple):
 def one_line(text: str, width: int) -> str:
     """Text on one line of ``width`` cells, cut with an ellipsis if it is longer."""
     text = " ".join(text.split())
-    if len(text) <= width:
+    if cell_len(text) <= width:
         return text
-    return text[: max(0, width - 1)].rstrip() + ELLIPSIS
+    return set_cell_size(text, max(0, width - 1)).rstrip() + ELLIPSIS
 
 
 def headline_lines(text: str, width: int) -> list[str]:
     """A headline on one line of ``width`` cells, or where it is longer on two (the second
-    cut with an ellipsis if need be): the reason a drop is refused is never cut short."""
+    cut with an ellipsis if need be): the reason a drop is refused is never cut short. A
+    line without spaces (Japanese) breaks after its last stop or comma that fits."""
     text = " ".join(text.split())
-    if len(text) <= width:
+    if cell_len(text) <= width:
         return [text]
-    cut = text.rfind(" ", 0, width + 1)
+    cut = text.rfind(" ", 0, chars_within(text, width + 1))
+    end = chars_within(text, width)
+    stop = max((index + 1 for index in range(end) if text[index] in WIDE_BREAKS), default=0)
+    if stop > cut + 1:  # after a full-width mark, later than the last space
+        return [text[:stop], one_line(text[stop:], width)]
     if cut <= 0:
         return [one_line(text, width)]
     return [text[:cut], one_line(text[cut + 1 :], width)]
+
+
+WIDE_BREAKS: Final = "、。：）"
+"""Full-width marks a line without spaces may break after."""
 
 
 MARGIN: Final = 1
@@ -133,7 +143,7 @@ class StatusBar(WholeLines):
         out = [(line, style) for line in head]
         if len(head) == 1:
             details = state.details
-            if state.brief and len(" ".join(details.split())) > width:
+            if state.brief and cell_len(" ".join(details.split())) > width:
                 details = brief_within(state.brief, width)
             out.append((one_line(details, width), NO_STYLE))
         if state.note:

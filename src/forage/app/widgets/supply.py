@@ -9,6 +9,7 @@ from textual.widget import Widget
 
 from forage.app.themes import PALETTES, marks_of, palette_name
 from forage.engine import COLOURS, Supply
+from forage.i18n import _
 
 
 class SupplyView(Widget):
@@ -23,15 +24,18 @@ class SupplyView(Widget):
     def render(self) -> Text:
         """Two lines: the dice left and Edwood."""
         text = Text(no_wrap=True, overflow="crop")
-        text.append("Dice left ", "bold")
+        # Translators: the supply panel's label, before three 5-column counts (28 columns).
+        text.append(_("Dice left "), "bold")
         bg = PALETTES[palette_name(self.app)].terrain
         for n, colour in enumerate(COLOURS):
             if n:
                 text.append(" ")
             text.append(f" {colour.value}:{self.supply[colour]} ", Style(bgcolor=bg[colour]))
-        text.append("\nEdwood ", "bold")
+        text.append("\n")
+        # Translators: the supply panel: whether Edwood is left (28 columns with the next).
+        text.append(_("Edwood "), "bold")
         if self.supply.edwood:
-            text.append("available (once)")
+            text.append(_("available (once)"))
         else:
-            text.append("used", marks_of(self.app)["refused"])
+            text.append(_("used"), marks_of(self.app)["refused"])
         return text

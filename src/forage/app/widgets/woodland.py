@@ -7,6 +7,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
+from rich.cells import cell_len
 from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
@@ -32,6 +33,7 @@ from forage.app.widgets.lines import WholeLines, line_regions
 from forage.engine import Area, Colour, Die, Outcome, Square
 from forage.engine.areas import EDWOOD_POINTS
 from forage.engine.woodland import Pos
+from forage.i18n import _
 
 UNDERLINE: Final = Style(underline=True)
 NO_STYLE: Final = Style()
@@ -83,9 +85,10 @@ def _fit(text: str, width: int) -> str:
     """A label in ``width`` cells, padded: where it is longer, its last words are left out
     (all of them if need be), never a word or a number cut short."""
     words = text.split(" ")
-    while len(" ".join(words)) > width:
+    while cell_len(" ".join(words)) > width:
         words.pop()
-    return " ".join(words).ljust(width)
+    fitted = " ".join(words)
+    return fitted + " " * (width - cell_len(fitted))
 
 
 def edwood_words(height: int) -> tuple[str, ...]:
@@ -135,7 +138,7 @@ def area_lines(
                 else f"{letters[0]}  {slash}  {letters[1]}"
             )
         else:
-            top = letters[0] if w <= 5 else TERRAIN[area.colours[0]]
+            top = letters[0] if w <= 5 else _(TERRAIN[area.colours[0]])
         rows = [_fit(top, w)]
         if die is None:
             rows += [" " * w] * (h - 1)
@@ -145,8 +148,8 @@ def area_lines(
             rows.append(_fit(" " * indent + label, w))
             badge = (1, indent, indent + len(label))
             if h >= 3:
-                extra = "mouse" if die.mouse else ("basket" if die.value == 15 else "")
-                rows.append(_fit("  " + extra if len(extra) + 2 <= w else extra, w))
+                extra = _("mouse") if die.mouse else (_("basket") if die.value == 15 else "")
+                rows.append(_fit("  " + extra if cell_len(extra) + 2 <= w else extra, w))
             rows += [" " * w] * (h - len(rows))
     return _paint(rows, area, die, badge, look, fg, on_card, no_color)
 
@@ -166,13 +169,14 @@ def _paint(
     mouse's face on red); row ``highlight`` marks a change the drop makes."""
     palette = look.card if on_card else look.terrain
     ink, basket = look.marks["text-card"].color, look.marks["basket"].color
-    w = len(rows[0]) if rows else 0
+    w = cell_len(rows[0]) if rows else 0
     row_b, start_b, end_b = badge
     lines: list[tuple[Chunk, ...]] = []
     for row, text in enumerate(rows):
         line: list[Chunk] = []
-        stripped = len(text.rstrip())
-        for column, char in enumerate(_fit(text, w)):
+        stripped = cell_len(text.rstrip())
+        column = 0  # the cell each character starts at (a Japanese one takes two)
+        for char in _fit(text, w):
             if die is not None and row == row_b and start_b <= column < end_b:
                 if die.mouse and column > start_b:
                     style = look.mouse
@@ -188,6 +192,7 @@ def _paint(
             if on_card and no_color:
                 style += Style(reverse=True)
             line.append((char, style))
+            column += cell_len(char)
         lines.append(tuple(line))
     return tuple(lines)
 
@@ -205,16 +210,16 @@ def card_lines(
     letters = "".join(c.value.lower() for c in area.colours)
     name = letters if len(letters) == 1 else SLASH.join(letters)
     if w > 5 and len(area.colours) == 1:
-        name = TERRAIN[area.colours[0]]
+        name = _(TERRAIN[area.colours[0]])
     elif w > 5:
         name = f"{letters[0]}  {SLASH}  {letters[1]}"
     p = preview if preview is not None else CellPreview("", "", "", "", "", False, None)
 
     def pick(long: str, short: str) -> str:
-        return long if len(long) <= w else short
+        return long if cell_len(long) <= w else short
 
     if h == 1:
-        rows = [p.short if 0 < len(p.short) <= w else name]
+        rows = [p.short if 0 < cell_len(p.short) <= w else name]
     elif h == 2:
         rows = [name, p.short or p.short_below]
     elif h == 3:
