@@ -13,9 +13,10 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from forage import __version__, startup
+from forage.adapters.argparse import WideTextFormatter
 from forage.adapters.argparse import install as speak_argparse
 from forage.cli.errors import (
     EXIT_BAD_INPUT,
@@ -54,7 +55,13 @@ COMMANDS = (
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line naming the problem (exit 2)."""
+    """argparse, but a usage error is one line naming the problem (exit 2), and help in a
+    language without spaces wrapped between its characters."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """An argument parser (its subcommands' too) whose help wraps Japanese."""
+        kwargs.setdefault("formatter_class", WideTextFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         """Print ``forage: message`` and exit 2 (``--help`` still shows the usage)."""
