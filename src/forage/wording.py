@@ -45,12 +45,15 @@ class SaidError(ValueError):
         super().__init__(str(message))
         self.said = message
 
+    def translated(self) -> str:
+        """The error's message in the player's language."""
+        return self.said.translated()
+
 
 def shown(value: object) -> str:
-    """A value as the player reads it: a :class:`Said` or :class:`SaidError` translated,
-    anything else as ``str()`` gives it."""
-    if isinstance(value, Said):
-        return value.translated()
-    if isinstance(value, SaidError):
-        return value.said.translated()
+    """A value as the player reads it: one that can say itself translated (a :class:`Said`,
+    a :class:`SaidError`, a record's error) so, anything else as ``str()`` gives it."""
+    translated = getattr(value, "translated", None)
+    if callable(translated):
+        return str(translated())
     return str(value)
