@@ -119,7 +119,7 @@ def updated(language: str, template: Catalog) -> Catalog:
     """A language's catalogue with the template's strings: new ones empty, gone ones
     dropped."""
     catalogue = read(po_path(language))
-    catalogue.update(template, update_creation_date=False)
+    catalogue.update(template, no_fuzzy_matching=True, update_creation_date=False)
     catalogue.obsolete.clear()
     return catalogue
 

@@ -11,6 +11,8 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from multiprocessing.process import BaseProcess
 
+import pytest
+
 from forage.adapters.futures import end_running_workers, running_workers
 
 
@@ -170,3 +172,66 @@ def test_a_process_pool_still_keeps_its_manager_thread_where_the_adapter_looks()
     end_running_workers(pool)
     settle_ended_pools()
     assert not manager.is_alive()
+
+
+def test_argparse_still_translates_its_words_through_its_module_level_names() -> None:
+    """argparse looks up ``_`` and ``ngettext`` in its module at each use: the adapter points
+    them elsewhere and argparse's usage and errors come out through them."""
+    import argparse
+
+    from forage.adapters.argparse import PRIVATE_NAMES, install
+
+    kept = {name: getattr(argparse, name, None) for name in PRIVATE_NAMES}
+    assert all(callable(found) for found in kept.values()), (
+        "argparse changed: its module-level _ and ngettext (gettext's) are gone "
+        "(forage/adapters/argparse.py)"
+    )
+    try:
+        install(lambda message: f"<{message}>", lambda one, many, n: f"<{one if n == 1 else many}>")
+        parser = argparse.ArgumentParser(prog="p", exit_on_error=False)
+        parser.add_argument("--n", type=int)
+        assert parser.format_usage().startswith("<usage: >p"), (
+            "argparse changed: its usage no longer says 'usage: ' through its module-level _ "
+            "(forage/adapters/argparse.py)"
+        )
+        assert "<options>" in parser.format_help()
+        try:
+            parser.parse_args(["--n", "x"])
+        except argparse.ArgumentError as error:
+            assert str(error) == "<argument --n: <invalid int value: 'x'>>", (
+                "argparse changed: its errors no longer go through its module-level _ "
+                "(forage/adapters/argparse.py)"
+            )
+        else:
+            raise AssertionError("argparse took 'x' for a whole number")
+    finally:
+        for name, found in kept.items():
+            setattr(argparse, name, found)
+
+
+def test_argparse_still_wraps_help_with_the_methods_the_formatter_overrides(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import argparse
+
+    monkeypatch.setenv("COLUMNS", "80")
+    from forage.adapters.argparse import PRIVATE_METHODS, WideTextFormatter, columns
+
+    for name in PRIVATE_METHODS:
+        assert callable(getattr(argparse.HelpFormatter, name, None)), (
+            f"argparse changed: HelpFormatter.{name} is gone (forage/adapters/argparse.py)"
+        )
+    parser = argparse.ArgumentParser(
+        prog="p", description="説明" * 60, formatter_class=WideTextFormatter
+    )
+    parser.add_argument("--x", help="長い説明の文" * 20)
+    lines = parser.format_help().splitlines()
+    assert max(columns(line) for line in lines) <= 80, (
+        "argparse changed: its help is no longer wrapped through HelpFormatter._split_lines "
+        "and _fill_text (forage/adapters/argparse.py)"
+    )
+    english = argparse.ArgumentParser(prog="p", description="word " * 40)
+    ours = argparse.ArgumentParser(
+        prog="p", description="word " * 40, formatter_class=WideTextFormatter
+    )
+    assert ours.format_help() == english.format_help()

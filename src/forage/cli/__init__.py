@@ -13,9 +13,11 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from forage import __version__, startup
+from forage.adapters.argparse import WideTextFormatter
+from forage.adapters.argparse import install as speak_argparse
 from forage.cli.errors import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
@@ -26,8 +28,10 @@ from forage.cli.errors import (
     report_crash,
     shortened,
 )
+from forage.i18n import N_, _, ngettext
 from forage.net import DEFAULT_SERVER
 from forage.startup import exit_on_interrupt
+from forage.wording import shown
 
 COMMANDS = (
     "play",
@@ -51,7 +55,13 @@ COMMANDS = (
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line naming the problem (exit 2)."""
+    """argparse, but a usage error is one line naming the problem (exit 2), and help in a
+    language without spaces wrapped between its characters."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """An argument parser (its subcommands' too) whose help wraps Japanese."""
+        kwargs.setdefault("formatter_class", WideTextFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         """Print ``forage: message`` and exit 2 (``--help`` still shows the usage)."""
@@ -65,7 +75,7 @@ def _whole(text: str) -> int:
     except ValueError as exc:
         from forage.files import number_problem
 
-        problem = number_problem(exc, "not a whole number")
+        problem = number_problem(exc, _("not a whole number"))
         raise argparse.ArgumentTypeError(f"{problem}: {shortened(text)!r}") from None
 
 
@@ -76,14 +86,16 @@ def _seed(text: str) -> int:
     try:
         return check_seed(_whole(text))
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise argparse.ArgumentTypeError(shown(exc)) from None
 
 
 def _positive(text: str) -> int:
     """A whole number of at least 1."""
     value = _whole(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {shortened(str(value))}")
+        raise argparse.ArgumentTypeError(
+            _("must be at least 1, not {value}").format(value=shortened(str(value)))
+        )
     return value
 
 
@@ -93,12 +105,19 @@ if TYPE_CHECKING:
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser for every command, or for ``command`` alone (it then parses that
-    command's arguments the same, and the game starts without building the other twelve)."""
+    command's arguments the same, and the game starts without building the other twelve);
+    argparse's own words in the player's language."""
+    speak_argparse(_, ngettext)
     parser = Parser(
         prog="forage",
-        description="Forage, the 9 card solitaire game. With no command, plays the game.",
+        description=_("Forage, the 9 card solitaire game. With no command, plays the game."),
     )
-    parser.add_argument("--version", action="version", version=f"forage {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"forage {__version__}",
+        help=_("show program's version number and exit"),
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, add in _PARSERS.items():
         if command is None or name == command:
@@ -107,199 +126,220 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _play(sub: Subparsers) -> None:
-    play = sub.add_parser("play", help="play the game in the terminal (the default)")
+    play = sub.add_parser("play", help=_("play the game in the terminal (the default)"))
     deal_source = play.add_mutually_exclusive_group()
-    deal_source.add_argument("--seed", type=_seed, help="deal from this seed")
-    deal_source.add_argument("--deal", metavar="CODE", help="play this deal code")
-    play.add_argument("--recipes", action="store_true", help="play a recipe challenge")
-    play.add_argument("--deck", type=int, choices=(1, 2), default=1, help="deck 1 or 2 of a seed")
-    play.add_argument("--record", metavar="FILE", help="write the game record here as you play")
-    play.add_argument("--player", metavar="NAME", help="who is playing (default: the last name)")
-    play.add_argument("file", metavar="FILE", nargs="?", help="continue the game of this record")
+    deal_source.add_argument("--seed", type=_seed, help=_("deal from this seed"))
+    deal_source.add_argument("--deal", metavar="CODE", help=_("play this deal code"))
+    play.add_argument("--recipes", action="store_true", help=_("play a recipe challenge"))
+    play.add_argument(
+        "--deck", type=int, choices=(1, 2), default=1, help=_("deck 1 or 2 of a seed")
+    )
+    play.add_argument("--record", metavar="FILE", help=_("write the game record here as you play"))
+    play.add_argument("--player", metavar="NAME", help=_("who is playing (default: the last name)"))
+    play.add_argument("file", metavar="FILE", nargs="?", help=_("continue the game of this record"))
 
 
 def _learn(sub: Subparsers) -> None:
-    sub.add_parser("learn", help="a guided first game that teaches the rules by playing them")
+    sub.add_parser("learn", help=_("a guided first game that teaches the rules by playing them"))
 
 
 def _puzzle(sub: Subparsers) -> None:
-    puzzle = sub.add_parser("puzzle", help="the day's puzzle: find the one best placement")
-    puzzle.add_argument("--date", metavar="YYYY-MM-DD", help="another day's puzzle (UTC)")
-    puzzle.add_argument("--json", action="store_true", help="print the puzzle as JSON")
+    puzzle = sub.add_parser("puzzle", help=_("the day's puzzle: find the one best placement"))
+    puzzle.add_argument("--date", metavar="YYYY-MM-DD", help=_("another day's puzzle (UTC)"))
+    puzzle.add_argument("--json", action="store_true", help=_("print the puzzle as JSON"))
 
 
 def _deal(sub: Subparsers) -> None:
-    deal = sub.add_parser("deal", help="print the deal code of a seed")
-    deal.add_argument("--seed", type=_seed, help="the seed (a fresh random one by default)")
-    deal.add_argument("--recipes", action="store_true", help="a recipe challenge deal")
-    deal.add_argument("--deck", type=int, choices=(1, 2), default=1, help="deck 1 or 2")
+    deal = sub.add_parser("deal", help=_("print the deal code of a seed"))
+    deal.add_argument("--seed", type=_seed, help=_("the seed (a fresh random one by default)"))
+    deal.add_argument("--recipes", action="store_true", help=_("a recipe challenge deal"))
+    deal.add_argument("--deck", type=int, choices=(1, 2), default=1, help=_("deck 1 or 2"))
 
 
 def _record_command(name: str, summary: str, json_help: str) -> Callable[[Subparsers], None]:
     """The subparser of a command that reads one game record and may print JSON."""
 
     def add(sub: Subparsers) -> None:
-        command = sub.add_parser(name, help=summary)
+        command = sub.add_parser(name, help=_(summary))
         command.add_argument("file", metavar="FILE")
-        command.add_argument("--json", action="store_true", help=json_help)
+        command.add_argument("--json", action="store_true", help=_(json_help))
 
     return add
 
 
 def _review(sub: Subparsers) -> None:
     _record_command(
-        "review", "move-by-move review of a game record", "print JSON instead of the screen"
+        "review", N_("move-by-move review of a game record"), N_("print JSON instead of the screen")
     )(sub)
     sub.choices["review"].add_argument(
         "--exact",
         action="store_true",
-        help="prove the verdicts of the last three placements however long it takes",
+        help=_("prove the verdicts of the last three placements however long it takes"),
     )
 
 
 def _bot(sub: Subparsers) -> None:
-    bot = sub.add_parser("bot", help="let a bot play many seeded games")
-    bot.add_argument("--games", type=_positive, required=True, help="how many games")
-    bot.add_argument("--seed", type=_seed, default=0, help="game i plays the deal of seed S+i")
+    bot = sub.add_parser("bot", help=_("let a bot play many seeded games"))
+    bot.add_argument("--games", type=_positive, required=True, help=_("how many games"))
+    bot.add_argument("--seed", type=_seed, default=0, help=_("game i plays the deal of seed S+i"))
     bot.add_argument("--policy", choices=("greedy", "expert"), default="greedy")
-    bot.add_argument("--recipes", action="store_true", help="play recipe challenges")
-    bot.add_argument("--json", action="store_true", help="print JSON")
+    bot.add_argument("--recipes", action="store_true", help=_("play recipe challenges"))
+    bot.add_argument("--json", action="store_true", help=_("print JSON"))
     bot.add_argument(
         "--record",
         metavar="FILE",
-        help="with --games 1: write the game's record here (forage review FILE shows it)",
+        help=_("with --games 1: write the game's record here (forage review FILE shows it)"),
     )
 
 
 def _par(sub: Subparsers) -> None:
-    par = sub.add_parser("par", help="the best score of a deal, knowing the draw order")
+    par = sub.add_parser("par", help=_("the best score of a deal, knowing the draw order"))
     par_source = par.add_mutually_exclusive_group(required=True)
-    par_source.add_argument("--seed", type=_seed, help="the deal of this seed")
-    par_source.add_argument("--deal", metavar="CODE", help="this deal code")
-    par_source.add_argument("file", metavar="FILE", nargs="?", help="a game record")
-    par.add_argument("--recipes", action="store_true", help="with --seed: a recipe challenge")
-    par.add_argument("--deck", type=int, choices=(1, 2), default=1, help="with --seed: deck")
-    par.add_argument("--json", action="store_true", help="print JSON")
+    par_source.add_argument("--seed", type=_seed, help=_("the deal of this seed"))
+    par_source.add_argument("--deal", metavar="CODE", help=_("this deal code"))
+    par_source.add_argument("file", metavar="FILE", nargs="?", help=_("a game record"))
+    par.add_argument("--recipes", action="store_true", help=_("with --seed: a recipe challenge"))
+    par.add_argument("--deck", type=int, choices=(1, 2), default=1, help=_("with --seed: deck"))
+    par.add_argument("--json", action="store_true", help=_("print JSON"))
 
 
 def _bench(sub: Subparsers) -> None:
-    bench = sub.add_parser("bench", help="measure the engine's speed")
-    bench.add_argument("--json", action="store_true", help="print JSON")
-    bench.add_argument("--quick", action="store_true", help="a short smoke run")
+    bench = sub.add_parser("bench", help=_("measure the engine's speed"))
+    bench.add_argument("--json", action="store_true", help=_("print JSON"))
+    bench.add_argument("--quick", action="store_true", help=_("a short smoke run"))
 
 
 def _whose(parser: argparse.ArgumentParser) -> None:
     """The ``--player NAME`` and ``--json`` options of the history's commands."""
-    parser.add_argument("--player", metavar="NAME", help="whose (default: the last name used)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--player", metavar="NAME", help=_("whose (default: the last name used)"))
+    parser.add_argument("--json", action="store_true", help=_("print JSON"))
 
 
 def _stats(sub: Subparsers) -> None:
-    _whose(sub.add_parser("stats", help="a player's statistics and achievements"))
+    _whose(sub.add_parser("stats", help=_("a player's statistics and achievements")))
 
 
 def _history(sub: Subparsers) -> None:
-    history = sub.add_parser("history", help="stored games, newest first")
+    history = sub.add_parser("history", help=_("stored games, newest first"))
     _whose(history)
-    history.add_argument("--limit", type=_positive, metavar="N", help="at most N games")
+    history.add_argument("--limit", type=_positive, metavar="N", help=_("at most N games"))
     history.add_argument(
-        "--export", type=_positive, metavar="ID", help="write stored game ID's record"
+        "--export", type=_positive, metavar="ID", help=_("write stored game ID's record")
     )
-    history.add_argument("file", nargs="?", metavar="FILE", help="with --export: where to")
+    history.add_argument("file", nargs="?", metavar="FILE", help=_("with --export: where to"))
 
 
 def _daily(sub: Subparsers) -> None:
-    daily = sub.add_parser("daily", help="play the day's deal, the same for everyone (UTC)")
-    daily.add_argument("--date", metavar="YYYY-MM-DD", help="another day's deal")
-    daily.add_argument("--recipes", action="store_true", help="the day's recipe challenge")
-    daily.add_argument("--code", action="store_true", help="print its deal code and exit")
-    daily.add_argument("--player", metavar="NAME", help="who is playing (default: the last name)")
+    daily = sub.add_parser("daily", help=_("play the day's deal, the same for everyone (UTC)"))
+    daily.add_argument("--date", metavar="YYYY-MM-DD", help=_("another day's deal"))
+    daily.add_argument("--recipes", action="store_true", help=_("the day's recipe challenge"))
+    daily.add_argument("--code", action="store_true", help=_("print its deal code and exit"))
+    daily.add_argument(
+        "--player", metavar="NAME", help=_("who is playing (default: the last name)")
+    )
     daily.add_argument(
         "--online",
         action="store_true",
-        help="the server's daily: dealt a card at a time, one ranked try a day, a leaderboard",
+        help=_("the server's daily: dealt a card at a time, one ranked try a day, a leaderboard"),
     )
     daily.add_argument(
         "--server",
         default="http://127.0.0.1:8000",
-        help="with --online: the server (http://127.0.0.1:8000)",
+        help=_("with --online: the server (http://127.0.0.1:8000)"),
     )
-    daily.add_argument("--name", metavar="NAME", help="with --online: your name on the server")
+    daily.add_argument("--name", metavar="NAME", help=_("with --online: your name on the server"))
 
 
 def _serve(sub: Subparsers) -> None:
-    serve = sub.add_parser("serve", help="play in a web browser (one game per browser tab)")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    serve.add_argument("--port", default="8000", help="port to listen on (8000)")
+    serve = sub.add_parser("serve", help=_("play in a web browser (one game per browser tab)"))
+    serve.add_argument("--host", default="127.0.0.1", help=_("address to listen on (127.0.0.1)"))
+    serve.add_argument("--port", default="8000", help=_("port to listen on (8000)"))
     serve.add_argument(
         "--max-games",
         metavar="N",
-        help="games (browser tabs) at once; more get a page saying so (8 a core, 4 to 64)",
+        help=_("games (browser tabs) at once; more get a page saying so (8 a core, 4 to 64)"),
     )
     serve.add_argument(
         "--max-rooms",
         metavar="N",
-        help="rooms open at once at ws://HOST:PORT/play; more are refused (1000)",
+        help=_("rooms open at once at ws://HOST:PORT/play; more are refused (1000)"),
     )
     serve.add_argument(
         "--db",
         metavar="URL",
-        help="keep rooms and the daily in PostgreSQL (postgresql://...), shared by servers;"
-        " default: an SQLite file in the data folder",
+        help=_(
+            "keep rooms and the daily in PostgreSQL (postgresql://...), shared by servers;"
+            " default: an SQLite file in the data folder"
+        ),
     )
     serve.add_argument(
         "--forwarded-allow-ips",
         metavar="IPS",
-        help="behind a reverse proxy: trust X-Forwarded-For, -Proto and -Host from these"
-        " addresses only (comma-separated); limits count the forwarded address",
+        help=_(
+            "behind a reverse proxy: trust X-Forwarded-For, -Proto and -Host from these"
+            " addresses only (comma-separated); limits count the forwarded address"
+        ),
     )
 
 
 def _leaderboard(sub: Subparsers) -> None:
-    board = sub.add_parser("leaderboard", help="a server's online daily leaderboard")
+    board = sub.add_parser("leaderboard", help=_("a server's online daily leaderboard"))
     board.add_argument(
-        "--server", default="http://127.0.0.1:8000", help="the server (http://127.0.0.1:8000)"
+        "--server", default="http://127.0.0.1:8000", help=_("the server (http://127.0.0.1:8000)")
     )
-    board.add_argument("--date", metavar="YYYY-MM-DD", help="another day's board (UTC)")
-    board.add_argument("--json", action="store_true", help="print the server's JSON as it is")
+    board.add_argument("--date", metavar="YYYY-MM-DD", help=_("another day's board (UTC)"))
+    board.add_argument("--json", action="store_true", help=_("print the server's JSON as it is"))
 
 
 def _room(sub: Subparsers) -> None:
     room = sub.add_parser(
         "room",
-        help="play with friends: open a room on a server, or join one; alone: the rooms this"
-        " data folder holds a seat in",
+        help=_(
+            "play with friends: open a room on a server, or join one; alone: the rooms this"
+            " data folder holds a seat in"
+        ),
     )
     room.add_argument(
         "--server",
         metavar="URL",
         dest="seats_server",
-        help="without new or join: the seats on this server only",
+        help=_("without new or join: the seats on this server only"),
     )
     rooms = room.add_subparsers(dest="room_command", metavar="new|join")
-    new = rooms.add_parser("new", help="open a room, show its code to give to friends, and play")
+    new = rooms.add_parser("new", help=_("open a room, show its code to give to friends, and play"))
     join = rooms.add_parser(
-        "join", help="join a friend's room and play in it, or take back the seat kept in it"
+        "join", help=_("join a friend's room and play in it, or take back the seat kept in it")
     )
-    join.add_argument("code", metavar="CODE", help="the room's code, as the host's screen shows it")
+    join.add_argument(
+        "code", metavar="CODE", help=_("the room's code, as the host's screen shows it")
+    )
     for command in (new, join):
         command.add_argument(
-            "--server", metavar="URL", default=DEFAULT_SERVER, help=f"the server ({DEFAULT_SERVER})"
+            "--server",
+            metavar="URL",
+            default=DEFAULT_SERVER,
+            help=_("the server ({server})").format(server=DEFAULT_SERVER),
         )
         command.add_argument(
-            "--name", metavar="NAME", help="your name in the room (default: the last name used)"
+            "--name", metavar="NAME", help=_("your name in the room (default: the last name used)")
         )
-    new.add_argument("--recipes", action="store_true", help="play a recipe challenge")
-    new.add_argument("--deck", type=int, choices=(1, 2), default=1, help="deck 1 or 2")
+    new.add_argument("--recipes", action="store_true", help=_("play a recipe challenge"))
+    new.add_argument("--deck", type=int, choices=(1, 2), default=1, help=_("deck 1 or 2"))
 
 
 _PARSERS: Final[dict[str, Callable[[Subparsers], None]]] = {
     "play": _play,
     "learn": _learn,
     "deal": _deal,
-    "replay": _record_command("replay", "check and score a game record", "print the result object"),
-    "moves": _record_command("moves", "every legal placement after a record's moves", "print JSON"),
-    "hint": _record_command("hint", "the suggested placement after a record's moves", "print JSON"),
+    "replay": _record_command(
+        "replay", N_("check and score a game record"), N_("print the result object")
+    ),
+    "moves": _record_command(
+        "moves", N_("every legal placement after a record's moves"), N_("print JSON")
+    ),
+    "hint": _record_command(
+        "hint", N_("the suggested placement after a record's moves"), N_("print JSON")
+    ),
     "bot": _bot,
     "par": _par,
     "review": _review,
@@ -343,14 +383,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_PIPE_CLOSED
     except Exception as error:
         if not _interrupted(error):  # a bug, or a worker process killed: logged, one line
-            return report_crash(error, "the command")
+            return report_crash(error, _("the command"))
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C that Python wrapped
         return EXIT_INTERRUPTED
 
 
 def _interrupted(error: BaseException | None) -> bool:
     """Whether an error is Ctrl+C or was caused by it."""
-    for _ in range(8):  # a chain is short; never follow a cycle for ever
+    for _step in range(8):  # a chain is short; never follow a cycle for ever
         if error is None:
             return False
         if isinstance(error, KeyboardInterrupt):
@@ -381,7 +421,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         args = parser.parse_args(given)
         if getattr(args, "recipes", False) and getattr(args, "deck", 1) == 2:
-            parser.error("a recipe challenge has no deck 2 (RULINGS R12): drop --deck 2")
+            parser.error(_("a recipe challenge has no deck 2 (RULINGS R12): drop --deck 2"))
     except BaseException:
         startup.release()
         raise

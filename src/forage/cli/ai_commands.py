@@ -21,6 +21,7 @@ from forage.cli.errors import fail, writable_file
 from forage.cli.output import console
 from forage.engine import Game
 from forage.files import write_atomic
+from forage.i18n import _, ngettext
 
 
 def _console() -> Console:
@@ -39,18 +40,22 @@ def hint_command(game: Game, as_json: bool) -> int:
         return 0
     console = _console()
     if found is None:
-        console.print("No hint: the game is over.")
+        console.print(_("No hint: the game is over."))
         return 0
     p = found.placement
-    text = f"Play card [bold]{p.card}[/bold] at ({p.x}, {p.y})"
+    # Translators: [bold]...[/bold] is Rich's markup; ", turned 90°" and ", mouse (1, 2)
+    # green" may follow.
+    text = _("Play card [bold]{card}[/bold] at ({x}, {y})").format(card=p.card, x=p.x, y=p.y)
     if p.rotation:
-        text += f", turned {int(p.rotation)}°"
+        text += _(", turned {degrees}°").format(degrees=int(p.rotation))
     if p.mouse:
-        text += ", mouse " + ", ".join(f"({m.x}, {m.y}) {m.colour.value}" for m in p.mouse)
+        choices = ", ".join(f"({m.x}, {m.y}) {m.colour.value}" for m in p.mouse)
+        text += _(", mouse {choices}").format(choices=choices)
     console.print(text)
     console.print(
-        f"Base score {found.score} ({found.gain:+d} now); "
-        f"expected {found.expected:.1f} after the next card too."
+        _(
+            "Base score {score} ({gain:+d} now); expected {expected:.1f} after the next card too."
+        ).format(score=found.score, gain=found.gain, expected=found.expected)
     )
     console.print(f"[dim]{p.notation()}[/dim]")
     return 0
@@ -63,7 +68,7 @@ def bot_command(
     ``record`` (one game only), write that game's record to the file."""
     if record is not None:
         if games != 1:
-            return fail("--record writes one game's record: use it with --games 1")
+            return fail(_("--record writes one game's record: use it with --games 1"))
         path = writable_file(record)
         from forage.ai.games import bot_played
         from forage.record import record_from_game
@@ -84,20 +89,39 @@ def bot_command(
     console = _console()
     if record is not None:
         console.print(
-            f"Record written to {record}; watch it with: forage review {record}", soft_wrap=True
+            _("Record written to {path}; watch it with: forage review {path}").format(path=record),
+            soft_wrap=True,
         )
-    kind = ("recipe challenge" if recipes else "standard game") + ("s" if games != 1 else "")
-    console.print(
-        f"[bold]{policy}[/bold] bot, {games} {kind} from seed {seed} "
-        f"({summary['games_per_second']} games/s)"
-    )
+    rate = summary["games_per_second"]
+    if recipes:
+        # Translators: [bold]...[/bold] is Rich's markup; {policy} is greedy or expert.
+        said = ngettext(
+            "[bold]{policy}[/bold] bot, {games} recipe challenge from seed {seed} ({rate} games/s)",
+            "[bold]{policy}[/bold] bot, {games} recipe challenges from seed {seed}"
+            " ({rate} games/s)",
+            games,
+        )
+    else:
+        # Translators: [bold]...[/bold] is Rich's markup; {policy} is greedy or expert.
+        said = ngettext(
+            "[bold]{policy}[/bold] bot, {games} standard game from seed {seed} ({rate} games/s)",
+            "[bold]{policy}[/bold] bot, {games} standard games from seed {seed} ({rate} games/s)",
+            games,
+        )
+    console.print(said.format(policy=policy, games=games, seed=seed, rate=rate))
     table = Table(show_header=False, box=None)
-    for label, key in (("mean", "mean"), ("median", "median"), ("best", "max"), ("worst", "min")):
+    figures = (
+        (_("mean"), "mean"),
+        (_("median"), "median"),
+        (_("best"), "max"),
+        (_("worst"), "min"),
+    )
+    for label, key in figures:
         table.add_row(label, str(summary[key]))
     console.print(table)
-    chart = Table(title="rating tiers (base score)" if not recipes else "rating tiers")
-    chart.add_column("tier")
-    chart.add_column("games", justify="right")
+    chart = Table(title=_("rating tiers (base score)") if not recipes else _("rating tiers"))
+    chart.add_column(_("tier"))
+    chart.add_column(_("games"), justify="right")
     chart.add_column("")
     counted = tiers(summary["scores"])
     most = max(count for _, count in counted) or 1
@@ -127,8 +151,12 @@ def par_command(game: Game, as_json: bool) -> int:
         )
         return 0
     console = _console()
-    console.print(f"{par_said(result.score, result.proven)}; found in {result.seconds:.2f} s")
-    console.print(f"Deal {game.deal.code}")
+    console.print(
+        _("{par}; found in {seconds:.2f} s").format(
+            par=par_said(result.score, result.proven), seconds=result.seconds
+        )
+    )
+    console.print(_("Deal {code}").format(code=game.deal.code))
     start = len(game.moves)
     for index, placement in enumerate(result.placements, start=start + 1):
         console.print(f"  {index}. {placement.notation()}")
@@ -150,12 +178,16 @@ def print_bench(results: dict[str, Any]) -> None:
     quick = results.get("quick", False)
     console = _console()
     m = results["machine"]
-    console.print(
-        f"[bold]forage bench[/bold]{' (quick)' if quick else ''}: {m['cpu']}, {m['cores']} cores, "
-        f"{m['implementation']} {m['python']}"
+    machine = _("{cpu}, {cores} cores, {implementation} {python}").format(
+        cpu=m["cpu"], cores=m["cores"], implementation=m["implementation"], python=m["python"]
     )
-    table = Table(title="legal placements with outcomes, both hand cards")
-    for column in ("turn", "placements", "engine ms", "engine /s", "sim ms", "sim /s"):
+    if quick:
+        console.print(_("[bold]forage bench[/bold] (quick): {machine}").format(machine=machine))
+    else:
+        console.print(_("[bold]forage bench[/bold]: {machine}").format(machine=machine))
+    table = Table(title=_("legal placements with outcomes, both hand cards"))
+    columns = (_("turn"), _("placements"), _("engine ms"), _("engine /s"), _("sim ms"), _("sim /s"))
+    for column in columns:
         table.add_column(column, justify="right")
     for row in results["enumeration"]:
         table.add_row(
@@ -167,8 +199,8 @@ def print_bench(results: dict[str, Any]) -> None:
             str(row["sim_placements_per_s"]),
         )
     console.print(table)
-    bots = Table(title="bots")
-    for column in ("policy", "games", "cards", "games/s", "s/game", "mean"):
+    bots = Table(title=_("bots"))
+    for column in (_("policy"), _("games"), _("cards"), _("games/s"), _("s/game"), _("mean")):
         bots.add_column(column, justify="right")
     for row in results["bots"]:
         bots.add_row(
@@ -180,8 +212,17 @@ def print_bench(results: dict[str, Any]) -> None:
             str(row["mean"]),
         )
     console.print(bots)
-    pars = Table(title="par")
-    for column in ("cards", "deals", "effort", "mean s", "max s", "proven", "mean score"):
+    pars = Table(title=_("par"))
+    par_columns = (
+        _("cards"),
+        _("deals"),
+        _("effort"),
+        _("mean s"),
+        _("max s"),
+        _("proven"),
+        _("mean score"),
+    )
+    for column in par_columns:
         pars.add_column(column, justify="right")
     for row in results["par"]:
         pars.add_row(
@@ -194,4 +235,4 @@ def print_bench(results: dict[str, Any]) -> None:
             str(row["mean_score"]),
         )
     console.print(pars)
-    console.print(f"[dim]{results['seconds']} s in all[/dim]")
+    console.print(_("[dim]{seconds} s in all[/dim]").format(seconds=results["seconds"]))

@@ -23,6 +23,7 @@ from forage.exits import (
     EXIT_OK,
     EXIT_PIPE_CLOSED,
 )
+from forage.i18n import _
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -61,10 +62,10 @@ def one_line(message: str) -> str:
     return " ".join(shortened(word, LONGEST_WORD) for word in message.split())
 
 
-def report_crash(error: BaseException, what: str = "the game") -> int:
+def report_crash(error: BaseException, what: str | None = None) -> int:
     """Log an unexpected error's traceback in the data folder and say in one line what
     stopped (a worker process that ended is named as such) and where the log is; the exit
-    code (``EXIT_CRASH``)."""
+    code (``EXIT_CRASH``); ``what`` stopped (by default, the game)."""
     import time
     import traceback
     from concurrent.futures import BrokenExecutor
@@ -72,16 +73,19 @@ def report_crash(error: BaseException, what: str = "the game") -> int:
     from forage import __version__
     from forage.app.saves import write_crash_log
 
+    what = _("the game") if what is None else what
     details = "".join(traceback.format_exception(error))
     header = f"forage {__version__}, Python {sys.version.split()[0]}, {time.ctime()}\n{sys.argv}\n"
     try:
-        where = f"; details in {write_crash_log(header + details)}"
+        where = _("; details in {path}").format(path=write_crash_log(header + details))
     except OSError:
         where = f": {error!r}"
     if isinstance(error, BrokenExecutor):  # the machine's doing, not a bug
-        said = f"{what} stopped: one of its worker processes ended (killed, or out of memory?)"
+        said = _(
+            "{what} stopped: one of its worker processes ended (killed, or out of memory?)"
+        ).format(what=what)
     else:
-        said = f"{what} stopped on an unexpected error"
+        said = _("{what} stopped on an unexpected error").format(what=what)
     print(f"forage: {said}{where}", file=sys.stderr)
     return EXIT_CRASH
 
@@ -102,32 +106,42 @@ def read_text(path: str, limit: int = MAX_READ) -> str:
     try:
         found = os.stat(path)
         if stat.S_ISDIR(found.st_mode):
-            raise BadInput(f"{path}: is a folder, not a file")
+            raise BadInput(_("{path}: is a folder, not a file").format(path=path))
         if not stat.S_ISREG(found.st_mode):
-            raise BadInput(f"{path}: not a regular file (a device, pipe or socket)")
+            raise BadInput(
+                _("{path}: not a regular file (a device, pipe or socket)").format(path=path)
+            )
         if found.st_size > limit:
-            raise BadInput(f"{path}: too large ({_size(found.st_size)}; at most {_size(limit)})")
+            raise BadInput(
+                _("{path}: too large ({size}; at most {limit})").format(
+                    path=path, size=_size(found.st_size), limit=_size(limit)
+                )
+            )
         with open(path, "rb") as handle:
             data = handle.read(limit + 1)
         if len(data) > limit:
-            raise BadInput(f"{path}: too large (more than {_size(limit)})")
+            raise BadInput(
+                _("{path}: too large (more than {limit})").format(path=path, limit=_size(limit))
+            )
         return data.decode("utf-8-sig")
     except FileNotFoundError:
-        raise BadInput(f"{path}: no such file") from None
+        raise BadInput(_("{path}: no such file").format(path=path)) from None
     except IsADirectoryError:
-        raise BadInput(f"{path}: is a folder, not a file") from None
+        raise BadInput(_("{path}: is a folder, not a file").format(path=path)) from None
     except UnicodeDecodeError:
-        raise BadInput(f"{path}: not a text file (not UTF-8)") from None
+        raise BadInput(_("{path}: not a text file (not UTF-8)").format(path=path)) from None
     except OSError as exc:
-        raise BadInput(f"{path}: cannot read ({exc.strerror})") from None
+        raise BadInput(
+            _("{path}: cannot read ({reason})").format(path=path, reason=exc.strerror)
+        ) from None
     except ValueError:  # a name holding a NUL byte
-        raise BadInput(f"{shortened(path)!r}: not a file name") from None
+        raise BadInput(_("{name}: not a file name").format(name=repr(shortened(path)))) from None
 
 
 def _size(count: int) -> str:
     """A number of bytes for a person: ``1 MB``, ``52.4 MB``, ``900 bytes``."""
     if count < 1000:
-        return f"{count} bytes"
+        return _("{count} bytes").format(count=count)
     if count < 1_000_000:
         return f"{count / 1000:.3g} kB"
     return f"{count / 1_000_000:.3g} MB"
@@ -136,11 +150,12 @@ def _size(count: int) -> str:
 def deal_option(code: str, option: str = "--deal") -> Deal:
     """The deal of a deal code given on the command line, or BadInput naming the problem."""
     from forage.record import deal_from_code
+    from forage.wording import shown
 
     try:
         return deal_from_code(code)
     except ValueError as exc:
-        raise BadInput(f"{option}: {exc}") from None
+        raise BadInput(f"{option}: {shown(exc)}") from None
 
 
 def writable_file(path: str, option: str = "--record") -> Path:
@@ -148,7 +163,7 @@ def writable_file(path: str, option: str = "--record") -> Path:
     from forage.files import write_problem
 
     if not path.strip():
-        raise BadInput(f"{option}: no file name given")
+        raise BadInput(_("{option}: no file name given").format(option=option))
     problem = write_problem(Path(path))
     if problem is not None:
         raise BadInput(f"{option} {path}: {problem}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import html
 import json
 import logging
 import os
@@ -31,6 +32,8 @@ from forage.adapters.textual_serve import ServerBase, game_process
 from forage.cli.errors import shortened
 from forage.cli.served_game import SERVER_PID_VARIABLE
 from forage.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED
+from forage.i18n import ENVIRONMENT as LANGUAGE_VARIABLE
+from forage.i18n import N_, SOURCE_LANGUAGE, catalogue, normalise
 from forage.net import ROOMS_CLIENT_VARIABLE, ROOMS_SERVER_VARIABLE
 from forage.net.bucket import Bucket
 from forage.net.forwarded import Arrival, Proxies, arrival
@@ -68,16 +71,44 @@ class TabLimits:
     """Messages that may wait for the game to take them; beyond it, messages are dropped."""
 
 
-def game_command(server_pid: int, rooms: str | None = None, vouch: str | None = None) -> str:
+def browser_language(accepted: str | None) -> str:
+    """The language forage ships that a browser's ``Accept-Language`` header likes best (by
+    its q-values, the first named among equals); English when it names none of them."""
+    ranked: list[tuple[float, int, str]] = []
+    for place, item in enumerate((accepted or "").split(",")[:LANGUAGE_RANGES]):
+        tag, _, parameters = item.partition(";")
+        quality = 1.0
+        for parameter in parameters.split(";"):
+            name, _, value = parameter.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    quality = float(value.strip())
+                except ValueError:
+                    quality = 0.0
+        code = normalise(tag.strip()) if tag.strip() not in ("", "*") else None
+        if code is not None and 0.0 < quality <= 1.0:
+            ranked.append((-quality, place, code))
+    return min(ranked)[2] if ranked else SOURCE_LANGUAGE
+
+
+def game_command(
+    server_pid: int,
+    rooms: str | None = None,
+    vouch: str | None = None,
+    language: str | None = None,
+) -> str:
     """The shell command each browser tab runs: this Python's ``forage play`` (the shell
     replaced by it, so that the game's parent is the server and stopping the game stops
-    that process), told which server started it and, if it serves rooms, their address
-    (where the game's ``i`` plays with friends) and what the server signed of the tab's
-    browser (``vouch``, so that the rooms count its address)."""
+    that process), told which server started it, the language of its browser (``language``,
+    as ``FORAGE_LANG``) and, if it serves rooms, their address (where the game's ``i``
+    plays with friends) and what the server signed of the tab's browser (``vouch``, so
+    that the rooms count its address)."""
     words = [sys.executable, "-m", "forage", "play"]
     if os.name == "nt":
         return subprocess.list2cmdline(words)
     told = f"export {SERVER_PID_VARIABLE}={server_pid}; "
+    if language is not None:
+        told += f"export {LANGUAGE_VARIABLE}={shlex.quote(language)}; "
     if rooms is not None:
         told += f"export {ROOMS_SERVER_VARIABLE}={shlex.quote(rooms)}; "
         if vouch is not None:
@@ -85,14 +116,16 @@ def game_command(server_pid: int, rooms: str | None = None, vouch: str | None = 
     return f"{told}exec {shlex.join(words)}"
 
 
-def full_page(limit: int) -> str:
-    """The page a browser gets when every game is taken."""
+def full_page(limit: int, language: str = SOURCE_LANGUAGE) -> str:
+    """The page a browser gets when every game is taken, in ``language``."""
+    words = catalogue(language)
+    title = html.escape(words.gettext(FULL_TITLE))
+    heading = html.escape(words.gettext(FULL_HEADING).format(limit=limit))
+    said = html.escape(words.gettext(FULL_SAID))
     return (
-        "<!doctype html><html><head><meta charset='utf-8'><title>Forage: all games taken"
+        f"<!doctype html><html lang='{language}'><head><meta charset='utf-8'><title>{title}"
         "</title></head><body style='font-family: sans-serif; margin: 3em'>"
-        f"<h1>All {limit} games are being played</h1>"
-        "<p>This forage serves at most that many browser tabs at once. Close a tab that "
-        "plays, or try again in a little while.</p></body></html>"
+        f"<h1>{heading}</h1><p>{said}</p></body></html>"
     )
 
 
@@ -122,6 +155,36 @@ def refusal(came: Arrival, origin: str | None, names: frozenset[str] | None) -> 
         if (parts.scheme.lower(), parts.netloc.lower()) != (came.scheme, host):
             return "the game can be played only from its own page"
     return None
+
+
+LANGUAGE_RANGES: Final = 32
+"""The most language ranges of an ``Accept-Language`` header read (browsers send a few)."""
+# Translators: the page a browser gets when forage serve runs as many games as it may.
+FULL_TITLE: Final = N_("Forage: all games taken")
+FULL_HEADING: Final = N_("All {limit} games are being played")
+FULL_SAID: Final = N_(
+    "This forage serves at most that many browser tabs at once. Close a tab that "
+    "plays, or try again in a little while."
+)
+
+# Translators: the game's web page (forage serve): its button to start, the line once the
+# game has ended and its button to play again.
+PAGE_WORDS: Final = (
+    (">Start</button>", N_("Start")),
+    (">Session ended.</div>", N_("Session ended.")),
+    (">Restart</button>", N_("Restart")),
+)
+"""The words of textual-serve's page, as its HTML holds them, and their messages."""
+
+
+def page_in(text: str, language: str) -> str:
+    """textual-serve's page of the game with its words in ``language``."""
+    if language == SOURCE_LANGUAGE:
+        return text
+    words = catalogue(language)
+    for held, message in PAGE_WORDS:
+        text = text.replace(held, held.replace(message, html.escape(words.gettext(message))))
+    return text.replace("<html>", f"<html lang='{language}'>", 1)
 
 
 UNKNOWN_CHILD: Final = "Unknown child process pid %d, will report returncode 255"
@@ -300,12 +363,16 @@ class GameServer(ServerBase):
         """The page, its links and websocket pointing where this browser reached us."""
         self.check(request)
         if self.full():
+            language = browser_language(request.headers.get("Accept-Language"))
             return web.Response(
-                status=503, text=full_page(self.max_games), content_type="text/html"
+                status=503, text=full_page(self.max_games, language), content_type="text/html"
             )
         # Set and used with no await between, so concurrent requests cannot mix.
         self.public_url = self.arrival_of(request).origin
         response: web.StreamResponse = await super().handle_index(request)
+        if isinstance(response, web.Response) and response.text is not None:
+            language = browser_language(request.headers.get("Accept-Language"))
+            response.text = page_in(response.text, language)
         return response
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
@@ -364,12 +431,16 @@ class GameServer(ServerBase):
         return websocket
 
     def command_for(self, request: web.Request) -> str:
-        """The command a tab's game runs: told, if this server serves rooms, what the rooms
-        sign of the tab's browser address, so that its limits are that browser's."""
-        if not self.own_command or self.rooms is None or request.remote is None:
+        """The command a tab's game runs: in the language its browser asks for and told, if
+        this server serves rooms, what the rooms sign of the tab's browser address, so that
+        its limits are that browser's."""
+        if not self.own_command:
             return self.command
-        vouch = self.rooms.vouch(self.arrival_of(request).client)
-        return game_command(os.getpid(), self.rooms_address, vouch)
+        vouch = None
+        if self.rooms is not None and request.remote is not None:
+            vouch = self.rooms.vouch(self.arrival_of(request).client)
+        language = browser_language(request.headers.get("Accept-Language"))
+        return game_command(os.getpid(), self.rooms_address, vouch, language)
 
     async def end(self, game: AppService) -> None:
         """End a game whose tab has closed; its place is free once its process has ended."""

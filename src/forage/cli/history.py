@@ -15,6 +15,8 @@ from forage.files import os_problem, write_atomic
 from forage.history.daily import daily_deal, daily_seed, parse_day, today
 from forage.history.database import HistoryUnreadable
 from forage.history.store import HistoryStore
+from forage.i18n import _
+from forage.wording import shown
 
 HISTORY_ROWS = 20
 """How many games ``forage history`` shows as a table without ``--limit``."""
@@ -70,11 +72,13 @@ def export_command(game_id: int, path: str | None) -> int:
         except HistoryUnreadable as exc:
             raise BadInput(str(exc)) from None
     if stored is None:
-        raise BadInput(f"--export {game_id}: no stored game has that id (see forage history)")
+        raise BadInput(
+            _("--export {id}: no stored game has that id (see forage history)").format(id=game_id)
+        )
     try:
         text = export_text(stored)
     except ValueError as exc:
-        raise BadInput(f"--export {game_id}: {exc}") from None
+        raise BadInput(f"--export {game_id}: {shown(exc)}") from None
     if target is None:
         sys.stdout.write(text)
         return 0
@@ -82,7 +86,11 @@ def export_command(game_id: int, path: str | None) -> int:
         write_atomic(target, text)
     except OSError as exc:
         raise BadInput(f"--export FILE {target}: {os_problem(exc)}") from None
-    print(f"Game {game_id}'s record written to {target}; watch it with: forage review {target}")
+    print(
+        _("Game {id}'s record written to {path}; watch it with: forage review {path}").format(
+            id=game_id, path=target
+        )
+    )
     return 0
 
 
@@ -91,7 +99,11 @@ def history_command(args: argparse.Namespace) -> int:
     if args.export is not None:
         return export_command(args.export, args.file)
     if args.file is not None:
-        raise BadInput(f"history: FILE ({shortened(args.file)!r}) goes with --export ID")
+        raise BadInput(
+            _("history: FILE ({file}) goes with --export ID").format(
+                file=repr(shortened(args.file))
+            )
+        )
     with _read_history() as store:
         try:
             player = player_name(args.player)
@@ -109,7 +121,7 @@ def history_command(args: argparse.Namespace) -> int:
 
     out = console(highlight=False)
     if not games:
-        out.print(f"No games stored for {player} yet.")
+        out.print(_("No games stored for {player} yet.").format(player=player))
         return 0
     out.print(history_table(games, out.width, ASCII))
     return 0
@@ -121,8 +133,10 @@ def daily_command(args: argparse.Namespace) -> int:
     if args.online:
         if args.code or args.date is not None or args.recipes:
             raise BadInput(
-                "--online: the server deals its own daily (today's, a standard game): "
-                "drop --code, --date and --recipes"
+                _(
+                    "--online: the server deals its own daily (today's, a standard game): "
+                    "drop --code, --date and --recipes"
+                )
             )
         from forage.cli.room import daily_online_command
 
@@ -130,7 +144,7 @@ def daily_command(args: argparse.Namespace) -> int:
     try:
         day = today() if args.date is None else parse_day(args.date)
     except ValueError as exc:
-        raise BadInput(f"--date: {exc}") from None
+        raise BadInput(f"--date: {shown(exc)}") from None
     if args.code:
         print(daily_deal(day, args.recipes).code)
         return 0

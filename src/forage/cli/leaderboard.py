@@ -23,8 +23,10 @@ from forage.cli.output import console
 from forage.cli.player import last_player
 from forage.history.daily import parse_day
 from forage.history.report import table_box
+from forage.i18n import _
 from forage.net.daily import BOARD_MOST_BYTES, BOARD_PATH, Board, BoardError
 from forage.net.protocol import name_key, shown_text
+from forage.wording import shown as shown_error
 
 DEFAULT_SERVER: Final = "http://127.0.0.1:8000"
 TIMEOUT_SECONDS: Final = 10.0
@@ -36,7 +38,9 @@ def board_url(server: str, day: str | None) -> str:
     base = server if "://" in server else f"http://{server}"
     parts = urlsplit(base)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise BadInput(f"--server: not an http address: {shortened(server)!r}")
+        raise BadInput(
+            _("--server: not an http address: {server}").format(server=repr(shortened(server)))
+        )
     query = f"?{urlencode({'date': day})}" if day is not None else ""
     return f"{parts.scheme}://{parts.netloc}{BOARD_PATH}{query}"
 
@@ -51,15 +55,21 @@ def fetch(url: str) -> str:
         raise BadInput(f"{url}: {said(exc)}") from None
     except urllib.error.URLError as exc:
         reason = exc.reason.strerror if isinstance(exc.reason, OSError) else exc.reason
-        raise BadInput(f"cannot reach {url} ({reason or exc})") from None
+        raise BadInput(
+            _("cannot reach {url} ({reason})").format(url=url, reason=reason or exc)
+        ) from None
     except (OSError, ValueError) as exc:
-        raise BadInput(f"cannot reach {url} ({exc})") from None
+        raise BadInput(_("cannot reach {url} ({reason})").format(url=url, reason=exc)) from None
     if len(body) > BOARD_MOST_BYTES:
-        raise BadInput(f"{url}: the answer is over {BOARD_MOST_BYTES} bytes")
+        raise BadInput(
+            _("{url}: the answer is over {most} bytes").format(url=url, most=BOARD_MOST_BYTES)
+        )
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError:
-        raise BadInput(f"{url}: the answer is not a leaderboard (not UTF-8)") from None
+        raise BadInput(
+            _("{url}: the answer is not a leaderboard (not UTF-8)").format(url=url)
+        ) from None
 
 
 def said(error: urllib.error.HTTPError) -> str:
@@ -77,27 +87,33 @@ def read_board(url: str, text: str) -> Board:
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         where = ".".join(str(part) for part in first["loc"])
-        problem = "not JSON" if first["type"] == "json_invalid" else f"{where}: {first['msg']}"
-        raise BadInput(f"{url}: the answer is not a leaderboard ({problem})") from None
+        problem = _("not JSON") if first["type"] == "json_invalid" else f"{where}: {first['msg']}"
+        raise BadInput(
+            _("{url}: the answer is not a leaderboard ({problem})").format(url=url, problem=problem)
+        ) from None
 
 
 def table(board: Board, mine: str | None = None, plain: bool = False) -> Table:
     """The board as a Rich table (names as plain text, never markup; ``plain``: drawn in
     ASCII), the line of the name ``mine`` (case and width aside) bold and marked ``(you)``."""
-    state = "over" if board.over else "being played"
+    if board.over:
+        title = _("Forage daily {date} (over)").format(date=board.date)
+    else:
+        title = _("Forage daily {date} (being played)").format(date=board.date)
     shown = Table(
-        title=f"Forage daily {board.date} ({state})",
+        title=title,
         title_justify="left",
         box=table_box(plain),
     )
-    for column, justify in (("rank", "right"), ("name", "left"), ("final", "right")):
+    # Translators: the columns of forage leaderboard's table.
+    for column, justify in ((_("rank"), "right"), (_("name"), "left"), (_("final"), "right")):
         shown.add_column(column, justify=justify)  # type: ignore[arg-type]
-    shown.add_column("finished (UTC)")
+    shown.add_column(_("finished (UTC)"))
     key = name_key(mine) if mine is not None else None
     for entry in board.entries:
         when = entry.finished[:19].replace("T", " ")
         own = key is not None and name_key(entry.name) == key
-        name = Text.assemble(entry.name, " (you)" if own else "")
+        name = Text.assemble(entry.name, _(" (you)") if own else "")
         style = "bold" if own else None
         shown.add_row(str(entry.rank), name, str(entry.final), Text(when), style=style)
     return shown
@@ -110,7 +126,7 @@ def leaderboard_command(args: argparse.Namespace) -> int:
         try:
             day = parse_day(args.date).isoformat()
         except ValueError as exc:
-            raise BadInput(f"--date: {exc}") from None
+            raise BadInput(f"--date: {shown_error(exc)}") from None
     url = board_url(args.server, day)
     text = fetch(url)
     board = read_board(url, text)
@@ -120,7 +136,7 @@ def leaderboard_command(args: argparse.Namespace) -> int:
     out = console(highlight=False)
     out.print(table(board, last_player(), ASCII))
     if not board.entries:
-        out.print("No try has ended yet." if not board.over else "Nobody played that day.")
+        out.print(_("No try has ended yet.") if not board.over else _("Nobody played that day."))
     if board.over and board.deal:
-        out.print(Text(f"The deal: {board.deal}"))
+        out.print(Text(_("The deal: {deal}").format(deal=board.deal)))
     return 0

@@ -21,6 +21,8 @@ from forage.cli.errors import (
     shortened,
     writable_file,
 )
+from forage.i18n import _
+from forage.wording import shown
 
 if TYPE_CHECKING:
     from forage.app.base import ForageBaseApp
@@ -49,7 +51,7 @@ def play_command(args: argparse.Namespace) -> int:
             args.seed, args.deal, args.recipes, args.deck, record, player=player, offer_learn=first
         )
     if args.seed is not None or args.deal is not None or args.recipes:
-        raise BadInput("play FILE: the record gives the deal; drop --seed, --deal and --recipes")
+        raise BadInput(_("play FILE: the record gives the deal; drop --seed, --deal and --recipes"))
     session = continued(args.file, record)
     if isinstance(session, int):
         return session
@@ -68,9 +70,11 @@ def continued(path: str, record_path: Path | None) -> Session | int:
         parsed = parse_record(text)
         game, moves = build_game(parsed)
     except RecordError as exc:
-        raise BadInput(f"{path}: {exc}") from None
+        raise BadInput(f"{path}: {shown(exc)}") from None
     if game.deck != standard_deck():
-        raise BadInput(f"{path}: cards: the game screen plays the built-in deck only")
+        raise BadInput(
+            _("{path}: cards: the game screen plays the built-in deck only").format(path=path)
+        )
     replayed = game.replay(moves)
     if replayed.refusal is not None:
         from forage.cli.records import refusal_line
@@ -107,9 +111,9 @@ def run_game(
         try:
             Game(Deal.from_code(deal_code), standard_deck())
         except ValueError as error:
-            return fail(f"--deal: {error}")
+            return fail(f"--deal: {shown(error)}")
     if deck not in (1, 2):
-        return fail(f"--deck: must be 1 or 2, not {shortened(str(deck))}")
+        return fail(_("--deck: must be 1 or 2, not {deck}").format(deck=shortened(str(deck))))
     for name, value in zip(("COLUMNS", "ROWS"), clamped_size(), strict=True):
         if value is not None:
             os.environ[name] = value

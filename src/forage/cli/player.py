@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from forage.cli.errors import BadInput, shortened
+from forage.i18n import _
 from forage.players import check_player
+from forage.wording import shown
 
 
 def last_player() -> str:
@@ -52,8 +54,14 @@ def player_name(
     try:
         checked = rule(name)
     except ValueError as exc:
-        how = "" if given is not None else f"; give another with {option}"
-        raise BadInput(f"{option}: {exc} (got {shortened(name)!r}{how})") from None
+        got = repr(shortened(name))
+        if given is not None:
+            problem = _("{problem} (got {name})").format(problem=shown(exc), name=got)
+        else:
+            problem = _("{problem} (got {name}; give another with {option})").format(
+                problem=shown(exc), name=got, option=option
+            )
+        raise BadInput(f"{option}: {problem}") from None
     if remember and given is not None:
         remember_player(checked)
     return checked

@@ -8,6 +8,7 @@ import json
 from forage.cli.errors import BadInput
 from forage.history.daily import parse_day, today
 from forage.puzzle import daily_puzzle
+from forage.wording import shown
 
 
 def puzzle_command(args: argparse.Namespace) -> int:
@@ -15,7 +16,7 @@ def puzzle_command(args: argparse.Namespace) -> int:
     try:
         day = today() if args.date is None else parse_day(args.date)
     except ValueError as exc:
-        raise BadInput(f"--date: {exc}") from None
+        raise BadInput(f"--date: {shown(exc)}") from None
     puzzle = daily_puzzle(day)
     if args.json:
         print(json.dumps(puzzle.contract_json(day), indent=2))

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from forage.cli.errors import EXIT_ILLEGAL, EXIT_OK, BadInput, fail, read_text
 from forage.engine import Deal, Game, Outcome
+from forage.i18n import _
 from forage.palette import mark
 from forage.record import (
     RecordError,
@@ -19,6 +20,7 @@ from forage.record import (
     placement_json,
     result_object,
 )
+from forage.wording import shown
 
 
 def new_seed() -> int:
@@ -49,15 +51,16 @@ def load_record(
         return load_game(read_text(path))
     except (BadInput, RecordError) as exc:
         message = str(exc) if isinstance(exc, BadInput) else f"{path}: {exc}"
-        if as_json:
+        if as_json:  # the JSON's message is the same in every language
             _print_json(({"moves": []} if listing else {}) | bad_input_object(message))
-        return fail(message)
+        return fail(str(exc) if isinstance(exc, BadInput) else f"{path}: {shown(exc)}")
 
 
 def refusal_line(path: str, game: Game, refusal: Outcome) -> str:
+    """The one line that says which move of a record is refused, and why."""
     index = len(game.moves)
     reason = refusal.reason.value if refusal.reason else "illegal"
-    return f"{path}: moves[{index}] ({refusal.placement}): {reason}: {refusal.message}"
+    return f"{path}: moves[{index}] ({refusal.placement}): {reason}: {_(refusal.message)}"
 
 
 def replay_command(args: argparse.Namespace) -> int:
@@ -81,17 +84,23 @@ def _print_summary(game: Game) -> None:
 
     console = new_console()
     result = game.result()
-    console.print(f"[bold]Deal[/bold] {game.deal.code}")
+    # Translators: [bold]...[/bold] is Rich's markup: keep it as it is.
+    console.print(_("[bold]Deal[/bold] {code}").format(code=game.deal.code))
     if result.stuck:
-        state = "stuck: no card in hand can be placed"
+        state = _("stuck: no card in hand can be placed")
     elif result.finished:
-        state = "finished"
+        state = _("finished")
     else:
-        state = f"turn {game.turn} of {game.turns}, hand {list(game.hand)}"
-    console.print(f"[bold]Moves[/bold] {len(game.moves)} ({state})")
+        state = _("turn {turn} of {turns}, hand {hand}").format(
+            turn=game.turn, turns=game.turns, hand=list(game.hand)
+        )
+    # Translators: [bold]...[/bold] is Rich's markup: keep it as it is.
+    console.print(
+        _("[bold]Moves[/bold] {count} ({state})").format(count=len(game.moves), state=state)
+    )
     console.print(summary(game))
     if result.won is not None:
-        won = Text("Won", mark("gain")) if result.won else Text("Lost", mark("refused"))
+        won = Text(_("Won"), mark("gain")) if result.won else Text(_("Lost"), mark("refused"))
         console.print(won)
 
 
@@ -119,11 +128,18 @@ def moves_command(args: argparse.Namespace) -> int:
 
     console = new_console()
     if not entries:
-        why = "the game is over" if game.is_finished() else "no card in hand can be placed"
-        console.print(f"No legal placements: {why}.")
+        if game.is_finished():
+            console.print(_("No legal placements: the game is over."))
+        else:
+            console.print(_("No legal placements: no card in hand can be placed."))
         return EXIT_OK
-    table = Table(title=f"{len(entries)} legal placements (base score now {base})")
-    for column in ("card", "rotation", "x", "y", "score"):
+    table = Table(
+        title=_("{count} legal placements (base score now {base})").format(
+            count=len(entries), base=base
+        )
+    )
+    # Translators: the columns of forage moves' table: card, rotation, x, y, score.
+    for column in (_("card"), _("rotation"), "x", "y", _("score")):
         table.add_column(column, justify="right")
     for e in entries:
         table.add_row(*(str(e[k]) for k in ("card", "rotation", "x", "y", "score")))

@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from forage.cli.errors import EXIT_OK
 from forage.cli.tools import game_of
+from forage.i18n import _
 
 
 def review_command(args: argparse.Namespace) -> int:
@@ -30,7 +31,7 @@ def review_command(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     # Drawn only as the review advances, so that no thread runs and the workers can fork.
     with Progress(
-        TextColumn("Reviewing"),
+        TextColumn(_("Reviewing")),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),

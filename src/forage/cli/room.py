@@ -23,9 +23,11 @@ from typing import Any, TypeVar
 
 from forage.cli.errors import BadInput, shortened
 from forage.cli.player import player_name, remember_player
+from forage.i18n import _
 from forage.net.identity import Seat, seat_in, seats
 from forage.net.link import Refused, RoomLink, Unreachable
 from forage.net.protocol import ErrorCode, name_key, new_token, room_code, room_name
+from forage.wording import shown
 
 T = TypeVar("T")
 
@@ -54,23 +56,25 @@ def room_player(given: str | None) -> str:
 def refusal_line(refused: Refused, server: str, code: str | None) -> str:
     """The one line for a room the server would not open or let the player into."""
     if refused.code == ErrorCode.NAME_TAKEN:
-        return f"--name: {refused} (choose another with --name)"
+        return _("--name: {refused} (choose another with --name)").format(refused=shown(refused))
     if refused.code == ErrorCode.NO_ROOM:
-        return f"room {code}: no room has that code on {server} (check it with the host)"
+        return _("room {code}: no room has that code on {server} (check it with the host)").format(
+            code=code, server=server
+        )
     if refused.code == ErrorCode.STARTED:
-        return (
-            f"room {code} has started on {server}, and this data folder holds no seat in it: "
+        return _(
+            "room {code} has started on {server}, and this data folder holds no seat in it: "
             "take yours back from the computer (or FORAGE_HOME) that joined it, or ask the "
             "host for a new room"
-        )
-    return f"{server}: {refused}"
+        ).format(code=code, server=server)
+    return f"{server}: {shown(refused)}"
 
 
 def seat_line(seat: Seat) -> str:
     """A seat as ``forage room`` lists it: code, server, turn (or lobby), name."""
     from forage.app.lettering import shown_code
 
-    turn = f"turn {seat.turn}" if seat.turn else "lobby"
+    turn = _("turn {turn}").format(turn=seat.turn) if seat.turn else _("lobby")
     return f"{shown_code(seat.room)}  {seat.server}  {turn}  ({seat.name})"
 
 
@@ -78,8 +82,10 @@ def seats_command(server: str | None) -> int:
     """List the rooms this data folder holds a seat in (on ``server`` only, if given)."""
     held = seats(server)
     if not held:
-        where = "" if server is None else f" on {server}"
-        print(f"This data folder holds no seat in a room{where}.")
+        if server is None:
+            print(_("This data folder holds no seat in a room."))
+        else:
+            print(_("This data folder holds no seat in a room on {server}.").format(server=server))
         return 0
     for seat in held:
         print(seat_line(seat))
@@ -91,11 +97,11 @@ def held_seat(code: str, server: str, given: str | None) -> Seat | None:
     the seat's is said (the seat is taken back under its own name)."""
     seat = seat_in(server, code)
     if seat is not None and given is not None and name_key(given.strip()) != name_key(seat.name):
-        print(
-            f"forage: taking back your seat in room {code} as {seat.name!r} "
-            f"(it was joined under that name; --name {shortened(given)!r} is not used)",
-            file=sys.stderr,
-        )
+        taking = _(
+            "taking back your seat in room {code} as {name} "
+            "(it was joined under that name; --name {given} is not used)"
+        ).format(code=code, name=repr(seat.name), given=repr(shortened(given)))
+        print(f"forage: {taking}", file=sys.stderr)
     return seat
 
 
@@ -109,8 +115,10 @@ def room_command(args: argparse.Namespace) -> int:
         code = room_code(args.code)
         if code is None:
             raise BadInput(
-                f"CODE: not a room code: {shortened(args.code)!r} (8 letters and digits, "
-                "as the host's screen shows it)"
+                _(
+                    "CODE: not a room code: {code} (8 letters and digits, "
+                    "as the host's screen shows it)"
+                ).format(code=repr(shortened(args.code)))
             )
     seat = None if code is None else held_seat(code, args.server, args.name)
     if seat is None:
@@ -129,20 +137,22 @@ def room_command(args: argparse.Namespace) -> int:
             else:
                 run_on(loop, link.join(code, name))
         except Unreachable as exc:
-            raise BadInput(f"--server: {exc}") from None
+            raise BadInput(f"--server: {shown(exc)}") from None
         except Refused as exc:
             if seat is not None and exc.code == ErrorCode.NO_ROOM:
                 raise BadInput(
-                    f"room {code}: {args.server} no longer has it (it has ended, or you left "
-                    "it): its seat is forgotten"
+                    _(
+                        "room {code}: {server} no longer has it (it has ended, or you left "
+                        "it): its seat is forgotten"
+                    ).format(code=code, server=args.server)
                 ) from None
             raise BadInput(refusal_line(exc, args.server, code)) from None
         if link.seat_problem is not None:
-            print(
-                f"forage: warning: your seat cannot be kept ({link.seat_problem}): if this "
-                f"program ends, room {link.state.room} cannot be taken back from here",
-                file=sys.stderr,
-            )
+            warning = _(
+                "warning: your seat cannot be kept ({problem}): if this "
+                "program ends, room {room} cannot be taken back from here"
+            ).format(problem=shown(link.seat_problem), room=link.state.room)
+            print(f"forage: {warning}", file=sys.stderr)
         return play_room(link, name, loop)
     finally:
         run_on(loop, link.close())
@@ -193,32 +203,35 @@ def daily_online_command(args: argparse.Namespace) -> int:
         except OSError as exc:
             from forage.files import os_problem
 
-            print(
-                f"forage: warning: your name's token cannot be kept ({os_problem(exc)}): "
-                f"{name!r} cannot be played on {args.server} from here again",
-                file=sys.stderr,
-            )
+            warning = _(
+                "warning: your name's token cannot be kept ({problem}): "
+                "{name} cannot be played on {server} from here again"
+            ).format(problem=shown(os_problem(exc)), name=repr(name), server=args.server)
+            print(f"forage: {warning}", file=sys.stderr)
     loop = asyncio.new_event_loop()
     link = RoomLink(args.server)
     try:
         try:
             run_on(loop, link.daily(name, token))
         except Unreachable as exc:
-            raise BadInput(f"--server: {exc}") from None
+            raise BadInput(f"--server: {shown(exc)}") from None
         except Refused as exc:
             if exc.code == ErrorCode.PLAYED:
-                print(
-                    f"forage: you have played today's online daily on {args.server} (one "
-                    f"ranked try a day); its board: forage leaderboard --server {args.server}"
-                )
+                played = _(
+                    "you have played today's online daily on {server} (one "
+                    "ranked try a day); its board: forage leaderboard --server {server}"
+                ).format(server=args.server)
+                print(f"forage: {played}")
                 return 0
             if exc.code == ErrorCode.NAME_TAKEN:
                 if made:  # the name is someone else's: the token made for it is no use
                     with contextlib.suppress(OSError):
                         keep_daily_token(args.server, name, None)
                 raise BadInput(
-                    f"--name: {name!r} is taken on {args.server}'s online daily: it was first "
-                    "used on another computer, which alone holds its key; choose another name"
+                    _(
+                        "--name: {name} is taken on {server}'s online daily: it was first "
+                        "used on another computer, which alone holds its key; choose another name"
+                    ).format(name=repr(name), server=args.server)
                 ) from None
             raise BadInput(refusal_line(exc, args.server, None)) from None
         if link.state.token != token:  # a server that made its own

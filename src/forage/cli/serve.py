@@ -16,7 +16,9 @@ import sys
 from typing import TYPE_CHECKING
 
 from forage.cli.errors import BadInput, shortened
+from forage.i18n import _
 from forage.net.forwarded import NotProxies, Proxies, parse_proxies
+from forage.wording import shown as said
 
 if TYPE_CHECKING:
     from forage.cli.game_server import GameServer
@@ -29,9 +31,17 @@ def whole_in_range(text: str, option: str, lowest: int, highest: int) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise BadInput(f"{option}: not a whole number: {shortened(text)!r}") from None
+        raise BadInput(
+            _("{option}: not a whole number: {text}").format(
+                option=option, text=repr(shortened(text))
+            )
+        ) from None
     if not lowest <= value <= highest:
-        raise BadInput(f"{option}: must be from {lowest} to {highest}, not {value}")
+        raise BadInput(
+            _("{option}: must be from {lowest} to {highest}, not {value}").format(
+                option=option, lowest=lowest, highest=highest, value=value
+            )
+        )
     return value
 
 
@@ -45,7 +55,7 @@ def addresses(host: str, port: int) -> list[str]:
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError):
-        raise BadInput(f"--host: no such address: {host!r}") from None
+        raise BadInput(_("--host: no such address: {host}").format(host=repr(host))) from None
     return sorted({str(info[4][0]) for info in found})
 
 
@@ -74,12 +84,18 @@ def check_free(host: str, port: int) -> None:
 def bind_problem(host: str, port: int, exc: OSError) -> str:
     """The one-line message for a failure to listen on host:port."""
     if exc.errno == errno.EADDRINUSE:
-        return f"--port: {port} is in use on {host} (choose another with --port)"
+        return _("--port: {port} is in use on {host} (choose another with --port)").format(
+            port=port, host=host
+        )
     if exc.errno == errno.EACCES:
-        return f"--port: not allowed to listen on port {port} (try a port above 1023)"
+        return _("--port: not allowed to listen on port {port} (try a port above 1023)").format(
+            port=port
+        )
     if exc.errno == errno.EADDRNOTAVAIL:
-        return f"--host: {host} is not an address of this computer"
-    return f"cannot listen on {host}:{port} ({exc.strerror or exc})"
+        return _("--host: {host} is not an address of this computer").format(host=host)
+    return _("cannot listen on {host}:{port} ({reason})").format(
+        host=host, port=port, reason=exc.strerror or exc
+    )
 
 
 def page_address(host: str, port: int) -> str:
@@ -127,7 +143,11 @@ def database_option(text: str | None) -> str | None:
         return None
     if not text.startswith(("postgresql://", "postgres://")):
         shown = text.split("@")[-1] if "@" in text else text
-        raise BadInput(f"--db: a PostgreSQL address postgresql://..., not {shortened(shown)!r}")
+        raise BadInput(
+            _("--db: a PostgreSQL address postgresql://..., not {given}").format(
+                given=repr(shortened(shown))
+            )
+        )
     return text
 
 
@@ -138,7 +158,9 @@ def proxies_option(text: str | None) -> Proxies:
     try:
         return parse_proxies(text)
     except NotProxies as exc:
-        raise BadInput(f"--forwarded-allow-ips: {exc.problem}: {shortened(exc.item)!r}") from None
+        raise BadInput(
+            f"--forwarded-allow-ips: {said(exc.problem)}: {shortened(exc.item)!r}"
+        ) from None
 
 
 def serve_command(args: argparse.Namespace) -> int:
@@ -158,14 +180,18 @@ def serve_command(args: argparse.Namespace) -> int:
         proxies,
     )
     server = _make_server(host, port, local_names(host, port), limit, rooms, proxies)
-    print(f"forage: serving the game at {page_address(host, port)} — open it in a web browser")
+    serving = _("serving the game at {address} — open it in a web browser").format(
+        address=page_address(host, port)
+    )
+    print(f"forage: {serving}")
     if open_to:
-        print(
-            f"forage: warning: listening on {', '.join(open_to)}: anyone who can reach this "
-            f"computer on port {port} can play, and each game runs here",
-            file=sys.stderr,
-        )
-    print("forage: each browser tab is its own game; ctrl+c stops the server", flush=True)
+        warning = _(
+            "warning: listening on {addresses}: anyone who can reach this "
+            "computer on port {port} can play, and each game runs here"
+        ).format(addresses=", ".join(open_to), port=port)
+        print(f"forage: {warning}", file=sys.stderr)
+    each = _("each browser tab is its own game; ctrl+c stops the server")
+    print(f"forage: {each}", flush=True)
     try:
         server.serve()
     except OSError as exc:  # lost a race for the port after check_free

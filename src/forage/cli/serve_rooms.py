@@ -9,12 +9,14 @@ from dataclasses import replace
 from typing import Final
 
 from forage.cli.errors import BadInput
+from forage.i18n import _
 from forage.net.admission import ServerRules
 from forage.net.database import StoreError
 from forage.net.forwarded import Proxies
 from forage.net.server import RoomServer
 from forage.net.service import RoomService
 from forage.net.store import RoomStore
+from forage.wording import shown
 
 MOST_ROOMS: Final = 100_000
 """The largest --max-rooms."""
@@ -32,5 +34,5 @@ def room_server(
     try:
         store = RoomStore.open(url=url)
     except StoreError as exc:
-        raise BadInput(f"the rooms' store {exc}") from None
+        raise BadInput(_("the rooms' store {problem}").format(problem=shown(exc))) from None
     return RoomServer(RoomService(store, rules))

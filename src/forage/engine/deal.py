@@ -8,6 +8,9 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
+from forage.i18n import N_
+from forage.wording import SaidError, said
+
 SEED_LIMIT: Final = 1 << 64
 """Seeds are whole numbers from 0 up to, not including, this (R14: 64 bits)."""
 _MASK64: Final = SEED_LIMIT - 1
@@ -47,7 +50,9 @@ class SplitMix64:
 def check_seed(seed: int) -> int:
     """The seed itself; raises ValueError if it is not in 0 <= seed < 2**64."""
     if not 0 <= seed < SEED_LIMIT:
-        raise ValueError(f"a seed is a whole number from 0 to 2**64 - 1, not {_shown(seed)}")
+        raise SaidError(
+            said(N_("a seed is a whole number from 0 to 2**64 - 1, not {seed}"), seed=_shown(seed))
+        )
     return seed
 
 
@@ -119,13 +124,23 @@ class Deal(BaseModel):
         """Parse a deal code; raises ValueError naming what is wrong."""
         text = code.strip()
         if not re.fullmatch(CODE, text):
-            raise ValueError(f"not a deal code: {code!r} (expected like 4.11:5.12.3.1.9.17.2.8.14)")
+            raise SaidError(
+                said(
+                    N_("not a deal code: {code} (expected like 4.11:5.12.3.1.9.17.2.8.14)"),
+                    code=repr(code),
+                )
+            )
         recipes: tuple[int, int] | None = None
         if ":" in text:
             head, _, text = text.partition(":")
             parts = [int(p) for p in head.split(".")]
             if len(parts) != 2:
-                raise ValueError(f"a deal code names two recipes before ':', not {len(parts)}")
+                raise SaidError(
+                    said(
+                        N_("a deal code names two recipes before ':', not {count}"),
+                        count=len(parts),
+                    )
+                )
             recipes = (parts[0], parts[1])
         cards = tuple(int(p) for p in text.split("."))
         return cls.checked(cards, recipes)

@@ -29,6 +29,7 @@ from forage.engine.board import (
 )
 from forage.engine.cards import Card
 from forage.engine.woodland import Die, Square, die, square
+from forage.i18n import N_
 
 
 class Reason(StrEnum):
@@ -44,15 +45,20 @@ class Reason(StrEnum):
     BAD_MOUSE_COLOUR = "bad-mouse-colour"
 
 
+# Translators: why a placement is refused, after "moves[3] (12r90@1,-1): no-overlap: ".
 REASON_TEXT: Final = {
-    Reason.GAME_OVER: "the game is over",
-    Reason.NOT_IN_HAND: "that card is not in your hand",
-    Reason.NO_OVERLAP: "the card must cover at least one area of the woodland",
-    Reason.COVERS_EDWOOD: "Edwood's area can never be covered",
-    Reason.COVERS_MOUSE: "a mouse die can only be covered by an area of its colour, using Edwood",
-    Reason.EDWOOD_USED: "covering a mouse die needs Edwood, and he is already used",
-    Reason.NO_MOUSE_DIE: "a mouse die is needed but none of its colour is left and Edwood is used",
-    Reason.BAD_MOUSE_COLOUR: "that mouse colour cannot be chosen there",
+    Reason.GAME_OVER: N_("the game is over"),
+    Reason.NOT_IN_HAND: N_("that card is not in your hand"),
+    Reason.NO_OVERLAP: N_("the card must cover at least one area of the woodland"),
+    Reason.COVERS_EDWOOD: N_("Edwood's area can never be covered"),
+    Reason.COVERS_MOUSE: N_(
+        "a mouse die can only be covered by an area of its colour, using Edwood"
+    ),
+    Reason.EDWOOD_USED: N_("covering a mouse die needs Edwood, and he is already used"),
+    Reason.NO_MOUSE_DIE: N_(
+        "a mouse die is needed but none of its colour is left and Edwood is used"
+    ),
+    Reason.BAD_MOUSE_COLOUR: N_("that mouse colour cannot be chosen there"),
 }
 
 

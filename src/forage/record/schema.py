@@ -16,6 +16,9 @@ from forage.engine import (
     Placement,
 )
 from forage.files import json_problem, number_problem
+from forage.i18n import N_, _
+from forage.wording import Said, SaidError
+from forage.wording import shown as shown_said
 
 FORMAT = "forage/1"
 
@@ -39,13 +42,21 @@ DeckIn = Annotated[StrictInt, _one_of(1, 2)]
 
 
 class RecordError(ValueError):
-    """A record that cannot be read: ``field`` names where, the message says what."""
+    """A record that cannot be read: ``field`` names where, the message says what (in
+    English as ``str()``, the JSON's; translated by :meth:`translated`)."""
 
-    def __init__(self, field: str, problem: str) -> None:
-        """Describe the bad field and what is wrong with it."""
+    def __init__(self, field: str, problem: str | Said | SaidError, **values: object) -> None:
+        """Describe the bad field and what is wrong with it: a message (marked ``N_``, with
+        the ``values`` of its fields if it has any), or a sentence already made."""
         self.field = field
-        self.problem = problem
-        super().__init__(f"{field}: {problem}" if field else problem)
+        self.said = Said(problem, values) if isinstance(problem, str) and values else problem
+        self.problem = str(self.said)
+        super().__init__(f"{field}: {self.problem}" if field else self.problem)
+
+    def translated(self) -> str:
+        """The field and its problem, in the player's language."""
+        said = _(self.said) if isinstance(self.said, str) else shown_said(self.said)
+        return f"{self.field}: {said}" if self.field else said
 
 
 class MouseIn(BaseModel):
@@ -119,11 +130,11 @@ def parse_record(text: str) -> GameRecord:
     except json.JSONDecodeError as exc:
         raise RecordError("", json_problem(exc)) from None
     except RecursionError:
-        raise RecordError("", "not a record (JSON nested too deeply)") from None
+        raise RecordError("", N_("not a record (JSON nested too deeply)")) from None
     except ValueError as exc:  # Python's limit on the digits of a whole number
-        raise RecordError("", f"not a record ({number_problem(exc)})") from None
+        raise RecordError("", N_("not a record ({reason})"), reason=number_problem(exc)) from None
     if not isinstance(data, dict):
-        raise RecordError("", "a record is a JSON object")
+        raise RecordError("", N_("a record is a JSON object"))
     inside = ""
     if _is_wrapper(data):  # forage par --json's output: the record is its "record"
         inside, text = "record.", json.dumps(data["record"])
