@@ -20,7 +20,7 @@ from helpers import run_forage
 from room_serving import Player, check_results, rooms_at, run
 from terminal import Terminal
 
-from forage.app.settings import Settings, save_settings
+from forage.settings import Settings, save_settings
 from forage.history.store import HistoryStore
 from forage.net.identity import seats
 from forage.net.protocol import LAST_TURN, DealOut, EndOut, LobbyOut, ProgressOut, TurnOut

@@ -9,7 +9,7 @@ from typing import Final
 
 SRC: Final = Path(__file__).parent.parent / "src"
 
-LAYER: Final = {
+LAYER: Final[dict[str, float]] = {
     "forage": 0,
     "forage.exits": 0,
     "forage.sqlite": 0,
@@ -19,6 +19,9 @@ LAYER: Final = {
     "forage.paths": 0,
     "forage.screen_size": 0,
     "forage.startup": 0,
+    "forage.settings": 0.25,
+    "forage.i18n": 0.5,
+    "forage.wording": 0.75,
     "forage.engine": 1,
     "forage.carddata": 2,
     "forage.palette": 2,

@@ -130,7 +130,7 @@ def current() -> str:
 
 def kept_language() -> str | None:
     """The language the player chose in the game, kept in settings.json (None: none)."""
-    from forage.app.settings import load_settings  # a small JSON read, with no Textual
+    from forage.settings import load_settings  # a small JSON read, with no Textual
 
     return load_settings().language
 

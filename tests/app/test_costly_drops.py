@@ -122,7 +122,7 @@ async def test_a_costly_drop_asks_for_a_second_enter_saying_its_cost(
 @pytest.mark.parametrize("size", SIZES)
 @sync
 async def test_turning_the_question_off_lasts_to_the_next_game(size: tuple[int, int]) -> None:
-    from forage.app.settings import load_settings, settings_path
+    from forage.settings import load_settings, settings_path
 
     app, spot = costly_app()
     async with app.run_test(size=size) as pilot:

@@ -16,7 +16,7 @@ from forage.app.languages import RESUME_VARIABLE, Restart, next_language
 from forage.app.learn_app import LearnApp
 from forage.app.saves import SAVE_NAME
 from forage.app.session import Session
-from forage.app.settings import load_settings
+from forage.settings import load_settings
 
 
 def test_the_next_language_goes_round_every_language() -> None:

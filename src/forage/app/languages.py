@@ -53,7 +53,7 @@ def language_name(code: str) -> str:
 def keep_language(code: str) -> bool:
     """Keep ``code`` as the player's language in settings.json; whether it could be
     written."""
-    from forage.app.settings import load_settings, save_settings
+    from forage.settings import load_settings, save_settings
 
     return save_settings(dataclasses.replace(load_settings(), language=code))
 

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Final
 
-from forage.app.settings import read_kept, write_kept
+from forage.settings import read_kept, write_kept
 from forage.paths import HISTORY_FILE, data_dir
 
 PROGRESS_NAME: Final = "learn.json"

@@ -30,7 +30,7 @@ from forage.app.screens.game_flow import GameFlow
 from forage.app.screens.game_hints import HintActions
 from forage.app.services import services_of
 from forage.app.session import Session
-from forage.app.settings import Settings
+from forage.settings import Settings
 from forage.app.themes import next_theme, palette_name
 from forage.app.view import (
     DropChange,
