@@ -20,11 +20,11 @@ from helpers import run_forage
 from room_serving import Player, check_results, rooms_at, run
 from terminal import Terminal
 
-from forage.settings import Settings, save_settings
 from forage.history.store import HistoryStore
 from forage.net.identity import seats
 from forage.net.protocol import LAST_TURN, DealOut, EndOut, LobbyOut, ProgressOut, TurnOut
 from forage.record import load_game
+from forage.settings import Settings, save_settings
 
 CID = 2
 """Cid's number in the room (Ann, the host, is 1)."""

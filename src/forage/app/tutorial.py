@@ -12,8 +12,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Final
 
-from forage.settings import read_kept, write_kept
 from forage.paths import HISTORY_FILE, data_dir
+from forage.settings import read_kept, write_kept
 
 PROGRESS_NAME: Final = "learn.json"
 PROGRESS_FORMAT: Final = "forage-learn/1"

@@ -30,7 +30,6 @@ from forage.app.screens.game_flow import GameFlow
 from forage.app.screens.game_hints import HintActions
 from forage.app.services import services_of
 from forage.app.session import Session
-from forage.settings import Settings
 from forage.app.themes import next_theme, palette_name
 from forage.app.view import (
     DropChange,
@@ -59,6 +58,7 @@ from forage.app.widgets import (
     WoodlandView,
 )
 from forage.engine import Outcome, Placement
+from forage.settings import Settings
 
 if TYPE_CHECKING:
     pass

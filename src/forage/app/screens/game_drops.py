@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from forage.app.describe import asking_words
-from forage.settings import Settings, load_settings, save_settings
 from forage.app.view import PositionKey, drop_change, is_costly
 from forage.engine import Placement
+from forage.settings import Settings, load_settings, save_settings
 
 if TYPE_CHECKING:
     from forage.app.screens.base import ForageScreen
