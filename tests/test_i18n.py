@@ -205,3 +205,61 @@ def test_no_source_string_uses_positional_fields() -> None:
                 ):
                     wrong.append(repr(source))
     assert wrong == [], "\n".join(wrong)
+
+
+DISPLAY_CALLS: dict[str, tuple[int, ...]] = {
+    "notify": (0,),
+    "Static": (0,),
+    "Label": (0,),
+    "Button": (0,),
+    "Binding": (2,),
+    "say": (0,),
+    "tell": (0,),
+    "ConfirmScreen": (0,),
+    "Text": (0,),
+    "SystemExit": (0,),
+    "print": (0,),
+    "fail": (0,),
+    "error": (0,),
+}
+"""Calls whose argument at these positions a player reads (a widget's text, a footer's
+label, a message, a line printed, an error the command line shows)."""
+DISPLAY_KEYWORDS = frozenset({"description", "title", "sub_title", "message", "help"})
+"""Keyword arguments a player reads."""
+PLAYER_PACKAGES = ("app", "cli")
+"""The parts of forage whose every literal shown is the player's to read."""
+WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def _shown_literal(node: ast.expr) -> bool:
+    """Whether an argument is text written in English right there (a literal or f-string
+    with a word in it), rather than a value or a string that went through gettext."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = re.sub(r"\[/?[a-z $#.@=-]*\]", "", node.value)  # Rich markup is not words
+        return bool(WORD.search(text))
+    if isinstance(node, ast.JoinedStr):
+        return any(_shown_literal(part) for part in node.values)
+    return False
+
+
+def test_no_text_shown_to_a_player_bypasses_gettext() -> None:
+    wrong: list[str] = []
+    for package in PLAYER_PACKAGES:
+        for path in sorted((ROOT / "src" / "forage" / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.Call):
+                    continue
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                shown = [
+                    node.args[index]
+                    for index in DISPLAY_CALLS.get(name, ())
+                    if index < len(node.args)
+                ]
+                shown += [k.value for k in node.keywords if k.arg in DISPLAY_KEYWORDS]
+                for argument in shown:
+                    if _shown_literal(argument):
+                        where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                        wrong.append(f"{where}: {ast.unparse(argument)[:70]}")
+    assert wrong == [], f"{len(wrong)} texts shown untranslated:\n" + "\n".join(wrong)
