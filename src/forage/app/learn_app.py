@@ -9,12 +9,13 @@ from textual.screen import Screen
 from forage import startup
 from forage.app.base import ForageBaseApp
 from forage.app.screens.learn import LearnScreen
+from forage.i18n import _
 
 
 class LearnApp(ForageBaseApp):
     """The tutorial, resumed at the lesson it was left at (or at ``step``)."""
 
-    TITLE = "Forage: learn"
+    TITLE = _("Forage: learn")
 
     def __init__(self, step: int | None = None) -> None:
         """An app that opens the tutorial; ``step`` (from 0) starts at that lesson."""

@@ -12,13 +12,14 @@ from forage.app.base import ForageBaseApp
 from forage.app.recorder import Recorder
 from forage.app.screens.puzzle import PuzzleScreen
 from forage.app.services import Services
+from forage.i18n import _
 from forage.puzzle import Puzzle
 
 
 class PuzzleApp(ForageBaseApp):
     """The puzzle of a date; its first try is kept in the history."""
 
-    TITLE = "Forage: puzzle"
+    TITLE = _("Forage: puzzle")
 
     def __init__(self, puzzle: Puzzle, day: date, recorder: Recorder | None = None) -> None:
         """An app that opens the puzzle of ``day``; the first try is kept by ``recorder``

@@ -8,12 +8,13 @@ from forage.app.recorder import Recorder
 from forage.app.screens.review import ReviewScreen
 from forage.app.services import Analysis, Services
 from forage.engine import Game
+from forage.i18n import _
 
 
 class ReviewApp(ForageBaseApp):
     """The review screen on its own."""
 
-    TITLE = "Forage review"
+    TITLE = _("Forage review")
 
     def __init__(
         self, game: Game, settings: Settings | None = None, workers: int = WORKERS

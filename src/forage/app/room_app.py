@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from forage.app.base import ForageBaseApp
 from forage.app.services import Services
+from forage.i18n import _
 
 if TYPE_CHECKING:
     from forage.app.recorder import Recorder
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 class RoomApp(ForageBaseApp):
     """Forage in a room: the lobby, the game with the server calling the cards, the results."""
 
-    TITLE = "Forage"
+    TITLE = _("Forage")
 
     def __init__(
         self, link: RoomLink, recorder: Recorder | None = None, online_daily: date | None = None

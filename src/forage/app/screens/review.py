@@ -8,6 +8,7 @@ stepped through. The screen decides no rule: each position and placement is the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from string import Formatter
 from typing import Any, ClassVar, Final, NamedTuple
 
 from rich.style import Style
@@ -41,6 +42,7 @@ from forage.app.describe import (
     RIGHT_KEY,
     TICK,
     card_name,
+    label_name,
     par_said,
 )
 from forage.app.screens.base import ForageScreen, too_small_notice
@@ -50,6 +52,7 @@ from forage.app.view import card_cells, woodland_state
 from forage.app.widgets import KeyBar, WoodlandView
 from forage.engine import Deck, Game, Placement
 from forage.history.report import blocks
+from forage.i18n import _, ngettext
 
 LABEL_STYLE: Final = {
     "best": "gain",
@@ -84,42 +87,68 @@ LEGEND_KEYS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
 """The labels the legend under the list of moves explains, best first."""
 
 
+def filled(template: str, **fields: str | Text) -> Text:
+    """A (translated) template with its named fields filled in, each field a text kept in
+    its own style."""
+    text = Text()
+    for literal, name, spec, _conversion in Formatter().parse(template):
+        text.append(literal)
+        if name is not None:
+            value = fields[name]
+            text.append(value if isinstance(value, Text) else format(value, spec or ""))
+    return text
+
+
 def _mark_lines() -> str:
     """Each mark of the help with the loss it stands for (from the review's thresholds)."""
     bounds = (0.0, *THRESHOLDS, None)
     lines = []
     for label, low, high in zip(LABELS, bounds[:-1], bounds[1:], strict=True):
+        word, least = label_name(label), f"{low:g}"
         if high is None:
-            span = f"{low:g} points or more behind the best"
+            span = _("{label}: {low} points or more behind the best").format(label=word, low=least)
         elif not low:
-            span = f"less than {high:g} points behind the best"
+            span = _("{label}: less than {high} points behind the best").format(
+                label=word, high=f"{high:g}"
+            )
         else:
-            span = f"{low:g} to {high:g} points behind the best"
-        lines.append(f"  {MARKS[label]:<3} {label}: {span}")
+            span = _("{label}: {low} to {high} points behind the best").format(
+                label=word, low=least, high=f"{high:g}"
+            )
+        lines.append(f"  {MARKS[label]:<3} {span}")
     return "\n".join(lines)
 
 
-HELP: Final = f"""\
-[b]The review[/b]   (escape or ? closes this)
-  Each move of your game is weighed against the best few placements
-  you could have made, by the final score each is expected to reach:
-  every candidate is played on to the end over many draw orders of the
-  cards you had not yet seen, as a good player would play them.
-  With nothing left to draw, every placement is searched: "proven".
-[b]Marks[/b]   (points of expected final score)
-{_mark_lines()}
-  The better move is marked on the woodland ({MARK_IN[0]} {MARK_IN[1]} around its areas).
-[b]The chart[/b]   (under the verdict, once the analysis is in)
-  One bar a move played, numbered below it: the final score expected
-  after that move, from the lowest (the number at the bottom left) to
-  the highest (top left). The move shown has its number in reverse.
-[b]Keys[/b]
-  left, right, home, end   step through the moves
-  m    the next inaccuracy, mistake or blunder
-  b    draw the better move instead of the one played (again: back)
-  p    par's line: {PAR_IS}
-  q    close the review
-"""
+HELP: Final = "\n".join(
+    (
+        _("[b]The review[/b]   (escape or ? closes this)"),
+        _(
+            "  Each move of your game is weighed against the best few placements\n"
+            "  you could have made, by the final score each is expected to reach:\n"
+            "  every candidate is played on to the end over many draw orders of the\n"
+            "  cards you had not yet seen, as a good player would play them.\n"
+            '  With nothing left to draw, every placement is searched: "proven".'
+        ),
+        _("[b]Marks[/b]   (points of expected final score)"),
+        _mark_lines(),
+        _("  The better move is marked on the woodland ({left} {right} around its areas).").format(
+            left=MARK_IN[0], right=MARK_IN[1]
+        ),
+        _("[b]The chart[/b]   (under the verdict, once the analysis is in)"),
+        _(
+            "  One bar a move played, numbered below it: the final score expected\n"
+            "  after that move, from the lowest (the number at the bottom left) to\n"
+            "  the highest (top left). The move shown has its number in reverse."
+        ),
+        _("[b]Keys[/b]"),
+        _("  left, right, home, end   step through the moves"),
+        _("  m    the next inaccuracy, mistake or blunder"),
+        _("  b    draw the better move instead of the one played (again: back)"),
+        _("  p    par's line: {par}").format(par=_(PAR_IS)),
+        _("  q    close the review"),
+        "",
+    )
+)
 """The review screen's ``?`` help."""
 
 
@@ -131,9 +160,15 @@ def score_words(value: float) -> str:
 def placement_words(placement: Placement, deck: Deck | None = None) -> str:
     """A placement as a player knows it: ``the Chestnut Tart card, turned 90°`` (with the
     deck, its card named by its recipe back; else ``card 12``)."""
-    turned = f", turned {int(placement.rotation)}{DEGREE}" if placement.rotation else ""
-    name = card_name(deck[placement.card]) if deck is not None else f"card {placement.card}"
-    return f"{name}{turned}"
+    if deck is not None:
+        name = card_name(deck[placement.card])
+    else:
+        name = _("card {number}").format(number=placement.card)
+    if not placement.rotation:
+        return name
+    return _("{card}, turned {angle}{degree}").format(
+        card=name, angle=int(placement.rotation), degree=DEGREE
+    )
 
 
 class Gains(NamedTuple):
@@ -171,37 +206,58 @@ def verdict_text(
 ) -> Text:
     """What a move's review says: its label, the points lost, the better move (marked on
     the woodland) and, with ``gains``, what each of the two scores at once."""
-    text = Text()
-    text.append(entry.label.capitalize(), marks[LABEL_STYLE[entry.label]])
+    label = Text(label_name(entry.label).capitalize(), marks[LABEL_STYLE[entry.label]])
+    played = score_words(entry.expected_played)
     if entry.loss > 0:
-        close = (
-            " (within the sampling's noise)" if entry.label == "best" and not entry.proven else ""
-        )
-        text.append(f": -{score_words(entry.loss)}{close}; ")
-        text.append(
-            f"the marked move ({placement_words(entry.best, deck)}) would have been expected "
-            f"to score {score_words(entry.expected_best)} rather than "
-            f"{score_words(entry.expected_played)}"
-        )
+        if entry.label == "best" and not entry.proven:
+            heading = _("{label}: -{loss} (within the sampling's noise); ")
+        else:
+            heading = _("{label}: -{loss}; ")
+        text = filled(heading, label=label, loss=score_words(entry.loss))
+        move, best = placement_words(entry.best, deck), score_words(entry.expected_best)
         if gains is None:
-            text.append(".")
+            said = _(
+                "the marked move ({move}) would have been expected to score {expected_best} "
+                "rather than {expected_played}."
+            ).format(move=move, expected_best=best, expected_played=played)
         elif gains.best > gains.played:
-            text.append(
-                f": it scores {_signed(gains.best)} at once, "
-                f"the move played {_signed(gains.played)}."
+            said = _(
+                "the marked move ({move}) would have been expected to score {expected_best} "
+                "rather than {expected_played}: it scores {gain_best} at once, the move played "
+                "{gain_played}."
+            ).format(
+                move=move,
+                expected_best=best,
+                expected_played=played,
+                gain_best=_signed(gains.best),
+                gain_played=_signed(gains.played),
             )
         else:
-            text.append(
-                f": it scores {_signed(gains.best)} at once against {_signed(gains.played)}, "
-                "but leaves a woodland better for the cards to come."
+            said = _(
+                "the marked move ({move}) would have been expected to score {expected_best} "
+                "rather than {expected_played}: it scores {gain_best} at once against "
+                "{gain_played}, but leaves a woodland better for the cards to come."
+            ).format(
+                move=move,
+                expected_best=best,
+                expected_played=played,
+                gain_best=_signed(gains.best),
+                gain_played=_signed(gains.played),
             )
+        text.append(said)
     else:
-        text.append(f": expected final score {score_words(entry.expected_played)}.")
+        text = filled(_("{label}: expected final score {score}."), label=label, score=played)
     if entry.proven:
-        text.append("\n(proven: every placement of the cards left searched)", "dim")
-        return text
-    how = "every possible draw order" if entry.exact else f"{entry.orders} sampled draw orders"
-    text.append(f"\n(averaged over {how})", "dim")
+        how = _("(proven: every placement of the cards left searched)")
+    elif entry.exact:
+        how = _("(averaged over every possible draw order)")
+    else:
+        how = ngettext(
+            "(averaged over {count} sampled draw order)",
+            "(averaged over {count} sampled draw orders)",
+            entry.orders,
+        ).format(count=entry.orders)
+    text.append("\n" + how, "dim")
     return text
 
 
@@ -231,7 +287,7 @@ def legend_text(marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
     text = Text()
     for label in LEGEND_KEYS:
         text.append(MARKS[label], marks[LABEL_STYLE[label]])
-        text.append(f" {label}  ")
+        text.append(f" {label_name(label)}  ")
     text.right_crop(2)
     return text
 
@@ -241,11 +297,16 @@ def chart_caption(found: Review) -> Text:
     move, its lowest and highest, and par."""
     values = [m.expected_played for m in found.moves]
     text = Text()
-    text.append("Expected final score by move", "bold")
+    text.append(_("Expected final score by move"), "bold")
     if values:
         first, last, low = (score_words(v) for v in (values[0], values[-1], min(values)))
-        text.append(f": {first} {ARROW} {last} (lowest {low})")
-    text.append(f" {DOT} par {found.par.score}", "dim")
+        # Translators: after "Expected final score by move"; {arrow} is drawn (→).
+        text.append(
+            _(": {first} {arrow} {last} (lowest {low})").format(
+                first=first, arrow=ARROW, last=last, low=low
+            )
+        )
+    text.append(" " + _("{dot} par {score}").format(dot=DOT, score=found.par.score), "dim")
     return text
 
 
@@ -284,7 +345,8 @@ def chart_text(
     for index in range(len(values)):
         text.append(" ")
         text.append(f"{index + 1:<2}", REVERSE if index == current else NO_STYLE)
-    text.append("  move", "dim")
+    # Translators: after the numbers of the moves under the chart's bars.
+    text.append("  " + _("move"), "dim")
     return text
 
 
@@ -325,15 +387,16 @@ class ReviewScreen(ForageScreen):
     CSS_PATH = "review.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "step(-1)", "Back", key_display=LEFT_KEY),
-        Binding("right,l", "step(1)", "Next", key_display=RIGHT_KEY),
-        Binding("home", "jump(0)", "First"),
-        Binding("end", "jump(-1)", "Last"),
-        Binding("m", "next_costly", "Mistakes"),
-        Binding("b", "toggle_best", "Best/played"),
-        Binding("p", "toggle_par", "Par"),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("q,escape", "close", "Close"),
+        # Translators: the key bar's labels; all nine with their keys fit one line of 80.
+        Binding("left,h", "step(-1)", _("Back"), key_display=LEFT_KEY),
+        Binding("right,l", "step(1)", _("Next"), key_display=RIGHT_KEY),
+        Binding("home", "jump(0)", _("First")),
+        Binding("end", "jump(-1)", _("Last")),
+        Binding("m", "next_costly", _("Mistakes")),
+        Binding("b", "toggle_best", _("Best/played")),
+        Binding("p", "toggle_par", _("Par")),
+        Binding("question_mark", "help", _("Help"), key_display="?"),
+        Binding("q,escape", "close", _("Close")),
     ]
 
     def __init__(
@@ -467,11 +530,16 @@ class ReviewScreen(ForageScreen):
     def action_next_costly(self) -> None:
         """The next move that lost points: an inaccuracy, a mistake or a blunder."""
         if self.result is None:
-            self.tell(self.missing("The labels come with the analysis"))
+            self.tell(
+                self.missing(
+                    _("The labels come with the analysis; it is still running."),
+                    _("The labels come with the analysis, which stopped: {problem}."),
+                )
+            )
             return
         found = next_costly(self.result.moves, self.index if not self.on_par else -1)
         if found is None:
-            self.tell("No inaccuracy, mistake or blunder in this game.")
+            self.tell(_("No inaccuracy, mistake or blunder in this game."))
             return
         self.on_par = False
         self.index = found
@@ -485,7 +553,12 @@ class ReviewScreen(ForageScreen):
     def action_toggle_par(self) -> None:
         """Step through par's line instead of the game, or back."""
         if self.result is None:
-            self.tell(self.missing("Par's line comes with the analysis"))
+            self.tell(
+                self.missing(
+                    _("Par's line comes with the analysis; it is still running."),
+                    _("Par's line comes with the analysis, which stopped: {problem}."),
+                )
+            )
             return
         self.on_par = not self.on_par
         self.index = min(self.index, max(0, len(self._line()) - 1))
@@ -557,45 +630,53 @@ class ReviewScreen(ForageScreen):
         line = self._line()
         text = Text()
         if self.on_par and self.result is not None:
-            text.append("Par's line", "bold")
+            text.append(_("Par's line"), "bold")
         else:
-            text.append("Your game", "bold")
+            text.append(_("Your game"), "bold")
         if not line:
-            text.append(": no moves to review")
+            text.append(_(": no moves to review"))
             return text
-        text.append(f"  move {self.index + 1} of {len(line)}")
+        # Translators: the title line: "Your game  move 1 of 8  move played: ...", 80 columns.
+        text.append(_("  move {number} of {count}").format(number=self.index + 1, count=len(line)))
         if placement is not None:
             if self.on_par:
-                which = "par's move"
+                which = _("  par's move: {placement}")
+            elif self.show_best:
+                which = _("  better move: {placement}")
             else:
-                which = "better move" if self.show_best else "move played"
-            text.append(f"  {which}: {placement_words(placement, self.start.deck)}")
+                which = _("  move played: {placement}")
+            text.append(which.format(placement=placement_words(placement, self.start.deck)))
         return text
 
-    def missing(self, what: str) -> str:
-        """What comes with the analysis, and why it is not there yet (or will not be)."""
+    def missing(self, running: str, stopped: str) -> str:
+        """What comes with the analysis, and why it is not there yet (or will not be): the
+        sentence ``running`` while it runs, else ``stopped`` with its ``{problem}``."""
         if self.stopped is not None:
-            return f"{what}, which stopped: {self.stopped}."
-        return f"{what}; it is still running."
+            return stopped.format(problem=self.stopped)
+        return running
 
     def verdict(self) -> Text:
         """The verdict on the move shown, or what the analysis is doing."""
         if self.on_par:
             par = self.result.par if self.result is not None else None
             if par is None:
-                return Text(f"Par's line: {PAR_IS}.", "dim")
-            return Text(f"{par_said(par.score, par.proven)}.", "dim")
+                return Text(_("Par's line: {par}.").format(par=_(PAR_IS)), "dim")
+            # Translators: {said} is a whole sentence about par ("Par for this deal: 51 (...)").
+            return Text(_("{said}.").format(said=par_said(par.score, par.proven)), "dim")
         entry = self._entry()
         if entry is None and self.stopped is not None:
             return Text(
-                f"The analysis stopped: {self.stopped}. The moves it did keep their marks.",
+                _("The analysis stopped: {problem}. The moves it did keep their marks.").format(
+                    problem=self.stopped
+                ),
                 "dim",
             )
         if entry is None:
-            done = len(self.entries)
             return Text(
-                f"Analysing this move{ELLIPSIS} ({done} of {len(self.placements)} moves done; "
-                "each mark appears in the list as its move is done)",
+                _(
+                    "Analysing this move{ellipsis} ({done} of {count} moves done; "
+                    "each mark appears in the list as its move is done)"
+                ).format(ellipsis=ELLIPSIS, done=len(self.entries), count=len(self.placements)),
                 "dim",
             )
         before = self._positions[self.index]
