@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "forage"
 LOCALE = PACKAGE / "locale"
 TEMPLATE = LOCALE / "forage.pot"
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 """The functions of ``forage.i18n`` whose arguments are the strings to translate."""
 
 

@@ -161,7 +161,7 @@ def test_every_translation_keeps_the_printf_fields_of_its_source() -> None:
     assert wrong == [], "\n".join(wrong)
 
 
-GETTEXT_CALLS = {"_", "N_", "ngettext"}
+GETTEXT_CALLS = {"_", "N_", "ngettext", "pgettext"}
 
 
 def test_no_string_is_handed_to_gettext_in_a_form_the_extractor_cannot_read() -> None:
@@ -173,7 +173,7 @@ def test_no_string_is_handed_to_gettext_in_a_form_the_extractor_cannot_read() ->
                 continue
             if node.func.id not in GETTEXT_CALLS or not node.args:
                 continue
-            count = 2 if node.func.id == "ngettext" else 1
+            count = 2 if node.func.id in ("ngettext", "pgettext") else 1
             for argument in node.args[:count]:
                 if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
                     continue

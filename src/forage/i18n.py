@@ -149,6 +149,14 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     return _Current.translations.ngettext(singular, plural, count)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the player's language, as meant in ``context`` (where one English word
+    has two meanings: ``best`` a score, ``best`` a move's rating)."""
+    if _Current.language is None:
+        current()
+    return _Current.translations.pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """``message`` marked for translation where it is shown, not where it is defined."""
     return message

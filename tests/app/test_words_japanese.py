@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
+from forage.ai.review import LABELS
 from forage.app.describe import (
-    LABEL_WORDS,
     brief_within,
     card_name,
     label_name,
@@ -122,7 +122,7 @@ def test_a_date_in_english_is_iso() -> None:
 
 def test_review_labels_are_named_in_japanese(japanese: None) -> None:
     assert label_name("mistake") == "悪手"
-    assert all(cell_len(label_name(label)) <= 10 for label in LABEL_WORDS)
+    assert all(cell_len(label_name(label)) <= 10 for label in LABELS)
 
 
 def data_texts() -> list[str]:

@@ -26,7 +26,7 @@ from forage.engine import (
 )
 from forage.engine.areas import BASKET_FACE, EDWOOD_POINTS, MOUSE_FACE
 from forage.engine.woodland import Pos
-from forage.i18n import N_, _, ngettext
+from forage.i18n import N_, _, ngettext, pgettext
 
 
 def plain_ascii() -> bool:
@@ -116,21 +116,18 @@ on soil     what the area covers (on M3: a die; none: empty table)
 """What the words drawn in the card being placed mean."""
 
 
-LABEL_WORDS: Final = {
-    "best": N_("best"),
-    "good": N_("good"),
-    "inaccuracy": N_("inaccuracy"),
-    "mistake": N_("mistake"),
-    "blunder": N_("blunder"),
-}
-"""The review's ratings of a move (``forage.ai.review.LABELS``), as a screen names them;
-the review's JSON keeps the English label."""
-
-
 def label_name(label: str) -> str:
-    """A review's rating of a move as the player reads it (``mistake``; in Japanese 悪手)."""
+    """A review's rating of a move as the player reads it (``mistake``; in Japanese 悪手);
+    the review's JSON keeps the English label (``forage.ai.review.LABELS``)."""
     # Translators: the review's ratings of a move, in a column of 10 columns at most.
-    return _(LABEL_WORDS[label]) if label in LABEL_WORDS else label
+    names = {
+        "best": pgettext("rating of a move", "best"),
+        "good": pgettext("rating of a move", "good"),
+        "inaccuracy": pgettext("rating of a move", "inaccuracy"),
+        "mistake": pgettext("rating of a move", "mistake"),
+        "blunder": pgettext("rating of a move", "blunder"),
+    }
+    return names.get(label, label)
 
 
 def par_words(proven: bool) -> str:
