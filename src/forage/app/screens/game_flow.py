@@ -9,15 +9,13 @@ from typing import TYPE_CHECKING, ClassVar
 
 from forage.app.describe import DOT
 from forage.app.keeper import Keeper, keeper_of
-from forage.app.services import recorder_of, services_of
+from forage.app.services import services_of
 from forage.app.widgets import ScorePanel, WoodlandView
 from forage.app.widgets.woodland import edwood_mark
 
 if TYPE_CHECKING:
-    from forage.app.recorder import Recorder
     from forage.app.screens.base import ForageScreen
     from forage.app.session import Session
-    from forage.history.stats import Statistics
 
     _Screen = ForageScreen
 else:
@@ -30,6 +28,7 @@ class GameFlow(_Screen):
     if TYPE_CHECKING:
         session: Session
         ASKS_BEFORE_COSTLY: ClassVar[bool]
+        OWN_GAME: ClassVar[bool]
         LOCKED: ClassVar[frozenset[str]]
         _ending: bool
         _serial: int
@@ -81,8 +80,7 @@ class GameFlow(_Screen):
         keeper.save(self.session)
 
         def leave() -> None:
-            recorder = self.recorder()
-            keeper.quit(self.session, recorder is not None and recorder.has_recorded(self.session))
+            keeper.quit(self.session, self.in_history())
             self.app.exit(0)
 
         self.leave_finished(leave, "Quitting")
@@ -91,9 +89,7 @@ class GameFlow(_Screen):
         """Do ``then`` once the finished game on this screen (if it is one) is kept apart
         from the save; when it cannot be kept, say why and what ``doing`` would do, and
         ask first."""
-        recorder = self.recorder()
-        in_history = recorder is not None and recorder.has_recorded(self.session)
-        problem = self.keeper().secure_finished(self.session, in_history)
+        problem = self.keeper().secure_finished(self.session, self.in_history())
         if problem is None:
             then()
             return
@@ -114,10 +110,8 @@ class GameFlow(_Screen):
     def load(self, session: Session) -> None:
         """Play another session on this screen (the one it replaces, if unfinished, is
         recorded as abandoned)."""
-        recorder = self.recorder()
-        if recorder is not None:
-            recorder.replaced(self.session)
-            recorder.prepare(session.carry_on(self.session))
+        if self.OWN_GAME:
+            services_of(self.app).take_game(session.carry_on(self.session), self.session)
         self.session = session
         self.set_class(session.is_challenge, "-challenge")
         self._serial += 1
@@ -129,9 +123,9 @@ class GameFlow(_Screen):
         self.changed()
         self.check_end()
 
-    def recorder(self) -> Recorder | None:
-        """The app's link to the history, which records this screen's games (None: none)."""
-        return recorder_of(self.app)
+    def in_history(self) -> bool:
+        """Whether this screen's finished game is stored in the history."""
+        return self.OWN_GAME and services_of(self.app).has_recorded(self.session)
 
     def keeper(self) -> Keeper:
         """What writes this screen's game down (the save, the --record file)."""
@@ -139,20 +133,17 @@ class GameFlow(_Screen):
 
     def daily_label(self) -> str | None:
         """How the daily deal is named in the title (not by its long seed), else None."""
-        recorder = self.recorder()
-        if recorder is not None and recorder.is_daily(self.session):
+        daily = services_of(self.app).daily_of(self.session) if self.OWN_GAME else None
+        if daily is not None:
             kind = "recipe challenge" if self.session.is_challenge else "standard game"
-            return f"daily deal {recorder.daily} {DOT} {kind}"
+            return f"daily deal {daily} {DOT} {kind}"
         return None
 
     async def action_stats(self) -> None:
         """Open the statistics and achievements (read on the history's thread)."""
         from forage.app.screens.stats import StatsScreen
 
-        nothing: tuple[Statistics | None, dict[str, str]] = (None, {})
-        stats, unlocked = await services_of(self.app).ask(
-            lambda history: history.statistics(), nothing
-        )
+        stats, unlocked = await services_of(self.app).statistics()
         self.app.push_screen(StatsScreen(stats, unlocked))
 
     async def action_history(self) -> None:
@@ -160,7 +151,7 @@ class GameFlow(_Screen):
         history's thread)."""
         from forage.app.screens.history import SHOWN, HistoryScreen
 
-        games = await services_of(self.app).ask(lambda history: history.games(SHOWN), None)
+        games = await services_of(self.app).stored_games(SHOWN)
         self.app.push_screen(HistoryScreen(games))
 
     def check_end(self) -> None:

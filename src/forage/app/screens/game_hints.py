@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from forage.app.describe import ELLIPSIS, card_name
-from forage.app.services import Priority, services_of
+from forage.app.services import services_of
 from forage.engine import Game, Placement
 
 if TYPE_CHECKING:
@@ -53,29 +53,23 @@ class HintActions(_Screen):
         self.say(f"Hint: looking for a good placement{ELLIPSIS}")
         key = (self._serial, tuple(game.moves))
         snapshot = self.session.snapshot()
-        self.run_worker(
-            lambda: self._find_hint(key, snapshot),
-            thread=True,
-            exclusive=True,
-            group="hint",
-        )
+        self.run_worker(self._find_hint(key, snapshot), exclusive=True, group="hint")
 
-    def _find_hint(self, key: tuple[int, tuple[Placement, ...]], game: Game) -> None:
-        """Worker thread: ask the hint module about a copy of the game."""
-        from forage.ai.hint import hint
+    async def _find_hint(self, key: tuple[int, tuple[Placement, ...]], game: Game) -> None:
+        """Ask the app's services for a hint on a copy of the game; show the answer so
+        far, then the final one."""
         from forage.ai.workers import POOL_ERRORS, pool_problem
 
         def so_far(found: Hint) -> None:
-            self.from_worker(self._hint_ready, key, found)
+            if self.on_stack():  # the screen may have closed meanwhile
+                self._hint_ready(key, found)
 
-        # The look ahead here, the play-outs in the app's workers, before anything else.
-        executor = services_of(self.app).analysis.executor(Priority.NOW)
         try:
-            found = hint(game, early=so_far, executor=executor)
+            found = await services_of(self.app).hint(game, so_far)
         except POOL_ERRORS as error:
-            self.from_worker(self.say, f"No hint: {pool_problem(error)}.")
+            self.say(f"No hint: {pool_problem(error)}.")
             return
-        self.from_worker(self._hint_ready, key, found)
+        self._hint_ready(key, found)
 
     def _hint_ready(self, key: tuple[int, tuple[Placement, ...]], found: Hint | None) -> None:
         """Show the hint (first the answer so far, then the final one), unless the game
