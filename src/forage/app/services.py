@@ -482,6 +482,11 @@ class Services:
         return self._analysis
 
     @property
+    def keeps_history(self) -> bool:
+        """Whether the app keeps a history (off: nothing is stored, nothing to show)."""
+        return self.history is not None
+
+    @property
     def memory(self) -> Memory | None:
         """Where analyses are kept between runs (None with history off)."""
         return None if self.history is None else HistoryMemory(self.history)
@@ -557,6 +562,13 @@ class Services:
         if replacing is not None:
             self.history.replaced(replacing)
         return self.history.prepare(session)
+
+    def take_name(self, name: str) -> None:
+        """Play under ``name`` from now on, kept as the data folder's (stored in turn on the
+        history's thread; nothing to await)."""
+        history = self.history
+        if history is not None:
+            history.later(lambda: history.take_name(name))
 
     def daily_of(self, session: Session) -> date | None:
         """The date of the daily deal the session plays, if it plays the one this app was

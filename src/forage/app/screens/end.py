@@ -190,7 +190,7 @@ class EndScreen(ForageModal):
     def record_history(self) -> None:
         """Record the finished game in the history; what it unlocked and the deal's
         scoreboard are shown when that is done."""
-        if services_of(self.app).history is None:
+        if not services_of(self.app).keeps_history:
             self.query_one(HistoryPanel).display = False
             return
         self.query_one(HistoryPanel).state = HistoryState(waiting=True)
@@ -205,7 +205,7 @@ class EndScreen(ForageModal):
 
     def history_par(self, par: int, proven: bool) -> None:
         """Store the par found and announce any achievement it unlocks."""
-        if services_of(self.app).history is not None:
+        if services_of(self.app).keeps_history:
             self.run_worker(self._par_in_history(par, proven), group="history")
 
     async def _par_in_history(self, par: int, proven: bool) -> None:
