@@ -256,7 +256,11 @@ async def test_each_move_shows_its_mark_and_verdict_as_soon_as_it_is_in(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     game = hint_game()
-    monkeypatch.setattr(ReviewScreen, "_analyse", lambda self: None)  # moves come by hand
+
+    async def by_hand(self: ReviewScreen) -> None:  # the moves come by hand
+        return None
+
+    monkeypatch.setattr(ReviewScreen, "_analyse", by_hand)
     app = ReviewApp(game, SMALL, workers=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

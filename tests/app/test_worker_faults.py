@@ -18,6 +18,7 @@ from app_helpers import play_out_quickly, sync
 from test_review_screen import SMALL, hint_game, text_of
 from textual.widgets import Static
 
+from forage.ai import review as review_module
 from forage.ai.review import Review, review
 from forage.ai.workers import pool_problem
 from forage.app import services as services_module
@@ -25,7 +26,6 @@ from forage.app.app import ForageApp
 from forage.app.recorder import Recorder
 from forage.app.review_app import ReviewApp
 from forage.app.screens import EndScreen
-from forage.app.screens import review as review_module
 from forage.app.screens.review import ReviewScreen
 from forage.engine import Game, Placement
 
@@ -148,9 +148,9 @@ async def test_a_review_whose_workers_die_says_so_and_keeps_what_it_did(
 
 @sync
 async def test_a_review_closed_while_its_analysis_runs_takes_no_late_answer() -> None:
-    """The review screen closed (escape, typed quickly) while its worker still works: what
-    a worker thread hands back afterwards is dropped, not drawn on the screen's removed
-    widgets (which raised and ended the game with a crash)."""
+    """The review screen closed (escape, typed quickly) while its analysis still works: the
+    progress the analysis' thread hands back afterwards is dropped, not drawn on the
+    screen's removed widgets (which raised and ended the game with a crash)."""
     from forage.app.screens.review import review_screen
 
     app = ForageApp(seed=4, offer_resume=False)
@@ -166,9 +166,9 @@ async def test_a_review_closed_while_its_analysis_runs_takes_no_late_answer() ->
         assert screen not in app.screen_stack
         raised: list[BaseException] = []
 
-        def late() -> None:  # as the analysis' thread hands back a move's review
+        def late() -> None:  # as the analysis' thread hands back its progress
             try:
-                screen.from_worker(screen.update_view)
+                app.call_from_thread(screen._progress, 1, 5)
             except BaseException as error:
                 raised.append(error)
 

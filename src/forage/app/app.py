@@ -126,7 +126,8 @@ class ForageApp(ForageBaseApp):
         if recorder is not None and not self._taken:
             kept = self._kept
             self.set_timer(
-                HISTORY_DELAY, lambda: recorder.later(lambda: recorder.open_history(kept))
+                HISTORY_DELAY,
+                lambda: self.run_worker(self.services.open_history(kept), group="opening"),
             )
 
     def on_mount(self) -> None:
@@ -226,7 +227,7 @@ class ForageApp(ForageBaseApp):
 
         if self.services.room is not None:
             return
-        name = await self.services.ask(lambda history: history.player, login_name())
+        name = await self.services.player(login_name())
 
         def answered(answer: str | None) -> None:
             if answer == "in":
@@ -367,8 +368,7 @@ class ForageApp(ForageBaseApp):
 
     def game_screen(self, session: Session) -> GameScreen:
         """The game screen for a session, its record written first if one is asked for."""
-        if self.recorder is not None:
-            self.recorder.prepare(session)
+        self.services.take_game(session)
         if session.record_path is not None:
             self.keeper.keep(session)
         return GameScreen(session)

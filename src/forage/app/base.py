@@ -30,8 +30,6 @@ from forage.palette import css_variables
 
 if TYPE_CHECKING:
     from forage.app.recorder import Recorder
-    from forage.app.screens.puzzle import PuzzleScreen
-    from forage.history.store import PuzzleRecorded
 
 STOPPING_SIGNALS: Final = (
     (signal.SIGTERM, EXIT_TERMINATED),
@@ -110,13 +108,13 @@ class ForageBaseApp(ErrorHookApp[int]):
         finally:
             self._run_returned.set()
 
-    def on_unmount(self) -> None:
+    async def on_unmount(self) -> None:
         """The app is closing: its analyses are dropped and their workers ended; from here
         it has :data:`SHUTDOWN_SECONDS` to be done, else the process ends with the app's
         exit code (what is kept is written first: the writes asked for after each change
         are made here, the save on a stopping signal before)."""
         self.services.end_analyses()
-        self.services.writes.wait()
+        await asyncio.wrap_future(self.services.writes.done())
         if not self.is_headless:
             threading.Thread(target=self._end_if_stuck, daemon=True).start()
 
@@ -154,33 +152,6 @@ class ForageBaseApp(ErrorHookApp[int]):
             ),
             timeout=8,
         )
-
-    def on_puzzle_screen_tried(self, message: PuzzleScreen.Tried) -> None:
-        """Keep a puzzle's first try in the history (on the history's thread), then say
-        what it did to the player's puzzle figures."""
-        recorder = self.recorder
-        if recorder is None:
-            return
-        puzzle, day, solved = message.puzzle, message.day, message.solved
-        done = recorder.later(lambda: recorder.record_puzzle(puzzle.id, puzzle.rating, day, solved))
-        done.add_done_callback(lambda future: self._tell_puzzle(future.result()))
-
-    def _tell_puzzle(self, recorded: PuzzleRecorded | None) -> None:
-        """From the history's thread: the player's puzzle figures after a try, for the
-        puzzle's screen to show."""
-        if recorded is None:
-            return
-        with contextlib.suppress(RuntimeError):  # the app stopped meanwhile
-            self.call_from_thread(self._puzzle_told, recorded)
-
-    def _puzzle_told(self, recorded: PuzzleRecorded) -> None:
-        """Show the figures on the puzzle's screen (on its own lines, over nothing)."""
-        from forage.app.screens.puzzle import PuzzleScreen
-
-        for screen in reversed(self.screen_stack):
-            if isinstance(screen, PuzzleScreen):
-                screen.told(recorded)
-                return
 
     def history_notice(self, message: str) -> None:
         """Tell the player about the history (a file moved aside, a game it could not

@@ -180,6 +180,10 @@ class Recorder:
             raise ValueError("the game is not over")
         return game, info
 
+    def recorded(self, key: object) -> Recorded | None:
+        """What was stored of the game kept under ``key`` (None: nothing, or not yet)."""
+        return self._recorded.get(key)
+
     def has_recorded(self, session: Session) -> bool:
         """Whether the session's finished game is stored in the history."""
         return self._recorded.get(session.key) is not None

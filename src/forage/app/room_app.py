@@ -55,11 +55,15 @@ class RoomApp(ForageBaseApp):
     def stop_on_signal(self, code: int) -> None:
         """Keep a room's game not yet ended in the history as left, then leave with
         ``code``."""
+        self.run_worker(self._keep_and_stop(code), group="stopping")
+
+    async def _keep_and_stop(self, code: int) -> None:
+        """Keep the room's game as left (once the history has it), then leave."""
         from forage.app.screens.room_game import RoomGameScreen
 
         for screen in self.screen_stack:
             if isinstance(screen, RoomGameScreen):
-                screen.keep_if_left()
+                await screen.keep_if_left()
         super().stop_on_signal(code)
 
     async def on_room_done(self, message: RoomDone) -> None:

@@ -30,18 +30,28 @@ import itertools
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 if TYPE_CHECKING:  # the workers' modules load with the first task, not at start-up
+    from datetime import date
+    from pathlib import Path
+
+    from forage.ai.hint import Hint
     from forage.ai.memory import Memory
-    from forage.ai.review import Settings
+    from forage.ai.par import ParResult
+    from forage.ai.review import MoveReview, Review, Settings
     from forage.ai.workers import Task
     from forage.app.recorder import Recorder
-    from forage.engine import Game
+    from forage.app.session import Session
+    from forage.engine import Game, Placement
+    from forage.history.achievements import Achievement
+    from forage.history.games import PlayInfo, StoredGame
+    from forage.history.stats import Statistics
+    from forage.history.store import PuzzleRecorded, Recorded, Scoreboard
     from forage.net.link import RoomLink
 
 T = TypeVar("T")
@@ -353,14 +363,18 @@ class Writes:
 
 class HistoryMemory:
     """The analyses kept in the history file, read and written on the history's thread (a
-    :class:`forage.ai.memory.Memory`: call it from a worker thread, never the screen's)."""
+    :class:`forage.ai.memory.Memory` for work off the app's event loop: asked on it, it
+    raises rather than hold the screen up)."""
 
     def __init__(self, recorder: Recorder) -> None:
         """The memory of the history ``recorder`` keeps."""
         self.recorder = recorder
 
     def remembered(self, kind: str, key: str) -> str | None:
-        """The analysis kept under this key, or None."""
+        """The analysis kept under this key, or None (waits for the history's thread;
+        RuntimeError on the app's event loop)."""
+        if _on_event_loop():
+            raise RuntimeError("the history's memory is read off the app's event loop only")
         recorder = self.recorder
         return recorder.later(lambda: recorder.history().analyses.remembered(kind, key)).result()
 
@@ -368,6 +382,74 @@ class HistoryMemory:
         """Keep an analysis under this key (written in turn on the history's thread)."""
         recorder = self.recorder
         recorder.later(lambda: recorder.history().analyses.remember(kind, key, value))
+
+
+class _Stopped(Exception):
+    """Raised into work off the event loop that no one waits for any more."""
+
+
+def _on_loop(callback: Callable[..., object]) -> Callable[..., None]:
+    """``callback``, to be called from another thread and run on this event loop (not at
+    all once the loop has closed)."""
+    loop = asyncio.get_running_loop()
+
+    def call(*args: object) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed: the app is gone
+            loop.call_soon_threadsafe(callback, *args)
+
+    return call
+
+
+async def _off_loop(work: Callable[[], T]) -> T:
+    """What ``work`` gives, worked out on a thread of the event loop's (it runs to its end
+    even if the awaiting task is cancelled: only its answer is dropped)."""
+    return await asyncio.get_running_loop().run_in_executor(None, work)
+
+
+def _on_event_loop() -> bool:
+    """Whether the caller runs on an asyncio event loop (the app's, where nothing may block)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """What the history says of a finished game: whether it was stored (and as what), the
+    achievements just unlocked, who played, the deal's scoreboard, its par (the one found,
+    else the board's), the daily share line, and whether the board counts first games only
+    (the daily deal)."""
+
+    recorded: Recorded | None
+    unlocked: tuple[Achievement, ...]
+    player: str
+    scoreboard: Scoreboard
+    par: int | None
+    share: str | None
+    first_only: bool
+
+
+def _finished_game(
+    history: Recorder,
+    session: Session,
+    recorded: Recorded | None,
+    unlocked: Iterable[Achievement],
+    par: int | None,
+) -> FinishedGame:
+    """What the history says of a session's finished game (on the history's thread)."""
+    board = history.scoreboard(session)
+    par = par if par is not None else board.par
+    return FinishedGame(
+        recorded=recorded,
+        unlocked=tuple(unlocked),
+        player=history.player,
+        scoreboard=board,
+        par=par,
+        share=history.share(session, par),
+        first_only=history.is_daily(session),
+    )
 
 
 class Services:
@@ -400,17 +482,174 @@ class Services:
         return self._analysis
 
     @property
+    def keeps_history(self) -> bool:
+        """Whether the app keeps a history (off: nothing is stored, nothing to show)."""
+        return self.history is not None
+
+    @property
     def memory(self) -> Memory | None:
         """Where analyses are kept between runs (None with history off)."""
         return None if self.history is None else HistoryMemory(self.history)
 
     async def ask(self, work: Callable[[Recorder], T], default: T) -> T:
         """Run ``work`` with the history on the history's thread and await what it gives
-        (``default`` when history is off)."""
+        (``default`` when history is off). The work is done even if the awaiting task is
+        cancelled (its screen closed): what is to be stored is stored."""
         history = self.history
         if history is None:
             return default
-        return await asyncio.wrap_future(history.later(lambda: work(history)))
+        return await asyncio.shield(asyncio.wrap_future(history.later(lambda: work(history))))
+
+    # -- the history, as the screens ask it ------------------------------------------------------
+
+    async def open_history(self, kept: Sequence[Path]) -> None:
+        """Open the history and store the finished games an earlier run kept, ``kept``."""
+        await self.ask(lambda history: history.open_history(kept), None)
+
+    async def player(self, default: str) -> str:
+        """Who plays (``default`` when history is off)."""
+        return await self.ask(lambda history: history.player, default)
+
+    async def statistics(self) -> tuple[Statistics | None, dict[str, str]]:
+        """The player's statistics (None when history is off) and achievements unlocked."""
+        return await self.ask(lambda history: history.statistics(), (None, {}))
+
+    async def stored_games(self, limit: int) -> list[StoredGame] | None:
+        """Everyone's stored games, newest first, at most ``limit`` (None: history off)."""
+        return await self.ask(lambda history: history.games(limit), None)
+
+    async def known_par(self, deal: str) -> tuple[int, bool] | None:
+        """A deal's par as the history knows it: (par, proven); None if it does not."""
+        return await self.ask(lambda history: history.known_par(deal), None)
+
+    async def keep_par(self, deal: str, found: ParResult) -> None:
+        """Keep the par found for a deal, so it is known next time (and by the review)."""
+        await self.ask(lambda history: history.keep_par(deal, found), None)
+
+    async def record_finished(self, session: Session) -> FinishedGame | None:
+        """Store a session's finished game (once for its key; its moves taken now); what
+        the history says of it (None when history is off)."""
+        key, data, kept = session.key, session.save_data(), session.finished_file
+
+        def work(history: Recorder) -> FinishedGame:
+            recorded = history.finished(key, data, kept)
+            unlocked = recorded.achievements if recorded is not None else []
+            return _finished_game(history, session, recorded, unlocked, None)
+
+        return await self.ask(work, None)
+
+    async def record_par(self, session: Session, par: int, proven: bool) -> FinishedGame | None:
+        """Note the par found for a session's game as stored (after its
+        :meth:`record_finished`); what the history says then, the achievements the par
+        unlocks among it (None when history is off)."""
+
+        def work(history: Recorder) -> FinishedGame:
+            recorded = history.recorded(session.key)
+            unlocked = history.set_par(recorded, par, proven) if recorded is not None else []
+            return _finished_game(history, session, recorded, unlocked, par)
+
+        return await self.ask(work, None)
+
+    def has_recorded(self, session: Session) -> bool:
+        """Whether the session's finished game is stored in the history."""
+        return self.history is not None and self.history.has_recorded(session)
+
+    def take_game(self, session: Session, replacing: Session | None = None) -> Session:
+        """Mark a session as one the history records (its player, its daily date), the
+        one it replaces, if begun and unfinished, recorded as abandoned; the session."""
+        if self.history is None:
+            return session
+        if replacing is not None:
+            self.history.replaced(replacing)
+        return self.history.prepare(session)
+
+    def take_name(self, name: str) -> None:
+        """Play under ``name`` from now on, kept as the data folder's (stored in turn on the
+        history's thread; nothing to await)."""
+        history = self.history
+        if history is not None:
+            history.later(lambda: history.take_name(name))
+
+    def daily_of(self, session: Session) -> date | None:
+        """The date of the daily deal the session plays, if it plays the one this app was
+        started for."""
+        history = self.history
+        return history.daily if history is not None and history.is_daily(session) else None
+
+    async def record_room(self, key: object, game: Game, info: PlayInfo) -> Recorded | None:
+        """Store a room's game (finished, or left before the room's end), once for ``key``;
+        what was stored (None without a history, or a placement)."""
+        return await self.ask(lambda history: history.record_room(key, game, info), None)
+
+    async def puzzle_tried(self, puzzle: int) -> bool:
+        """Whether the history holds the player's first try at a puzzle."""
+        return await self.ask(lambda history: history.puzzle_tried(puzzle), False)
+
+    async def record_puzzle(
+        self, puzzle: int, rating: int, day: date, solved: bool
+    ) -> PuzzleRecorded | None:
+        """Store the player's first try at a puzzle; the figures after it (None: not
+        stored, tried before or history off)."""
+        return await self.ask(
+            lambda history: history.record_puzzle(puzzle, rating, day, solved), None
+        )
+
+    # -- the analyses, as the screens ask them ----------------------------------------------------
+
+    async def hint(self, game: Game, early: Callable[[Hint], object]) -> Hint | None:
+        """The suggested placement for a game (a copy no one changes meanwhile): its look
+        ahead on a thread of the app's, its play-outs in the workers before anything else.
+        ``early`` is given the answer so far, on the app's event loop, as soon as there is
+        one; a worker that failed raises as :data:`forage.ai.workers.POOL_ERRORS` say."""
+        from forage.ai.hint import hint
+
+        executor = self.analysis.executor(Priority.NOW)
+        so_far = _on_loop(early)
+        return await _off_loop(lambda: hint(game, early=so_far, executor=executor))
+
+    async def review(
+        self,
+        start: Game,
+        placements: Sequence[Placement],
+        settings: Settings | None,
+        processes: int,
+        progress: Callable[[int, int], object],
+        each: Callable[[MoveReview], object],
+    ) -> Review:
+        """The review of a game (:func:`forage.ai.review.review`) on a thread of the
+        app's, its tasks in the shared workers (with ``processes`` 1, on that thread alone),
+        a review kept in the history read back at once. ``progress`` (done, total) and
+        ``each`` (a move's review) are called on the app's event loop as the review goes;
+        cancelled, the review stops, its tasks not yet started dropped."""
+        from forage.ai.review import review
+
+        runner = self.analysis.runner(Priority.NOW) if processes > 1 else None
+        memory = self.memory
+        stopped = threading.Event()
+        told, reached = _on_loop(progress), _on_loop(each)
+
+        def going(done: int, total: int) -> None:
+            if stopped.is_set():  # no one waits for it: stop, dropping the rest
+                raise _Stopped
+            told(done, total)
+
+        def work() -> Review:
+            return review(
+                start,
+                placements,
+                settings,
+                processes,
+                going,
+                memory,
+                each=reached,
+                runner=runner,
+            )
+
+        try:
+            return await _off_loop(work)
+        except asyncio.CancelledError:
+            stopped.set()
+            raise
 
     def think_ahead(self, game: Game, settings: Settings) -> None:
         """After a placement: work out, while the player thinks, the review of the move just
@@ -465,9 +704,3 @@ def services_of(app: object) -> Services:
     if not isinstance(found, Services):
         raise TypeError(f"{type(app).__name__} has no forage services")
     return found
-
-
-def recorder_of(app: object) -> Recorder | None:
-    """The app's history (its services'), or None when the app keeps none."""
-    services = getattr(app, "services", None)
-    return services.history if isinstance(services, Services) else None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 from textual.screen import ModalScreen, Screen
@@ -51,20 +50,13 @@ class ForageScreen(Screen[None]):
         """Let Textual forget this screen's drawn lines (see ``release_styles_caches``)."""
         release_styles_caches()
 
-    def from_worker(self, callback: Callable[..., object], *args: object) -> None:
-        """From a worker thread: run ``callback(*args)`` on the screen, unless the screen has
-        left the app's stack meanwhile (closed while the worker ran: its widgets are gone)."""
-
+    def on_stack(self) -> bool:
+        """Whether the screen is on the app's stack (not closed: its widgets are there), for
+        what comes in from background work."""
         try:
-            app = self.app
+            return self in self.app.screen_stack
         except RuntimeError:  # NoActiveAppError: the screen has left the app already
-            return
-
-        def run() -> None:
-            if self in app.screen_stack:
-                callback(*args)
-
-        app.call_from_thread(run)
+            return False
 
 
 def size_classes(width: int, height: int) -> tuple[str, str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
@@ -13,12 +13,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
-from textual.worker import Worker, WorkerState
 
 from forage.app.describe import ELLIPSIS, par_said, score_sum
-from forage.app.recorder import Recorder
 from forage.app.screens.base import ForageModal, too_small_notice
-from forage.app.services import Priority, recorder_of, services_of
+from forage.app.services import FinishedGame, Priority, services_of
 from forage.app.session import Session
 from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.widgets.history import HistoryPanel, HistoryState
@@ -28,7 +26,6 @@ from forage.carddata import standard_deck
 from forage.engine import Game
 from forage.engine.scoring import WIN_LINE
 from forage.history.achievements import Achievement
-from forage.history.store import Recorded
 
 if TYPE_CHECKING:
     from forage.ai.par import ParResult
@@ -117,7 +114,6 @@ class EndScreen(ForageModal):
         super().__init__()
         self.session = session
         self.has_other = session.other_deck() is not None
-        self._recorded: Recorded | None = None
         self._unlocked: tuple[Achievement, ...] = ()
         self._share: str | None = None
 
@@ -158,7 +154,7 @@ class EndScreen(ForageModal):
 
         services = services_of(self.app)
         code = self.session.deal.code
-        known = await services.ask(lambda history: history.known_par(code), None)
+        known = await services.known_par(code)
         if known is not None:
             self._show_par(*known)
             return
@@ -169,10 +165,8 @@ class EndScreen(ForageModal):
         except Exception as error:  # the worker died, or none could start
             self._par_missing(pool_problem(error))
             return
-        if services.history is not None:  # kept: known next time, and by the review
-            history = services.history
-            history.later(lambda: history.keep_par(code, found))
         self._show_par(found.score, found.proven)
+        await services.keep_par(code, found)  # known next time, and by the review
 
     def _par_missing(self, problem: str) -> None:
         """Say that the deal's par could not be worked out, and why."""
@@ -191,66 +185,47 @@ class EndScreen(ForageModal):
         self.query_one("#end-par", Static).update(text)
         self.history_par(par, proven)
 
-    # -- the history (forage.app.recorder) ----------------------------------------------------
+    # -- the history (the app's services) ---------------------------------------------------
 
     def record_history(self) -> None:
-        """Record the finished game, on the history's thread; what it unlocked and the deal's
+        """Record the finished game in the history; what it unlocked and the deal's
         scoreboard are shown when that is done."""
-        recorder = recorder_of(self.app)
-        if recorder is None:
+        if not services_of(self.app).keeps_history:
             self.query_one(HistoryPanel).display = False
             return
-        session = self.session
-        key, data, kept = session.key, session.save_data(), session.finished_file
         self.query_one(HistoryPanel).state = HistoryState(waiting=True)
+        self.run_worker(self._recorded_game(), group="history")
 
-        def work() -> HistoryState:
-            self._recorded = recorder.finished(key, data, kept)
-            if self._recorded is not None:
-                self._unlocked = tuple(self._recorded.achievements)
-            return self._history_state(recorder, None)
-
-        self._in_history(recorder, work)
+    async def _recorded_game(self) -> None:
+        """Store the game, then show what the history says of it."""
+        found = await services_of(self.app).record_finished(self.session)
+        if found is not None:
+            self._unlocked = found.unlocked
+            self._show_history(found)
 
     def history_par(self, par: int, proven: bool) -> None:
         """Store the par found and announce any achievement it unlocks."""
-        recorder = recorder_of(self.app)
-        if recorder is None:
-            return
+        if services_of(self.app).keeps_history:
+            self.run_worker(self._par_in_history(par, proven), group="history")
 
-        def work() -> HistoryState:
-            if self._recorded is not None:
-                self._unlocked += tuple(recorder.set_par(self._recorded, par, proven))
-            return self._history_state(recorder, par)
+    async def _par_in_history(self, par: int, proven: bool) -> None:
+        """Note the par in the history (after the game is stored), then show what it says."""
+        found = await services_of(self.app).record_par(self.session, par, proven)
+        if found is not None:
+            self._unlocked += found.unlocked
+            self._show_history(found)
 
-        self._in_history(recorder, work)
-
-    def _in_history(self, recorder: Recorder, work: Callable[[], HistoryState]) -> None:
-        """Run work on the history's thread; the panel shows the state it gives back."""
-        waiting = recorder.later(work)
-        self.run_worker(waiting.result, thread=True, group="history")
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """Show what the history gave back."""
-        worker = event.worker
-        if worker.group == "history" and event.state == WorkerState.SUCCESS:
-            state = worker.result
-            if isinstance(state, HistoryState):
-                self._share = state.share
-                self.query_one(HistoryPanel).state = state
-
-    def _history_state(self, recorder: Recorder, par: int | None) -> HistoryState:
-        """What the history panel shows (on the history's thread: it reads the file)."""
-        board = recorder.scoreboard(self.session)
-        par = par if par is not None else board.par
-        return HistoryState(
-            recorded=self._recorded is not None,
-            player=recorder.player,
+    def _show_history(self, found: FinishedGame) -> None:
+        """Show in the history panel what the history says of the game."""
+        self._share = found.share
+        self.query_one(HistoryPanel).state = HistoryState(
+            recorded=found.recorded is not None,
+            player=found.player,
             achievements=self._unlocked,
-            scoreboard=board.lines,
-            par=par,
-            share=recorder.share(self.session, par),
-            first_only=recorder.is_daily(self.session),
+            scoreboard=found.scoreboard.lines,
+            par=found.par,
+            share=found.share,
+            first_only=found.first_only,
         )
 
     def action_copy_share(self) -> None:

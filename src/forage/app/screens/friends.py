@@ -10,7 +10,6 @@ again; escape goes back to the game.
 
 from __future__ import annotations
 
-import functools
 import os
 from typing import ClassVar
 
@@ -120,9 +119,7 @@ class FriendsScreen(ForageModal):
             services.room = None
             self.say(f"{str(exc)[:1].upper()}{str(exc)[1:]}.")
             return
-        history = services.history
-        if history is not None:  # the name played under is the data folder's from now on
-            history.later(functools.partial(history.take_name, link.name))
+        services.take_name(link.name)  # the data folder's name from now on
         self.dismiss("in")
 
     def action_close(self) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
@@ -16,18 +18,18 @@ from forage.app.describe import (
     ARROW_KEYS,
     ASK_KEY,
     COSTLY_NOTE,
+    DOT,
+    ELLIPSIS,
     ENTER_KEY,
     FRIENDS_KEY,
     MOUSE_COLOUR,
+    asking_words,
     card_name,
     drop_aftermath,
     tone_of,
 )
-from forage.app.keeper import tell_save_news
+from forage.app.keeper import Keeper, keeper_of, tell_save_news
 from forage.app.screens.base import ForageScreen, too_small_notice
-from forage.app.screens.game_drops import CostlyDrops
-from forage.app.screens.game_flow import GameFlow
-from forage.app.screens.game_hints import HintActions
 from forage.app.services import services_of
 from forage.app.session import Session
 from forage.app.themes import next_theme, palette_name
@@ -38,6 +40,7 @@ from forage.app.view import (
     Standing,
     drop_change,
     hand_state,
+    is_costly,
     score_state,
     spot_index,
     spot_order,
@@ -57,11 +60,12 @@ from forage.app.widgets import (
     SupplyView,
     WoodlandView,
 )
-from forage.engine import Outcome, Placement
-from forage.settings import Settings
+from forage.app.widgets.woodland import edwood_mark
+from forage.engine import Game, Outcome, Placement
+from forage.settings import Settings, load_settings, save_settings
 
 if TYPE_CHECKING:
-    pass
+    from forage.ai.hint import Hint
 
 
 class GameWidgets(NamedTuple):
@@ -74,7 +78,7 @@ class GameWidgets(NamedTuple):
     status: StatusBar
 
 
-class GameScreen(HintActions, GameFlow, CostlyDrops, ForageScreen):
+class GameScreen(ForageScreen):
     """Play a game with the keyboard (or the mouse); every rule comes from the engine."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -541,3 +545,280 @@ class GameScreen(HintActions, GameFlow, CostlyDrops, ForageScreen):
     def action_friends(self) -> None:
         """Ask for a room to play in with friends (the app asks for a name and a code)."""
         self.post_message(self.FriendsAsked())
+
+    # -- between games and screens: a new game, quitting, the end, the screens over it -------
+
+    def quit_help(self) -> str | None:
+        """The help's line on what q does here (None: the game's own line)."""
+        return None
+
+    def action_help(self) -> None:
+        """Open the keys (those of this screen) and rules, Edwood's mark as the board draws
+        it."""
+        from forage.app.screens.help import HelpScreen, game_keys
+
+        asks = self._asks_costly() if self.ASKS_BEFORE_COSTLY else None
+        keys = game_keys(asks, self.LOCKED, self.quit_help())
+        layout = self.query_one(WoodlandView).drawn_layout
+        edwood = edwood_mark(layout[0].height) if layout is not None else None
+        self.app.push_screen(HelpScreen(self.session.game.recipes, keys=keys, edwood=edwood))
+
+    def action_new_game(self) -> None:
+        """Start a new game (asking first if this one is under way)."""
+        from forage.app.screens.confirm import ConfirmScreen
+
+        game = self.session.game
+        if game.moves and not game.is_over():
+
+            def answered(answer: str | None) -> None:
+                if answer == "yes":
+                    self.load(self.session.new_game())
+
+            self.app.push_screen(
+                ConfirmScreen("Start a new game? This game will be lost."), answered
+            )
+        else:
+            self.leave_finished(lambda: self.load(self.session.new_game()), "A new game")
+
+    def action_quit_game(self) -> None:
+        """Save the game and leave (it is offered next time: not abandoned), the keeper
+        noting what it kept where, for the terminal."""
+        keeper = self.keeper()
+        keeper.save(self.session)
+
+        def leave() -> None:
+            keeper.quit(self.session, self.in_history())
+            self.app.exit(0)
+
+        self.leave_finished(leave, "Quitting")
+
+    def leave_finished(self, then: Callable[[], None], doing: str) -> None:
+        """Do ``then`` once the finished game on this screen (if it is one) is kept apart
+        from the save; when it cannot be kept, say why and what ``doing`` would do, and
+        ask first."""
+        problem = self.keeper().secure_finished(self.session, self.in_history())
+        if problem is None:
+            then()
+            return
+        from forage.app.screens.confirm import ConfirmScreen
+
+        def answered(answer: str | None) -> None:
+            if answer == "yes":
+                then()
+            else:
+                self.say("The finished game is still here: free some space, then try again.")
+
+        question = (
+            f"This finished game is not kept anywhere yet ({problem}), so the history "
+            f"cannot have it.\n\n{doing} now loses it. Go on anyway?"
+        )
+        self.app.push_screen(ConfirmScreen(question, ("lose it", "keep playing here")), answered)
+
+    def load(self, session: Session) -> None:
+        """Play another session on this screen (the one it replaces, if unfinished, is
+        recorded as abandoned)."""
+        if self.OWN_GAME:
+            services_of(self.app).take_game(session.carry_on(self.session), self.session)
+        self.session = session
+        self.set_class(session.is_challenge, "-challenge")
+        self._serial += 1
+        self._last = ""
+        self._hint = None
+        self._peek = False
+        self.query_one(ScorePanel).refresh(layout=True)
+        self.keeper().keep(session)
+        self.changed()
+        self.check_end()
+
+    def in_history(self) -> bool:
+        """Whether this screen's finished game is stored in the history."""
+        return self.OWN_GAME and services_of(self.app).has_recorded(self.session)
+
+    def keeper(self) -> Keeper:
+        """What writes this screen's game down (the save, the --record file)."""
+        return keeper_of(self.app)
+
+    def daily_label(self) -> str | None:
+        """How the daily deal is named in the title (not by its long seed), else None."""
+        daily = services_of(self.app).daily_of(self.session) if self.OWN_GAME else None
+        if daily is not None:
+            kind = "recipe challenge" if self.session.is_challenge else "standard game"
+            return f"daily deal {daily} {DOT} {kind}"
+        return None
+
+    async def action_stats(self) -> None:
+        """Open the statistics and achievements (read on the history's thread)."""
+        from forage.app.screens.stats import StatsScreen
+
+        stats, unlocked = await services_of(self.app).statistics()
+        self.app.push_screen(StatsScreen(stats, unlocked))
+
+    async def action_history(self) -> None:
+        """Open the list of stored games, from which any can be reviewed (read on the
+        history's thread)."""
+        from forage.app.screens.history import SHOWN, HistoryScreen
+
+        games = await services_of(self.app).stored_games(SHOWN)
+        self.app.push_screen(HistoryScreen(games))
+
+    def check_end(self) -> None:
+        """Show the end screen once the game is over (finished or stuck)."""
+        if not self.session.game.is_over() or self._ending:
+            return
+        from forage.app.screens.end import EndScreen
+
+        self._ending = True
+        self.app.push_screen(EndScreen(self.session), self._after_end)
+
+    def _after_end(self, choice: str | None) -> None:
+        self._ending = False
+        session = self.session
+        if choice == "again":
+            self.leave_finished(lambda: self.load(session.same_deal()), "Playing the deal again")
+        elif choice == "other":
+            other = session.other_deck()
+            if other is not None:
+                self.leave_finished(lambda: self.load(other), "Playing the other deck")
+        elif choice == "new":
+            self.leave_finished(lambda: self.load(session.new_game()), "A new game")
+        elif choice == "undo":
+            self.action_undo()
+        elif choice == "look":
+            self.say("The finished woodland: enter shows the summary again.")
+        elif choice == "quit":
+            self.action_quit_game()
+
+    # -- the question before a costly drop (a second enter; w turns it off or on) ----------
+
+    @property
+    def asks_again(self) -> bool:
+        """Whether enter was pressed once for a costly drop, and a second enter places it."""
+        return self._asked is not None and self._asked == (
+            self._position_key(),
+            self.session.cursor,
+        )
+
+    def _ask_first(self) -> bool:
+        """Whether enter asks again rather than places: the drop shown is costly, the
+        player has not turned the question off, and enter was not just pressed for it."""
+        session = self.session
+        here = (self._position_key(), session.cursor)
+        if not self.ASKS_BEFORE_COSTLY or self._asked == here or not self._asks_costly():
+            return False
+        outcome = session.preview()
+        if outcome is None or not outcome.legal:
+            return False
+        game = session.game
+        after = game.result_after(outcome) if session.is_challenge else None
+        if not is_costly(drop_change(game, outcome, after)):
+            return False
+        self._asked = here
+        self.changed()
+        return True
+
+    def _asks_costly(self) -> bool:
+        """Whether the player wants a second enter before a costly drop (read once from
+        the data folder; in a browser tab, whose data folder is the server's, asked until
+        turned off there)."""
+        if self._settings is None:
+            self._settings = Settings() if self.app.is_web else load_settings()
+        return self._settings.ask_costly
+
+    def action_ask_costly(self) -> None:
+        """Turn the question before a costly drop off, or on again (kept for next time)."""
+        asks = self._asks_costly()
+        kept_now = Settings() if self.app.is_web else load_settings()  # the language too
+        self._settings = replace(kept_now, ask_costly=not asks)
+        self._asked = None
+        kept = self.app.is_web or save_settings(self._settings)
+        answer = asking_words(self._settings.ask_costly)
+        if not kept:
+            answer += " (For this game only: the data folder cannot be written.)"
+        self.say(answer)
+
+    # -- hints: worked out in the background, the answer so far shown, then the final one ------
+
+    def _hint_text(self) -> str:
+        """The hint in words while it is for the game as it stands, else nothing."""
+        if self._hint is None:
+            return ""
+        key, placement, text = self._hint
+        here = self.session.cursor
+        if key != (self._serial, tuple(self.session.game.moves)) or here != placement:
+            self._hint = None  # the card left the hinted placement: the hint no longer applies
+            return ""
+        return text
+
+    def action_hint(self) -> None:
+        """Work out a suggested placement in the background, then show it."""
+        game = self.session.game
+        if game.is_over():
+            return
+        self.session.hints += 1
+        self._early = None
+        self.say(f"Hint: looking for a good placement{ELLIPSIS}")
+        key = (self._serial, tuple(game.moves))
+        snapshot = self.session.snapshot()
+        self.run_worker(self._find_hint(key, snapshot), exclusive=True, group="hint")
+
+    async def _find_hint(self, key: tuple[int, tuple[Placement, ...]], game: Game) -> None:
+        """Ask the app's services for a hint on a copy of the game; show the answer so
+        far, then the final one."""
+        from forage.ai.workers import POOL_ERRORS, pool_problem
+
+        def so_far(found: Hint) -> None:
+            if self.on_stack():  # the screen may have closed meanwhile
+                self._hint_ready(key, found)
+
+        try:
+            found = await services_of(self.app).hint(game, so_far)
+        except POOL_ERRORS as error:
+            self.say(f"No hint: {pool_problem(error)}.")
+            return
+        self._hint_ready(key, found)
+
+    def _hint_ready(self, key: tuple[int, tuple[Placement, ...]], found: Hint | None) -> None:
+        """Show the hint (first the answer so far, then the final one), unless the game
+        moved on while it was being worked out, or the player has moved the card off the
+        answer so far."""
+        if key != (self._serial, tuple(self.session.game.moves)):
+            return
+        if found is None:
+            self.say("No placement to suggest.")
+            return
+        early, self._early = self._early, None
+        if found.final and early is not None and self.session.cursor != early:
+            return  # the player moved the card off the answer so far: leave it be
+        self.show_hint(found.placement, found.gain, found.expected, found.final, found.proven)
+        if not found.final:
+            self._early = self.session.cursor
+
+    def show_hint(
+        self,
+        placement: Placement,
+        gain: int = 0,
+        expected: float = 0.0,
+        final: bool = True,
+        proven: bool = False,
+    ) -> None:
+        """Move the card being placed to a suggested placement; enter then places it
+        (``final`` False: the answer so far, the search still checking it; ``proven``: the
+        exact search's best, ``expected`` the final score it reaches)."""
+        if self.session.go_to(placement):
+            self._peek = False
+            game = self.session.game
+            more = expected - (game.base + gain)
+            name = card_name(game.card(placement.card))
+            later = f", about {more:.0f} more next turn" if game.turn < game.turns else ""
+            if proven:
+                later = f", {more:.0f} more next turn" if game.turn < game.turns else ""
+                later += "; proven best"
+            text = (
+                f"Hint: {name} here, {gain:+d} now{later}."
+                if final  # the headline above says that enter places it
+                else f"Hint so far: {name} here, {gain:+d} now; still checking{ELLIPSIS}"
+            )
+            here = self.session.cursor
+            assert here is not None
+            self._hint = ((self._serial, tuple(self.session.game.moves)), here, text)
+            self.changed()

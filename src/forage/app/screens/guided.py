@@ -60,10 +60,6 @@ class GuidedScreen(GameScreen):
     def check_end(self) -> None:
         """No end screen: the two lines say how it went."""
 
-    def recorder(self) -> None:
-        """The game is never stored in the history."""
-        return None
-
     def keeper(self) -> Keeper:
         """The game is never saved: the game in progress keeps its save."""
         return Forgetful()

@@ -11,6 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from forage.app.describe import (
+    ASCII,
     ASK_KEY,
     BAR,
     BASKET,
@@ -86,7 +87,11 @@ KEY_LINES: Final[tuple[tuple[str, str], ...]] = (
     (
         "switch_language",
         _("  {key}                 language ({languages}): forage starts again").format(
-            key=LANGUAGE_KEY, languages=", ".join(language.name for language in LANGUAGES)
+            key=LANGUAGE_KEY,
+            # In plain ASCII, a language by its code: its own name may not be drawable.
+            languages=", ".join(
+                language.code if ASCII else language.name for language in LANGUAGES
+            ),
         ),
     ),
     ("quit_game", _("  q                 quit; the game is saved and offered next time")),

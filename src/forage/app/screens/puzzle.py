@@ -6,9 +6,9 @@ most it can still reach. ``a`` shows the answer's line on the woodland, one plac
 time; ``n`` sets the position up again (only the first try counts, as the lines then say,
 and as they say from the start when the history holds a try at the puzzle); escape leaves.
 Once the game is over a line says why the best line is best (what each of its placements
-gathers). The first try is sent up as :class:`PuzzleScreen.Tried`, for the
-app to keep in the history, which answers with the player's figures (:meth:`told`): the
-player's rating goes in the title, beside the puzzle's difficulty.
+gathers). The first try is kept in the history (awaited from the app's services), which
+answers with the player's figures (:meth:`told`): the player's rating goes in the title,
+beside the puzzle's difficulty.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from datetime import date
 from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
 
 from textual.binding import Binding, BindingType
-from textual.message import Message
 from textual.widgets import Static
 
 from forage.app.describe import CROSS, DEGREE, DOT, TICK, card_name, line_words, points
@@ -75,16 +74,6 @@ class PuzzleScreen(GuidedScreen):
 
     LOCKED: ClassVar[frozenset[str]] = GuidedScreen.LOCKED | {"hint"}
     """The game's keys a puzzle does without (a hint would give the answer away)."""
-
-    class Tried(Message):
-        """The player's first try at a puzzle: solved or not."""
-
-        def __init__(self, puzzle: Puzzle, day: date, solved: bool) -> None:
-            """The puzzle, the date it was the daily puzzle of, and the outcome."""
-            super().__init__()
-            self.puzzle = puzzle
-            self.day = day
-            self.solved = solved
 
     def __init__(self, puzzle: Puzzle, day: date, *, over_game: bool = False) -> None:
         """The puzzle of ``day``; ``over_game``: opened over a game, escape goes back to it."""
@@ -178,10 +167,17 @@ class PuzzleScreen(GuidedScreen):
         """A puzzle the history holds a try at: this try is practice, as the lines and the
         status bar say."""
         puzzle = self.puzzle.id
-        before = await services_of(self.app).ask(lambda h: h.puzzle_tried(puzzle), False)
+        before = await services_of(self.app).puzzle_tried(puzzle)
         if before and not self.tried:
             self.tried = self.practice = True
             self.say(TRIED_BEFORE)
+
+    async def _keep_try(self, solved: bool) -> None:
+        """Keep the first try in the history; then what it did to the player's figures."""
+        puzzle, services = self.puzzle, services_of(self.app)
+        found = await services.record_puzzle(puzzle.id, puzzle.rating, self.day, solved)
+        if found is not None:
+            self.told(found)
 
     def told(self, recorded: PuzzleRecorded) -> None:
         """The history kept the first try: the player's rating goes in the title, their
@@ -216,7 +212,7 @@ class PuzzleScreen(GuidedScreen):
             self.verdict = Verdict(right=reach == self.puzzle.best, reach=reach)
             if not self.tried:
                 self.tried = True
-                self.post_message(self.Tried(self.puzzle, self.day, self.verdict.right))
+                self.run_worker(self._keep_try(self.verdict.right), group="history")
         self._follow_answer()
         self.refresh_bindings()
         self.changed()

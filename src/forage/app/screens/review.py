@@ -17,7 +17,6 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import ProgressBar, Static
-from textual.worker import get_current_worker
 
 from forage.ai.review import (
     LABELS,
@@ -26,7 +25,6 @@ from forage.ai.review import (
     MoveReview,
     Review,
     Settings,
-    review,
     start_of,
 )
 from forage.ai.workers import POOL_ERRORS, pool_problem
@@ -46,7 +44,7 @@ from forage.app.describe import (
     par_said,
 )
 from forage.app.screens.base import ForageScreen, too_small_notice
-from forage.app.services import Priority, services_of
+from forage.app.services import services_of
 from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.view import card_cells, woodland_state
 from forage.app.widgets import KeyBar, WoodlandView
@@ -77,10 +75,6 @@ MARKS: dict[str, str] = {
 costly ones)."""
 COSTLY: Final = LABELS[LABELS.index("inaccuracy") :]
 """The labels the `m` key jumps between: an inaccuracy and every label worse."""
-
-
-class StopReview(Exception):
-    """The screen closed while its review was running."""
 
 
 LEGEND_KEYS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -450,39 +444,26 @@ class ReviewScreen(ForageScreen):
     def on_mount(self) -> None:
         """Show the first move and start the analysis."""
         self.update_view()
-        self.run_worker(self._analyse, thread=True, exclusive=True, group="review")
+        self.run_worker(self._analyse(), exclusive=True, group="review")
 
-    def _analyse(self) -> None:
-        """Worker thread: the review, reporting progress to the screen."""
-
-        worker = get_current_worker()
-
-        def progress(done: int, total: int) -> None:
-            if worker.is_cancelled:  # the screen is closing: stop, dropping the rest
-                raise StopReview
-            self.from_worker(self._progress, done, total)
+    async def _analyse(self) -> None:
+        """The review, awaited from the app's services, its progress and each move's
+        review shown as they come (the work stops when the screen closes)."""
 
         services = services_of(self.app)
-        # The app's shared workers (where the moves played may be reviewed already), or with
-        # one worker this thread alone.
-        runner = services.analysis.runner(Priority.NOW) if self.processes > 1 else None
         try:
-            found = review(
+            found = await services.review(
                 self.start,
                 self.placements,
                 self.settings,
                 self.processes,
-                progress,
-                services.memory,  # a review seen before is read back at once
-                each=lambda entry: self.from_worker(self._reached, entry),
-                runner=runner,
+                self._progress,
+                self._reached,
             )
-        except StopReview:
-            return
         except POOL_ERRORS as error:
-            self.from_worker(self._stopped, pool_problem(error))
+            self._stopped(pool_problem(error))
             return
-        self.from_worker(self._done, found)
+        self._done(found)
 
     def _stopped(self, problem: str) -> None:
         """The analysis stopped before it was done: say why, keep the moves it did."""
@@ -491,12 +472,17 @@ class ReviewScreen(ForageScreen):
         self.update_view()
 
     def _reached(self, entry: MoveReview) -> None:
-        """One move's review is in: its mark in the list, and its verdict if it is shown."""
+        """One move's review is in: its mark in the list, and its verdict if it is shown
+        (none once the screen has closed)."""
+        if not self.on_stack():
+            return
         self.entries[entry.index] = entry
         self.update_view()
 
     def _progress(self, done: int, total: int) -> None:
-        """Move the progress bar."""
+        """Move the progress bar (none once the screen has closed)."""
+        if not self.on_stack():
+            return
         self.query_one(ProgressBar).update(total=total, progress=done)
 
     def _done(self, found: Review) -> None:

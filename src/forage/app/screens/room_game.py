@@ -41,7 +41,6 @@ from forage.app.screens.rooms import (
     standings_text,
     take_back_command,
 )
-from forage.app.services import services_of
 from forage.app.session import Session
 from forage.app.themes import marks_of
 from forage.app.widgets import HandState, PlayersView, ScoreState, StatusState
@@ -187,11 +186,6 @@ class RoomGameScreen(GameScreen, RoomScreen):
         its save)."""
         return Forgetful()
 
-    def recorder(self) -> None:
-        """The room's game is kept in the history by the room's screens, not as a game of
-        one's own."""
-        return None
-
     def waiting(self) -> bool:
         """Whether the player has placed the turn being played and waits for the next call."""
         state = self.state
@@ -213,17 +207,13 @@ class RoomGameScreen(GameScreen, RoomScreen):
         turn = len(self.session.game.moves)
         self.run_worker(self.link.place(turn, outcome.placement), group="room")
 
-    def keep_if_left(self) -> None:
+    async def keep_if_left(self) -> None:
         """The program is stopping (a signal): a game the room has not ended goes into the
         history as left, as far as it went (the online daily's try waits on the server)."""
-        history = services_of(self.app).history
-        if self.state.end is not None or history is None:
+        if self.state.end is not None or self.day is not None:
             return
-        if self.day is not None:
-            return
-        key = history_key(self.state)
-        game, info = left_game(self.state, self.session.game.copy(), self.dealt_at)
-        history.later(lambda: history.record_room(key, game, info))
+        found = left_game(self.state, self.session.game.copy(), self.dealt_at)
+        await keep_room_game(self.app, history_key(self.state), found)
 
     def action_quit_game(self) -> None:
         """Leave the room (asked first, saying what it does); after the end, the results."""

@@ -515,4 +515,4 @@ async def keep_room_game(
     if found is None:
         return None
     game, info = found
-    return await services_of(app).ask(lambda history: history.record_room(key, game, info), None)
+    return await services_of(app).record_room(key, game, info)
