@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 if TYPE_CHECKING:  # the workers' modules load with the first task, not at start-up
     from forage.ai.memory import Memory
-    from forage.ai.review import Settings
+    from forage.ai.review import ReviewSettings as Settings
     from forage.ai.workers import Task
     from forage.app.recorder import Recorder
     from forage.engine import Game

@@ -17,9 +17,9 @@ def review_command(args: argparse.Namespace) -> int:
     game = game_of(args)
     if isinstance(game, int):
         return game
-    from forage.ai.review import Settings, review, start_of
+    from forage.ai.review import ReviewSettings, review, start_of
 
-    settings = Settings(exact=args.exact)
+    settings = ReviewSettings(exact=args.exact)
     if not args.json:
         from forage.app.review_app import ReviewApp
         from forage.cli.play import run_app

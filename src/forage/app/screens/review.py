@@ -24,10 +24,10 @@ from forage.ai.review import (
     WORKERS,
     MoveReview,
     Review,
-    Settings,
     review,
     start_of,
 )
+from forage.ai.review import ReviewSettings as Settings
 from forage.ai.workers import POOL_ERRORS, pool_problem
 from forage.app.describe import (
     ARROW,
