@@ -221,8 +221,8 @@ def _daily(sub: Subparsers) -> None:
     )
     daily.add_argument(
         "--server",
-        default="http://127.0.0.1:8000",
-        help="with --online: the server (http://127.0.0.1:8000)",
+        default=DEFAULT_SERVER,
+        help=f"with --online: the server ({DEFAULT_SERVER})",
     )
     daily.add_argument("--name", metavar="NAME", help="with --online: your name on the server")
 
@@ -257,9 +257,7 @@ def _serve(sub: Subparsers) -> None:
 
 def _leaderboard(sub: Subparsers) -> None:
     board = sub.add_parser("leaderboard", help="a server's online daily leaderboard")
-    board.add_argument(
-        "--server", default="http://127.0.0.1:8000", help="the server (http://127.0.0.1:8000)"
-    )
+    board.add_argument("--server", default=DEFAULT_SERVER, help=f"the server ({DEFAULT_SERVER})")
     board.add_argument("--date", metavar="YYYY-MM-DD", help="another day's board (UTC)")
     board.add_argument("--json", action="store_true", help="print the server's JSON as it is")
 

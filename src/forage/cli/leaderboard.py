@@ -26,7 +26,6 @@ from forage.history.report import table_box
 from forage.net.daily import BOARD_MOST_BYTES, BOARD_PATH, Board, BoardError
 from forage.net.protocol import name_key, shown_text
 
-DEFAULT_SERVER: Final = "http://127.0.0.1:8000"
 TIMEOUT_SECONDS: Final = 10.0
 
 
