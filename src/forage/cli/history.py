@@ -51,8 +51,8 @@ def stats_command(args: argparse.Namespace) -> int:
         print(json.dumps(stats_json(stats, all_achievements(), unlocked), indent=2))
         return 0
     from forage.app.describe import ASCII
+    from forage.app.history_report import stats_report
     from forage.cli.output import console
-    from forage.history.report import stats_report
 
     console(highlight=False).print(stats_report(stats, all_achievements(), unlocked, ASCII))
     return 0
@@ -104,8 +104,8 @@ def history_command(args: argparse.Namespace) -> int:
         print(json.dumps({"games": [g.to_json() for g in games]}, indent=2))
         return 0
     from forage.app.describe import ASCII
+    from forage.app.history_report import history_table
     from forage.cli.output import console
-    from forage.history.report import history_table
 
     out = console(highlight=False)
     if not games:

@@ -13,11 +13,11 @@ from rich.table import Table
 from rich.text import Text
 
 from forage.app.describe import ASCII
+from forage.app.history_report import table_box
 from forage.cli.errors import BadInput, shortened
 from forage.cli.output import console
 from forage.cli.player import last_player
 from forage.history.daily import parse_day
-from forage.history.report import table_box
 from forage.net.daily import Board
 from forage.net.leaderboard import BoardUnread, board_url, fetch_board
 from forage.net.protocol import name_key

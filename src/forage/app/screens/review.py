@@ -43,13 +43,13 @@ from forage.app.describe import (
     card_name,
     par_said,
 )
+from forage.app.history_report import blocks
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.services import Priority, services_of
 from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.view import card_cells, woodland_state
 from forage.app.widgets import KeyBar, WoodlandView
 from forage.engine import Deck, Game, Placement
-from forage.history.report import blocks
 
 LABEL_STYLE: Final = {
     "best": "gain",
