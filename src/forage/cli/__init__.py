@@ -27,6 +27,7 @@ from forage.cli.errors import (
     shortened,
 )
 from forage.net import DEFAULT_SERVER
+from forage.screen_size import is_size
 from forage.startup import exit_on_interrupt
 
 COMMANDS = (
@@ -63,7 +64,7 @@ def _whole(text: str) -> int:
     try:
         return int(text)
     except ValueError as exc:
-        from forage.files import number_problem
+        from forage.files import number_problem  # tempfile: only for a bad number
 
         problem = number_problem(exc, "not a whole number")
         raise argparse.ArgumentTypeError(f"{problem}: {shortened(text)!r}") from None
@@ -71,7 +72,7 @@ def _whole(text: str) -> int:
 
 def _seed(text: str) -> int:
     """A seed: a whole number from 0 to 2**64 - 1 (R14)."""
-    from forage.engine.deal import check_seed
+    from forage.engine.deal import check_seed  # pydantic: only for a seed given
 
     try:
         return check_seed(_whole(text))
@@ -360,8 +361,6 @@ def _interrupted(error: BaseException | None) -> bool:
 def _drop_unreadable_sizes() -> None:
     """Remove COLUMNS and LINES where they hold no size (``²``, which Rich would take for a
     number and fail to read): the terminal's own size is used instead."""
-    from forage.screen_size import is_size
-
     for name in ("COLUMNS", "LINES"):
         value = os.environ.get(name)
         if value is not None and not is_size(value.strip()):

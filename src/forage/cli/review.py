@@ -17,6 +17,7 @@ def review_command(args: argparse.Namespace) -> int:
     game = game_of(args)
     if isinstance(game, int):
         return game
+    # The AI loads once the record is read (a bad one fails at once), Textual for the screen only.
     from forage.ai.review import ReviewSettings, review, start_of
 
     settings = ReviewSettings(exact=args.exact)
@@ -25,7 +26,7 @@ def review_command(args: argparse.Namespace) -> int:
         from forage.cli.play import run_app
 
         return run_app(lambda: ReviewApp(game, settings))
-    from forage.history.store import HistoryStore
+    from forage.history.store import HistoryStore  # the screen opens it after its first frame
 
     console = Console(stderr=True)
     # Drawn only as the review advances, so that no thread runs and the workers can fork.
