@@ -32,7 +32,7 @@ from forage.engine import (
     Square,
     Woodland,
 )
-from forage.engine.board import COLOUR_INDEX, Board, encode, pack
+from forage.engine.board import COLOUR_INDEX, PackedWoodland, encode, pack
 from forage.engine.scoring import check_recipes, score
 
 MOUSE = -2
@@ -42,7 +42,7 @@ EXPERT_GOLDEN = {2: 48, 3: 77}
 expert game takes seconds)."""
 
 
-def board_of(squares: Mapping[tuple[int, int], Square]) -> Board:
+def board_of(squares: Mapping[tuple[int, int], Square]) -> PackedWoodland:
     """The engine's board of a woodland given as models."""
     return {pack(x, y): encode(sq.area, sq.die, sq.edwood) for (x, y), sq in squares.items()}
 

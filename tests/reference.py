@@ -1,12 +1,16 @@
-"""A plain second reading of RULINGS R1-R11, R15 and R18-R19, written for clarity, not speed.
+"""A plain second reading of RULINGS R1-R15 and R18-R19, written for clarity, not speed: the
+tests' one model of the rules.
 
 The property tests compare the engine and the AI's simulator against it on random positions,
-so that an optimisation of either cannot quietly change a rule. It takes nothing but the
+and the command line's answers against whole games of its own (:class:`ReferenceGame`), so
+that an optimisation of either cannot quietly change a rule. It takes nothing but the
 model types from the engine: geometry, resolution and scoring are its own.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -79,21 +83,51 @@ def tops_of(game: Game) -> dict[tuple[int, int], Top]:
     return result
 
 
+def footprint(
+    areas: Sequence[Area], rotation: int, x: int = 0, y: int = 0
+) -> list[tuple[int, int, Area]]:
+    """A card's areas turned ``rotation`` degrees with its top-left at (x, y), as (x, y, area),
+    in R9's order: top row first, left to right."""
+    cells = []
+    for (c, r), area in zip(UPRIGHT, areas, strict=True):
+        dx, dy = rotate_cell(c, r, rotation)
+        cells.append((x + dx, y + dy, area))
+    return sorted(cells, key=lambda cell: (cell[1], cell[0]))
+
+
 def resolve(game: Game, placement: Placement) -> Result:
     """Apply R5-R11 to the game's position, step by step as the rulings word them."""
     if game.is_over():
         return Result(reason="game-over")
     if placement.card not in game.hand:
         return Result(reason="not-in-hand")
-    tops = tops_of(game)
-    supply = {c.value: game.supply[c] for c in Colour}
-    edwood_free = game.supply.edwood
-    card = game.deck[placement.card]
-    cells = []
-    for (c, r), area in zip(UPRIGHT, card.areas, strict=True):
-        dx, dy = rotate_cell(c, r, placement.rotation)
-        cells.append((placement.x + dx, placement.y + dy, area))
-    cells.sort(key=lambda cell: (cell[1], cell[0]))  # R9: top row first, left to right
+    return lay(
+        tops_of(game),
+        {c.value: game.supply[c] for c in Colour},
+        game.supply.edwood,
+        game.deck[placement.card].areas,
+        placement.rotation,
+        placement.x,
+        placement.y,
+        {(m.x, m.y): m.colour.value for m in placement.mouse},
+    )
+
+
+def lay(
+    woodland: Mapping[tuple[int, int], Top],
+    supply_before: Mapping[str, int],
+    edwood_free: bool,
+    areas: Sequence[Area],
+    rotation: int,
+    x: int,
+    y: int,
+    mouse: Mapping[tuple[int, int], str],
+) -> Result:
+    """R5-R11 for a card of ``areas`` laid on a woodland of ``woodland``'s tops, with the
+    supply and Edwood as given and ``mouse`` the colours chosen for mice at (x, y)."""
+    tops = dict(woodland)
+    supply = dict(supply_before)
+    cells = footprint(areas, rotation, x, y)
     if not any((x, y) in tops for x, y, _ in cells):
         return Result(reason="no-overlap")
     # R8e, R8d: areas that may not be covered, in area order.
@@ -105,7 +139,7 @@ def resolve(game: Game, placement: Placement) -> Result:
             return Result(reason="covers-edwood")
         if d is not None and d.endswith("m") and d[0] not in area.value:
             return Result(reason="covers-mouse")
-    choices = {(m.x, m.y): m.colour.value for m in placement.mouse}
+    choices = dict(mouse)
     new: dict[tuple[int, int], Top] = {}
     returned: list[str] = []
     later: list[tuple[int, int, Area, str]] = []  # (x, y, area, "mouse" | "edwood")
@@ -171,6 +205,102 @@ def resolve(game: Game, placement: Placement) -> Result:
         return Result(reason="bad-mouse-colour")
     tops.update(new)
     return Result(tops=tops, supply=supply, edwood_free=edwood_free, gathered=gathered)
+
+
+@dataclass
+class ReferenceGame:
+    """A game as the rulings describe it, on the reference's own state: the first card
+    upright at (0, 0), the next two in hand, one drawn after each placement (R12, R13)."""
+
+    cards: dict[int, tuple[Area, ...]]
+    deal: list[int]
+    tops: dict[tuple[int, int], Top] = field(default_factory=dict)
+    supply: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ORDER, 5))
+    edwood_free: bool = True
+    hand: list[int] = field(default_factory=list)
+    next_draw: int = 0
+    first_gathered: set[str] | None = None
+    """Colours the first card played gathered under R8a (R18), once it is played."""
+
+    def __post_init__(self) -> None:
+        for x, y, area in footprint(self.cards[self.deal[0]], 0):
+            self.tops[(x, y)] = (area, None, False)
+        self.hand = self.deal[1:3]
+        self.next_draw = min(3, len(self.deal))
+
+    def resolve(
+        self, card: int, rotation: int, x: int, y: int, mouse: Mapping[tuple[int, int], str]
+    ) -> Result:
+        """What a placement of a card in hand would do (R5-R11)."""
+        if not self.hand:
+            return Result(reason="game-over")
+        if card not in self.hand:
+            return Result(reason="not-in-hand")
+        return lay(
+            self.tops, self.supply, self.edwood_free, self.cards[card], rotation, x, y, mouse
+        )
+
+    def push(
+        self, card: int, rotation: int, x: int, y: int, mouse: Mapping[tuple[int, int], str]
+    ) -> Result:
+        """Make a placement if it is legal (then draw a card); the result either way."""
+        if self.stuck():
+            return Result(reason="game-over")
+        result = self.resolve(card, rotation, x, y, mouse)
+        if result.reason is not None:
+            return result
+        if self.first_gathered is None:
+            self.first_gathered = result.gathered
+        self.tops, self.supply, self.edwood_free = result.tops, result.supply, result.edwood_free
+        self.hand = [n for n in self.hand if n != card]
+        if self.next_draw < len(self.deal):
+            self.hand.append(self.deal[self.next_draw])
+            self.next_draw += 1
+        return result
+
+    def candidates(self) -> list[tuple[int, int, int, int]]:
+        """Every (card, rotation, x, y) of a hand card touching the woodland."""
+        spots = set()
+        for card in self.hand:
+            for rotation in (0, 90, 180, 270):
+                for sx, sy in self.tops:
+                    for dx, dy, _ in footprint(self.cards[card], rotation):
+                        spots.add((card, rotation, sx - dx, sy - dy))
+        return sorted(spots)
+
+    def legal(self, card: int, rotation: int, x: int, y: int) -> dict[tuple[int, int], str] | None:
+        """The mouse colours making a placement legal ({} for the defaults), or None."""
+        reason = self.resolve(card, rotation, x, y, {}).reason
+        if reason is None:
+            return {}
+        if reason not in ("edwood-used", "no-mouse-die"):
+            return None
+        splits = [
+            ((sx, sy), area)
+            for sx, sy, area in footprint(self.cards[card], rotation, x, y)
+            if not area.is_food and (sx, sy) in self.tops
+        ]
+        options = [[None, *area.value] for _, area in splits]
+        for combo in itertools.product(*options):
+            chosen = {pos: c for (pos, _), c in zip(splits, combo, strict=True) if c}
+            if chosen and self.resolve(card, rotation, x, y, chosen).reason is None:
+                return chosen
+        return None
+
+    def legal_moves(self) -> dict[tuple[int, int, int, int], dict[tuple[int, int], str]]:
+        """Every legal placement with the mouse colours that make it legal."""
+        found = {}
+        for key in self.candidates():
+            chosen = self.legal(*key)
+            if chosen is not None:
+                found[key] = chosen
+        return found
+
+    def stuck(self) -> bool:
+        """Cards in hand, and none can be placed (R13)."""
+        return bool(self.hand) and not any(
+            self.legal(*key) is not None for key in self.candidates()
+        )
 
 
 # -- deals (R12, R14) -----------------------------------------------------------------------------

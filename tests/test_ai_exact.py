@@ -10,7 +10,7 @@ from hypothesis import given, settings
 
 from forage.ai.bots import expert_ranking, unseen_cards
 from forage.ai.hint import hint
-from forage.ai.review import Settings, review_move
+from forage.ai.review import ReviewSettings, review_move
 from forage.ai.search import ExactSearch
 from forage.ai.sim import simulator_for, state_of
 from forage.carddata import standard_deck
@@ -49,7 +49,7 @@ def test_seed_5020_move_7_is_proven_three_points_short_of_the_best() -> None:
     played = Placement.from_notation(EXPERT_LINE_5020.split()[6])
     assert (top, values[played]) == (50, 47)
     start = Game(Deal.from_seed(5020), standard_deck())
-    entry = review_move(start, [*game.moves, played], 6, Settings())
+    entry = review_move(start, [*game.moves, played], 6, ReviewSettings())
     assert entry.proven and entry.label != "best"
     assert entry.loss == 3
     assert (entry.expected_played, entry.expected_best) == (values[played], top)
@@ -60,7 +60,7 @@ def test_seed_5020_move_7_is_proven_three_points_short_of_the_best() -> None:
 def test_seed_5020_last_move_is_proven_best() -> None:
     start = Game(Deal.from_seed(5020), standard_deck())
     line = [Placement.from_notation(n) for n in EXPERT_LINE_5020.split()]
-    entry = review_move(start, line, 7, Settings())
+    entry = review_move(start, line, 7, ReviewSettings())
     last = game_5020(7)
     top = max(last.base + last.outcome(p).score_change for p in choices(last))
     assert entry.proven and entry.label == "best" and entry.loss == 0
@@ -171,9 +171,9 @@ def test_the_expectation_search_with_one_card_to_draw_is_the_brute_force(
 def test_seed_5015_move_6_exact_values_and_the_proven_best_outside_the_ranking() -> None:
     start = Game(Deal.from_seed(5015), standard_deck())
     line = [Placement.from_notation(n) for n in EXPERT_LINE_5015.split()]
-    quick = review_move(start, line, 5, Settings())
+    quick = review_move(start, line, 5, ReviewSettings())
     assert quick.expected_played == 42.4 and quick.exact  # the exact value, even in budget
-    proven = review_move(start, line, 5, Settings(exact=True))
+    proven = review_move(start, line, 5, ReviewSettings(exact=True))
     assert proven.proven and proven.best == Placement.from_notation("1r90@1,2")
     assert (proven.expected_played, proven.expected_best) == (42.4, 43.1)
     assert proven.loss == 0.7 and proven.label == "good"

@@ -12,12 +12,12 @@ from forage.ai import par as par_module
 from forage.ai import review as review_module
 from forage.ai.memory import kept
 from forage.ai.par import QUICK, ParResult, keep_par, kept_par, par, par_key
-from forage.ai.review import Settings, review, start_of
+from forage.ai.review import ReviewSettings, review, start_of
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game
 from forage.history.store import HistoryStore
 
-SMALL = Settings(samples=6, candidates=2, par_effort=QUICK)
+SMALL = ReviewSettings(samples=6, candidates=2, par_effort=QUICK)
 
 
 class Notebook:

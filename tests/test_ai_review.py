@@ -19,7 +19,7 @@ from forage.ai.review import (
     RACE_ROUND,
     RACE_Z,
     Review,
-    Settings,
+    ReviewSettings,
     label_of,
     review,
     review_move,
@@ -31,7 +31,7 @@ from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Outcome, Placement
 from forage.record import record_from_game
 
-SMALL = Settings(samples=12, candidates=3, par_effort=QUICK)
+SMALL = ReviewSettings(samples=12, candidates=3, par_effort=QUICK)
 """Few draw orders and a quick par: enough for these tests, far less than the default."""
 
 
@@ -102,8 +102,8 @@ def test_a_review_move_races_its_candidates_to_the_same_best_as_playing_every_or
     # Seed 2100's game of hints with a poor third move: the race keeps the best candidate.
     game = pinned_game(2100, HINTS_WITH_A_POOR_THIRD_MOVE)
     start = start_of(game)
-    raced = review_move(start, game.moves, 2, Settings(samples=2 * RACE_ROUND))
-    whole = review_move(start, game.moves, 2, Settings(samples=2 * RACE_ROUND, race=False))
+    raced = review_move(start, game.moves, 2, ReviewSettings(samples=2 * RACE_ROUND))
+    whole = review_move(start, game.moves, 2, ReviewSettings(samples=2 * RACE_ROUND, race=False))
     assert raced.best == whole.best
     assert raced.expected_played == whole.expected_played
     assert raced.expected_best == whole.expected_best
@@ -206,7 +206,7 @@ def test_review_is_the_same_with_one_worker_or_two() -> None:
 UNDER_AN_APP = """
 import sys
 from forage.ai.par import QUICK
-from forage.ai.review import Settings, review, start_of
+from forage.ai.review import ReviewSettings, review, start_of
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game
 
@@ -229,7 +229,7 @@ if __name__ == "__main__":
     game.push(next(iter(game.outcomes())).placement)
     sys.stderr = Captured()
     try:
-        settings = Settings(samples=4, candidates=2, par_effort=QUICK)
+        settings = ReviewSettings(samples=4, candidates=2, par_effort=QUICK)
         found = review(start_of(game), game.moves, settings, workers=2)
     except Exception as error:
         print(repr(error))
@@ -272,7 +272,7 @@ def test_a_stopped_review_ends_its_worker_processes_at_once() -> None:
         review(
             start_of(game),
             game.moves,
-            Settings(samples=2, candidates=2),
+            ReviewSettings(samples=2, candidates=2),
             workers=2,
             progress=stop_at_the_first,
         )
@@ -321,7 +321,7 @@ def test_a_poor_move_in_a_game_of_hints_gets_the_largest_loss() -> None:
     # Held-out seed 2100: hints throughout, but move 2 is the placement that scores least.
     poor = 2
     game = pinned_game(2100, HINTS_WITH_A_POOR_THIRD_MOVE)
-    settings = Settings(samples=8, candidates=2, par_effort=QUICK)
+    settings = ReviewSettings(samples=8, candidates=2, par_effort=QUICK)
     found = review(start_of(game), game.moves, settings, workers=2)
     check_review(found, game)
     losses = [m.loss for m in found.moves]
@@ -334,7 +334,9 @@ def test_the_experts_own_game_has_no_mistake() -> None:
     # an expert's move below another candidate (docs/review.md: once by 4.97 points in a
     # game of hints on seed 2100); on seed 2001 by less than a mistake's 4 points.
     game = pinned_game(2001, EXPERT_LINE_2001)
-    found = review(start_of(game), game.moves, Settings(samples=8, par_effort=QUICK), workers=2)
+    found = review(
+        start_of(game), game.moves, ReviewSettings(samples=8, par_effort=QUICK), workers=2
+    )
     check_review(found, game)
     assert all(m.label in ("best", "good", "inaccuracy") for m in found.moves)
 
@@ -407,7 +409,7 @@ def test_a_review_is_remembered_and_read_back_the_same(monkeypatch: pytest.Monke
     game = Game(Deal.from_seed(21), standard_deck())
     for _ in range(3):
         game.push(max(game.outcomes(), key=lambda o: o.score_change))
-    settings = Settings(samples=4, candidates=2, par_effort=QUICK)
+    settings = ReviewSettings(samples=4, candidates=2, par_effort=QUICK)
     start = start_of(game)
     with HistoryStore.open() as store:
         memory = store.analyses
@@ -426,7 +428,7 @@ def test_a_review_is_remembered_and_read_back_the_same(monkeypatch: pytest.Monke
         assert again == first and told == [(4, 4)]
         assert memory.remembered("review", review_key(start, game.moves, settings))
     # other settings, or another version of the review, are another analysis
-    other = Settings(samples=5, candidates=2, par_effort=QUICK)
+    other = ReviewSettings(samples=5, candidates=2, par_effort=QUICK)
     assert review_key(start, game.moves, other) != review_key(start, game.moves, settings)
     before = review_key(start, game.moves, settings)
     monkeypatch.setattr("forage.ai.review.REVIEW_VERSION", REVIEW_VERSION + "-next")
@@ -465,7 +467,7 @@ def test_review_exact_proves_move_6_and_keeps_it(tmp_path: Path) -> None:
     from forage.history.store import HistoryStore
 
     with HistoryStore.open() as store:  # the child's data folder is this test's
-        key = review_key(game.rewound(0), game.moves, Settings(exact=True))
+        key = review_key(game.rewound(0), game.moves, ReviewSettings(exact=True))
         assert store.analyses.remembered("review", key)
     missing = forage("review", str(tmp_path / "nope.json"), "--json", "--exact")
     assert missing.returncode == 2 and "nope.json" in missing.stderr

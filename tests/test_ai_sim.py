@@ -30,20 +30,13 @@ def effect_of(result: reference.Result) -> Effect:
     return tuple(sorted(result.tops.items())), supply, result.edwood_free
 
 
-def footprint(game: Game, key: Key) -> list[tuple[int, int, str]]:
-    """The areas a placement lays, as (x, y, area), by the reference's rotation."""
-    number, rotation, x, y = key
-    found = []
-    for (c, r), area in zip(reference.UPRIGHT, game.deck[number].areas, strict=True):
-        dx, dy = reference.rotate_cell(c, r, rotation)
-        found.append((x + dx, y + dy, area.value))
-    return found
-
-
 def covered(game: Game, key: Key) -> list[tuple[int, int, str]]:
-    """The split areas of a placement that lie on the woodland, as (x, y, area)."""
+    """The split areas of a placement that lie on the woodland, as (x, y, area), by the
+    reference's rotation."""
+    number, rotation, x, y = key
     tops = game.woodland.squares
-    return [(x, y, a) for x, y, a in footprint(game, key) if (x, y) in tops and len(a) == 2]
+    laid = reference.footprint(game.deck[number].areas, rotation, x, y)
+    return [(sx, sy, a.value) for sx, sy, a in laid if (sx, sy) in tops and not a.is_food]
 
 
 def reference_effects(game: Game, key: Key) -> set[Effect]:
@@ -77,7 +70,8 @@ def reference_keys(game: Game) -> set[Key]:
             for x in range(min(xs) - width + 1, max(xs) + 1):
                 for y in range(min(ys) - height + 1, max(ys) + 1):
                     key = (number, rotation, x, y)
-                    if not any((fx, fy) in squares for fx, fy, _ in footprint(game, key)):
+                    laid = reference.footprint(game.deck[number].areas, rotation, x, y)
+                    if not any((fx, fy) in squares for fx, fy, _ in laid):
                         continue  # covers nothing: refused by R5 (no-overlap)
                     plain = Placement(card=number, rotation=Rotation(rotation), x=x, y=y)
                     result = reference.resolve(game, plain)

@@ -96,8 +96,8 @@ def test_daily_run_counts_days_running() -> None:
 def test_the_statistics_table_names_the_recipes_beaten() -> None:
     from rich.console import Console
 
+    from forage.app.history_report import figures_table
     from forage.carddata import standard_deck
-    from forage.history.report import figures_table
 
     games = [stored(4, mode="recipe", recipes=(4, 11), final=55, won=True)]
     out = Console(width=120, record=True, color_system=None)

@@ -7,6 +7,7 @@ import pytest
 from room_helpers import place_first, room_of, to
 
 from forage.engine import Deal
+from forage.net.address import server_url
 from forage.net.client import PlayerGame, play_url
 from forage.net.protocol import DealOut
 from forage.net.rooms import Phase
@@ -23,6 +24,26 @@ from forage.net.rooms import Phase
 )
 def test_a_server_address_names_its_websocket(server: str, url: str) -> None:
     assert play_url(server) == url
+
+
+@pytest.mark.parametrize(
+    ("server", "url"),
+    [
+        ("http://127.0.0.1:8000/", "http://127.0.0.1:8000/daily/leaderboard?date=2026-05-01"),
+        ("wss://example.org/play", "https://example.org/daily/leaderboard?date=2026-05-01"),
+        ("127.0.0.1:9000", "http://127.0.0.1:9000/daily/leaderboard?date=2026-05-01"),
+    ],
+)
+def test_a_server_address_names_its_web_paths(server: str, url: str) -> None:
+    assert server_url(server, "/daily/leaderboard", "date=2026-05-01") == url
+
+
+@pytest.mark.parametrize("server", ["ftp://example.org", "http://", "http://[::1"])
+def test_what_is_not_a_server_address_is_a_value_error(server: str) -> None:
+    with pytest.raises(ValueError, match=r"not a server address|Invalid IPv6"):
+        server_url(server, "/play")
+    with pytest.raises(ValueError):
+        play_url(server)
 
 
 @pytest.mark.parametrize(("seed", "recipes"), [(1, False), (5, True), (9, False)])

@@ -35,13 +35,12 @@ from forage.engine import (
     rules,
 )
 from forage.engine.areas import DICE_PER_COLOUR, FOOD_FACES, MOUSE_FACE, UPRIGHT_CELLS, rotate_cell
+from forage.engine.woodland import Pos
 
 GAME_SETTINGS = settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 QUICK_SETTINGS = settings(max_examples=200, deadline=None)
-
-Pos = tuple[int, int]
 
 
 @st.composite

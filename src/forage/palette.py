@@ -5,7 +5,7 @@ styles of the marks and words by what they mean, and the colours of the screens'
 uses Okabe and Ito's colours, told apart with any common colour-vision deficiency. The game
 screen draws with them (``forage.app.themes`` makes each a Textual theme, its surfaces CSS
 variables the ``.tcss`` files use), and so do the headless commands' Rich output
-(``forage.render``, ``forage.history.report``), with ``FORAGE_THEME`` choosing for both.
+(``forage.render``, ``forage.app.history_report``), with ``FORAGE_THEME`` choosing for both.
 Letters and glyphs carry every meaning, so ``NO_COLOR`` still works with either.
 """
 

@@ -13,7 +13,7 @@ from special_files import is_kind, special_file
 from textual.widgets import DataTable, Static
 
 from forage.ai.par import QUICK
-from forage.ai.review import Settings
+from forage.ai.review import ReviewSettings
 from forage.app.app import ForageApp
 from forage.app.recorder import Recorder
 from forage.app.screens import EndScreen, GameScreen, HistoryScreen, ReviewScreen
@@ -23,7 +23,7 @@ from forage.history.report import HISTORY_COLUMNS, WIDE_TABLE, shown_columns
 from forage.history.store import HistoryStore
 from forage.record import load_game, record_from_game
 
-SMALL = Settings(samples=4, candidates=2, par_effort=QUICK)
+SMALL = ReviewSettings(samples=4, candidates=2, par_effort=QUICK)
 
 
 def small_reviews(app: ForageApp) -> ForageApp:

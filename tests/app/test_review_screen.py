@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from forage.ai.par import QUICK
-from forage.ai.review import MoveReview, Review, Settings, start_of
+from forage.ai.review import MoveReview, Review, ReviewSettings, start_of
 from forage.app.describe import ARROW, MARK_IN, card_name
 from forage.app.review_app import ReviewApp
 from forage.app.screens.help import HelpScreen
@@ -34,7 +34,7 @@ from forage.app.widgets.keys import KeyBar
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game, Placement
 
-SMALL = Settings(samples=6, candidates=2, par_effort=QUICK)
+SMALL = ReviewSettings(samples=6, candidates=2, par_effort=QUICK)
 
 
 def hint_game() -> Game:
@@ -106,7 +106,7 @@ async def test_stepping_through_the_moves_and_par() -> None:
 @sync
 async def test_q_closes_the_review_while_it_is_still_analysing() -> None:
     game = hint_game()
-    app = ReviewApp(game, Settings(samples=6, candidates=2, par_effort=QUICK), workers=1)
+    app = ReviewApp(game, ReviewSettings(samples=6, candidates=2, par_effort=QUICK), workers=1)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.screen
         assert isinstance(screen, ReviewScreen)

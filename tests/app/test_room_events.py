@@ -34,8 +34,8 @@ from forage.net.protocol import (
     JoinedOut,
     LobbyOut,
     LobbyPlayer,
+    PlayerStanding,
     ProgressOut,
-    Standing,
     TurnOut,
 )
 
@@ -181,10 +181,16 @@ def test_the_state_keeps_when_each_call_came_and_since_when_a_player_is_lost() -
     state.follow(lobby((1, True), (2, False), (3, True)), 9.0)
     assert state.lost_since == {2: 4.0}  # since it was first told
     lines = [
-        Standing(player=n, name=["", "Ann", "Bob", "Cid"][n], score=0, placed=1, playing=n != 3,
-                 connected=n != 2)
+        PlayerStanding(
+            player=n,
+            name=["", "Ann", "Bob", "Cid"][n],
+            score=0,
+            placed=1,
+            playing=n != 3,
+            connected=n != 2,
+        )
         for n in (1, 2, 3)
-    ]  # fmt: skip
+    ]
     state.follow(TurnOut(turn=2, card=4, standings=lines), 20.0)
     assert (state.called_turn, state.called_at) == (2, 20.0)
     state.follow(deal, 30.0)  # a rejoin's retelling: the call is not made anew
@@ -203,7 +209,9 @@ def test_the_side_panels_status_words_are_whole_and_two_a_line_has_a_legend() ->
     state.follow(lobby((1, True), (2, False), (3, True)))
     state.follow(DealOut(start=1, hand=[2, 3], recipes=[], deck=1))
     lines = [
-        Standing(player=n, name=name, score=40 + n, placed=1, playing=n != 3, connected=n != 2)
+        PlayerStanding(
+            player=n, name=name, score=40 + n, placed=1, playing=n != 3, connected=n != 2
+        )
         for n, name in ((1, "Ann"), (2, "B" * 30), (3, "Cid"))
     ]
     state.follow(TurnOut(turn=2, card=4, standings=lines))

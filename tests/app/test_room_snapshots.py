@@ -28,9 +28,9 @@ from forage.net.protocol import (
     JoinedOut,
     LobbyOut,
     LobbyPlayer,
+    PlayerStanding,
     ResultLine,
     ServerMessage,
-    Standing,
     TurnOut,
 )
 from forage.net.rooms import Phase
@@ -124,8 +124,10 @@ def test_the_results_show_the_players_own_woodland_first_whatever_their_place() 
 @pytest.mark.parametrize("long", ["W" * 40, "李" * 40, "Ann"])
 def test_a_long_name_is_cut_with_an_ellipsis_and_keeps_you(long: str) -> None:
     lines = [
-        Standing(player=1, name=long, score=12, placed=1, playing=True, connected=True),
-        Standing(player=2, name=long[:-1] + "x", score=3, placed=1, playing=True, connected=True),
+        PlayerStanding(player=1, name=long, score=12, placed=1, playing=True, connected=True),
+        PlayerStanding(
+            player=2, name=long[:-1] + "x", score=3, placed=1, playing=True, connected=True
+        ),
     ]
     state = told(JOINED).state
     state.follow(TurnOut(turn=2, card=4, standings=lines))

@@ -24,7 +24,7 @@ from typing import Final, NamedTuple
 from forage.ai.search import ExactSearch, beam_line, board_worth, draw_orders, orders_seed
 from forage.ai.sim import Move, Simulator, State, Worth
 from forage.ai.worth import Outlook, WorthModel, learnt_model, outlook
-from forage.engine.board import Board
+from forage.engine.board import PackedWoodland
 from forage.engine.rules import first_colours
 from forage.engine.scoring import recipe_bonus
 
@@ -186,7 +186,7 @@ def expert_ranking(
     if not moves:
         return []
 
-    def bonus(move: Move, board: Board) -> int:
+    def bonus(move: Move, board: PackedWoodland) -> int:
         """The recipes' bonus on the woodland after a move (0 in a standard game)."""
         if not recipes:
             return 0
@@ -204,7 +204,7 @@ def expert_ranking(
     coming = outlook(sim.deck, pool)
     worth1 = settings.worth(remaining, coming)
     worth2 = settings.worth(remaining - 1, coming)
-    ranked: list[tuple[float, int, Board, int]] = []
+    ranked: list[tuple[float, int, PackedWoodland, int]] = []
     for i, move in enumerate(moves):
         board = sim.board_after(state.board, move)
         extra = bonus(move, board)

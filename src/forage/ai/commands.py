@@ -15,6 +15,7 @@ from forage.ai.workers import pooled
 from forage.carddata import standard_deck
 from forage.engine import Game
 from forage.engine.scoring import RATINGS, rating
+from forage.record import record_from_game
 
 
 def tiers(scores: list[int]) -> list[tuple[str, int]]:
@@ -94,6 +95,4 @@ def par_report(game: Game) -> ParReport:
     applied, refusal = finished.replay([*game.moves, *result.placements])
     if refusal is not None:  # pragma: no cover - the simulator is cross-checked by the tests
         raise RuntimeError(f"internal error, move {applied} refused ({refusal.reason})")
-    from forage.record import record_from_game
-
     return ParReport(result, record_from_game(finished).to_data())

@@ -20,6 +20,7 @@ from forage.ai.search import ExactSearch
 from forage.ai.sim import simulator_for, state_of
 from forage.ai.workers import pooled
 from forage.engine import Game, Placement
+from forage.record import placement_json
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,6 @@ class Hint:
 
     def to_json(self) -> dict[str, Any]:
         """The hint as the ``hint --json`` object."""
-        from forage.record import placement_json
-
         return placement_json(self.placement) | {
             "score": self.score,
             "gain": self.gain,

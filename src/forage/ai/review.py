@@ -7,7 +7,7 @@ played, then the game is played on by the *rollout policy* (the expert's one-loo
 the best gain plus the worth of the woodland left, exact on the last placement) over the
 possible draw orders of the unseen cards. Where few orders remain every one is played;
 elsewhere a fixed number is sampled with fixed seeds, the same orders for every candidate
-of a move. With three placements left in a standard game (or with ``Settings.exact``) the
+of a move. With three placements left in a standard game (or with ``ReviewSettings.exact``) the
 expectations are exact instead (:func:`expected_move`), and with two the values proven
 (:func:`proven_move`). ``loss`` is the best candidate's expectation less the played
 move's, and a label follows from :data:`THRESHOLDS`. Par's line (the draw order known) is
@@ -60,7 +60,7 @@ standard errors of their paired difference (the same draw orders)."""
 
 EXACT_BUDGET: Final = 60
 """The two-placement searches the review spends looking for the proven best move with three
-placements left, beyond the candidates' exact values (``Settings.exact``: no limit)."""
+placements left, beyond the candidates' exact values (``ReviewSettings.exact``: no limit)."""
 
 ProgressFn = Callable[[int, int], None]
 """Told (tasks done, tasks in all) as the review goes."""
@@ -75,7 +75,7 @@ def label_of(loss: float) -> str:
 
 
 @dataclass(frozen=True)
-class Settings:
+class ReviewSettings:
     """How hard the review looks; fixed amounts of work, never seconds."""
 
     samples: int = SAMPLES
@@ -166,7 +166,7 @@ REVIEW_VERSION: Final = "review/4"
 Change it whenever what the review finds for a game could change."""
 
 
-def review_key(start: Game, placements: Sequence[Placement], settings: Settings) -> str:
+def review_key(start: Game, placements: Sequence[Placement], settings: ReviewSettings) -> str:
     """What decides a review, as one key: its version, the deal (and deck), the moves and
     the settings."""
     return analysis_key(
@@ -279,7 +279,7 @@ def review_from_text(start: Game, text: str) -> Review:
     return Review(start, moves, line)
 
 
-def fits(found: Review, placements: Sequence[Placement], settings: Settings) -> bool:
+def fits(found: Review, placements: Sequence[Placement], settings: ReviewSettings) -> bool:
     """Whether a kept review is one of these placements from its start with these settings:
     each move in its place and played as the game played it, its best a legal placement
     there, at most ``settings.samples`` draw orders (or, where every card that could come
@@ -322,7 +322,7 @@ def _seed_of(seed: int, index: int) -> int:
 
 
 def review_move(
-    start: Game, placements: Sequence[Placement], index: int, settings: Settings
+    start: Game, placements: Sequence[Placement], index: int, settings: ReviewSettings
 ) -> MoveReview:
     """The review of move ``index`` of a game played from ``start`` (its earlier moves legal)."""
     game = start.copy()
@@ -477,7 +477,9 @@ def par_line(start: Game, placements: Sequence[Placement], found: ParResult) -> 
     return ParLine(found.score, found.placements, found.proven)
 
 
-def move_task(start: Game, placements: Sequence[Placement], index: int, settings: Settings) -> Task:
+def move_task(
+    start: Game, placements: Sequence[Placement], index: int, settings: ReviewSettings
+) -> Task:
     """The review of move ``index`` as a task for a worker process: keyed by what decides it
     (the deal and deck, the moves up to it, the settings), so the review of a game asked
     once it ends meets the work done while it was played."""
@@ -495,7 +497,7 @@ def move_task(start: Game, placements: Sequence[Placement], index: int, settings
 
 
 def _tasks(
-    start: Game, placements: Sequence[Placement], settings: Settings, with_par: bool = True
+    start: Game, placements: Sequence[Placement], settings: ReviewSettings, with_par: bool = True
 ) -> Iterator[tuple[int, Task]]:
     """The review's tasks, numbered (par -1, move i), in the order they are handed out:
     par (the longest) first, unless it is known already, then the moves in order."""
@@ -512,7 +514,7 @@ MEMORY_KIND: Final = "review"
 def review(
     start: Game,
     placements: Sequence[Placement],
-    settings: Settings | None = None,
+    settings: ReviewSettings | None = None,
     workers: int = WORKERS,
     progress: ProgressFn | None = None,
     memory: Memory | None = None,
@@ -531,7 +533,7 @@ def review(
     given each move's review as soon as it is done (in any order), before the whole review
     is.
     """
-    settings = settings or Settings()
+    settings = settings or ReviewSettings()
     moves = list(placements)
     total = len(moves) + 1
     known_par = kept_par(start, memory, settings.par_effort) if memory is not None else None

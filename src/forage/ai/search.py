@@ -31,7 +31,7 @@ from forage.ai.sim import (
 from forage.ai.worth import Outlook, food_areas, outlook
 from forage.engine import Area, Game
 from forage.engine.areas import DICE_PER_COLOUR, FOOD_FACES
-from forage.engine.board import DIE_COLOUR, FACE_INDEX, IS_MOUSE, IS_SPLIT, Board
+from forage.engine.board import DIE_COLOUR, FACE_INDEX, IS_MOUSE, IS_SPLIT, PackedWoodland
 from forage.engine.deal import SplitMix64
 from forage.engine.rules import CardShape, Resolution, laid, mouse_variants, scan
 
@@ -52,7 +52,7 @@ class Line(NamedTuple):
     moves: list[Move]
 
 
-def board_worth(board: Board, worth: Worth) -> float:
+def board_worth(board: PackedWoodland, worth: Worth) -> float:
     """The total worth of a woodland's squares."""
     values = worth.values
     return sum(values[code] for code in board.values())
@@ -279,7 +279,7 @@ Tables = Mapping[Area, Sequence[float]]
 
 
 def most_gain(
-    board: Board,
+    board: PackedWoodland,
     shape: CardShape,
     bounds: Tables = GAIN_BOUNDS,
     around: Iterable[int] | None = None,
@@ -605,7 +605,7 @@ class ExactSearch:
 
     def best_last(
         self,
-        board: Board,
+        board: PackedWoodland,
         counts: tuple[int, int, int],
         edwood: bool,
         card: int,
@@ -630,7 +630,7 @@ class ExactSearch:
                     bar[0] = result.gain + 1 - EPSILON
         return best
 
-    def then_gain(self, board: Board, move: Move, card: int, need: int) -> int | None:
+    def then_gain(self, board: PackedWoodland, move: Move, card: int, need: int) -> int | None:
         """What the last card adds after ``move`` (0 when it then has no legal placement,
         R13) if that reaches ``need``; else None."""
         turned = self.sim.shapes[move.card].turns[move.rotation]

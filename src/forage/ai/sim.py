@@ -14,7 +14,7 @@ from typing import Final, NamedTuple
 
 from forage.engine import ROTATIONS, Area, Deck, Game, Placement, Recipe
 from forage.engine.areas import MOUSE_FACE
-from forage.engine.board import CODES, POINTS, Board, Position, encode, unpack
+from forage.engine.board import CODES, POINTS, PackedWoodland, Position, encode, unpack
 from forage.engine.game import shape
 from forage.engine.outcome import mouse_choices
 from forage.engine.rules import (
@@ -144,7 +144,7 @@ class Simulator:
 
     def moves(
         self,
-        board: Board,
+        board: PackedWoodland,
         counts: tuple[int, int, int],
         edwood: bool,
         card: int,
@@ -175,7 +175,7 @@ class Simulator:
 
     def best_scored(
         self,
-        board: Board,
+        board: PackedWoodland,
         counts: tuple[int, int, int],
         edwood: bool,
         card: int,
@@ -258,7 +258,7 @@ class Simulator:
 
     # -- laying and scoring --------------------------------------------------------------------
 
-    def board_after(self, board: Board, move: Move) -> Board:
+    def board_after(self, board: PackedWoodland, move: Move) -> PackedWoodland:
         """A copy of a woodland with a move's card laid."""
         return laid(board, self.shapes[move.card].turns[move.rotation], move.spot, move.result.new)
 

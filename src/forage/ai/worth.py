@@ -32,7 +32,7 @@ from forage.engine.board import (
     IS_MOUSE,
     IS_SPLIT,
     SQUARES,
-    Board,
+    PackedWoodland,
 )
 
 KIND_NAMES: Final = (
@@ -93,7 +93,7 @@ def outlook(deck: Deck, cards: Iterable[int]) -> Outlook:
     )
 
 
-def features(board: Board, areas: Sequence[float]) -> list[float]:
+def features(board: PackedWoodland, areas: Sequence[float]) -> list[float]:
     """A woodland's features for a model: per kind, the count of its squares, then the sum
     of their coming areas; ``areas`` is the expected food areas of each colour to come."""
     count = len(KIND_NAMES)

@@ -27,7 +27,7 @@ from forage.i18n import _, current
 from forage.screen_size import clamp_size
 
 if TYPE_CHECKING:
-    from forage.ai.review import Settings
+    from forage.ai.review import ReviewSettings
     from forage.app.recorder import Recorder
     from forage.app.screens.rooms import RoomDone, RoomMoved
 
@@ -100,7 +100,7 @@ class ForageApp(ForageBaseApp):
         """The finished games kept by an earlier run, found before this run could end one."""
         self.par_found: dict[str, tuple[int, bool]] = {}
         """The par of each deal the end screen has worked out: (par, proven) by deal code."""
-        self.review_settings: Settings | None = None
+        self.review_settings: ReviewSettings | None = None
         """How hard a review opened from the end or history screen looks (None: as
         ``forage review`` does); tests make it small."""
         self.review_workers: int | None = None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from forage.ai.review import WORKERS, Settings
+from forage.ai.review import WORKERS, ReviewSettings
 from forage.app.base import ForageBaseApp
 from forage.app.recorder import Recorder
 from forage.app.screens.review import ReviewScreen
@@ -17,7 +17,7 @@ class ReviewApp(ForageBaseApp):
     TITLE = _("Forage review")
 
     def __init__(
-        self, game: Game, settings: Settings | None = None, workers: int = WORKERS
+        self, game: Game, settings: ReviewSettings | None = None, workers: int = WORKERS
     ) -> None:
         """An app reviewing the moves this game has made (``settings`` and ``workers`` as
         :func:`forage.ai.review.review` takes them); reviews seen before are read back from

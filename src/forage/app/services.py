@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # the workers' modules load with the first task, not at start
     from forage.ai.hint import Hint
     from forage.ai.memory import Memory
     from forage.ai.par import ParResult
-    from forage.ai.review import MoveReview, Review, Settings
+    from forage.ai.review import MoveReview, Review, ReviewSettings
     from forage.ai.workers import Task
     from forage.app.recorder import Recorder
     from forage.app.session import Session
@@ -611,7 +611,7 @@ class Services:
         self,
         start: Game,
         placements: Sequence[Placement],
-        settings: Settings | None,
+        settings: ReviewSettings | None,
         processes: int,
         progress: Callable[[int, int], object],
         each: Callable[[MoveReview], object],
@@ -651,7 +651,7 @@ class Services:
             stopped.set()
             raise
 
-    def think_ahead(self, game: Game, settings: Settings) -> None:
+    def think_ahead(self, game: Game, settings: ReviewSettings) -> None:
         """After a placement: work out, while the player thinks, the review of the move just
         made (and the deal's par, from the first move), so that the review is ready when the
         game ends."""

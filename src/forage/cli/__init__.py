@@ -30,6 +30,7 @@ from forage.cli.errors import (
 )
 from forage.i18n import N_, _, ngettext
 from forage.net import DEFAULT_SERVER
+from forage.screen_size import is_size
 from forage.startup import exit_on_interrupt
 from forage.wording import shown
 
@@ -73,7 +74,7 @@ def _whole(text: str) -> int:
     try:
         return int(text)
     except ValueError as exc:
-        from forage.files import number_problem
+        from forage.files import number_problem  # tempfile: only for a bad number
 
         problem = number_problem(exc, _("not a whole number"))
         raise argparse.ArgumentTypeError(f"{problem}: {shortened(text)!r}") from None
@@ -81,7 +82,7 @@ def _whole(text: str) -> int:
 
 def _seed(text: str) -> int:
     """A seed: a whole number from 0 to 2**64 - 1 (R14)."""
-    from forage.engine.deal import check_seed
+    from forage.engine.deal import check_seed  # pydantic: only for a seed given
 
     try:
         return check_seed(_whole(text))
@@ -244,8 +245,8 @@ def _daily(sub: Subparsers) -> None:
     )
     daily.add_argument(
         "--server",
-        default="http://127.0.0.1:8000",
-        help=_("with --online: the server (http://127.0.0.1:8000)"),
+        default=DEFAULT_SERVER,
+        help=_("with --online: the server ({server})").format(server=DEFAULT_SERVER),
     )
     daily.add_argument("--name", metavar="NAME", help=_("with --online: your name on the server"))
 
@@ -285,7 +286,9 @@ def _serve(sub: Subparsers) -> None:
 def _leaderboard(sub: Subparsers) -> None:
     board = sub.add_parser("leaderboard", help=_("a server's online daily leaderboard"))
     board.add_argument(
-        "--server", default="http://127.0.0.1:8000", help=_("the server (http://127.0.0.1:8000)")
+        "--server",
+        default=DEFAULT_SERVER,
+        help=_("the server ({server})").format(server=DEFAULT_SERVER),
     )
     board.add_argument("--date", metavar="YYYY-MM-DD", help=_("another day's board (UTC)"))
     board.add_argument("--json", action="store_true", help=_("print the server's JSON as it is"))
@@ -402,8 +405,6 @@ def _interrupted(error: BaseException | None) -> bool:
 def _drop_unreadable_sizes() -> None:
     """Remove COLUMNS and LINES where they hold no size (``²``, which Rich would take for a
     number and fail to read): the terminal's own size is used instead."""
-    from forage.screen_size import is_size
-
     for name in ("COLUMNS", "LINES"):
         value = os.environ.get(name)
         if value is not None and not is_size(value.strip()):

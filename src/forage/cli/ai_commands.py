@@ -15,6 +15,7 @@ from rich.table import Table
 
 from forage.ai import bench
 from forage.ai.commands import HINT_WORKERS, bot_summary, par_report, summary_of, tiers
+from forage.ai.games import bot_played
 from forage.ai.hint import hint
 from forage.app.describe import par_said
 from forage.cli.errors import fail, writable_file
@@ -22,6 +23,7 @@ from forage.cli.output import console
 from forage.engine import Game
 from forage.files import write_atomic
 from forage.i18n import _, ngettext
+from forage.record import record_from_game
 
 
 def _console() -> Console:
@@ -70,8 +72,6 @@ def bot_command(
         if games != 1:
             return fail(_("--record writes one game's record: use it with --games 1"))
         path = writable_file(record)
-        from forage.ai.games import bot_played
-        from forage.record import record_from_game
 
         began = time.perf_counter()
         game = bot_played(seed, policy, recipes)

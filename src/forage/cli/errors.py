@@ -9,12 +9,14 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from forage.engine import Deal
 
+from forage import __version__
 from forage.exits import (
     EXIT_BAD_INPUT,
     EXIT_CRASH,
@@ -66,11 +68,10 @@ def report_crash(error: BaseException, what: str | None = None) -> int:
     """Log an unexpected error's traceback in the data folder and say in one line what
     stopped (a worker process that ended is named as such) and where the log is; the exit
     code (``EXIT_CRASH``); ``what`` stopped (by default, the game)."""
-    import time
+    # Loaded only once a crash happens: ``--help`` imports nothing beyond argparse.
     import traceback
     from concurrent.futures import BrokenExecutor
 
-    from forage import __version__
     from forage.app.saves import write_crash_log
 
     what = _("the game") if what is None else what
@@ -149,7 +150,7 @@ def _size(count: int) -> str:
 
 def deal_option(code: str, option: str = "--deal") -> Deal:
     """The deal of a deal code given on the command line, or BadInput naming the problem."""
-    from forage.record import deal_from_code
+    from forage.record import deal_from_code  # pydantic and the engine, for a deal code only
     from forage.wording import shown
 
     try:
@@ -160,7 +161,7 @@ def deal_option(code: str, option: str = "--deal") -> Deal:
 
 def writable_file(path: str, option: str = "--record") -> Path:
     """A file the command will write, checked before it starts; BadInput if it cannot be."""
-    from forage.files import write_problem
+    from forage.files import write_problem  # tempfile, not for --help
 
     if not path.strip():
         raise BadInput(_("{option}: no file name given").format(option=option))

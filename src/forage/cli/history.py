@@ -12,8 +12,10 @@ import sys
 from forage.cli.errors import BadInput, shortened, writable_file
 from forage.cli.player import player_name
 from forage.files import os_problem, write_atomic
+from forage.history.achievements import all_achievements
 from forage.history.daily import daily_deal, daily_seed, parse_day, today
 from forage.history.database import HistoryUnreadable
+from forage.history.report import export_text, stats_json
 from forage.history.store import HistoryStore
 from forage.i18n import _
 from forage.wording import shown
@@ -38,9 +40,6 @@ def _read_history() -> HistoryStore:
 
 def stats_command(args: argparse.Namespace) -> int:
     """Print a player's statistics and achievements."""
-    from forage.history.achievements import all_achievements
-    from forage.history.report import stats_json
-
     with _read_history() as store:
         try:
             player = player_name(args.player)
@@ -52,9 +51,9 @@ def stats_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats_json(stats, all_achievements(), unlocked), indent=2))
         return 0
-    from forage.app.describe import ASCII
+    from forage.app.describe import ASCII  # Rich's tables for the terminal, not for --json
+    from forage.app.history_report import stats_report
     from forage.cli.output import console
-    from forage.history.report import stats_report
 
     console(highlight=False).print(stats_report(stats, all_achievements(), unlocked, ASCII))
     return 0
@@ -63,8 +62,6 @@ def stats_command(args: argparse.Namespace) -> int:
 def export_command(game_id: int, path: str | None) -> int:
     """Write stored game ``game_id``'s record to ``path`` (atomically, saying so in one
     line), or to stdout."""
-    from forage.history.report import export_text
-
     target = None if path is None else writable_file(path, "--export FILE")
     with _read_history() as store:
         try:
@@ -115,9 +112,9 @@ def history_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"games": [g.to_json() for g in games]}, indent=2))
         return 0
-    from forage.app.describe import ASCII
+    from forage.app.describe import ASCII  # Rich's tables for the terminal, not for --json
+    from forage.app.history_report import history_table
     from forage.cli.output import console
-    from forage.history.report import history_table
 
     out = console(highlight=False)
     if not games:
@@ -138,7 +135,7 @@ def daily_command(args: argparse.Namespace) -> int:
                     "drop --code, --date and --recipes"
                 )
             )
-        from forage.cli.room import daily_online_command
+        from forage.cli.room import daily_online_command  # aiohttp: only online
 
         return daily_online_command(args)
     try:
@@ -149,7 +146,7 @@ def daily_command(args: argparse.Namespace) -> int:
         print(daily_deal(day, args.recipes).code)
         return 0
     player = None if args.player is None else player_name(args.player)
-    from forage.cli.play import run_game
+    from forage.cli.play import run_game  # Textual: not for --code
 
     seed = daily_seed(day, args.recipes)
     return run_game(seed, None, args.recipes, 1, None, player=player, daily=day)

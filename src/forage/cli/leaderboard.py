@@ -1,6 +1,6 @@
 """``forage leaderboard``: a server's online daily board (``GET /daily/leaderboard``).
 
-Headless: the standard library fetches the board, pydantic checks it, Rich prints it as a
+Headless: :mod:`forage.net.leaderboard` fetches and checks the board, Rich prints it as a
 table (``--json``: the server's JSON as it came). A server that cannot be reached, or that
 answers anything but a board, is one line on stderr, exit 2.
 """
@@ -8,89 +8,21 @@ answers anything but a board, is one line on stderr, exit 2.
 from __future__ import annotations
 
 import argparse
-import urllib.error
-import urllib.request
-from typing import Final
-from urllib.parse import urlencode, urlsplit
 
-from pydantic import ValidationError
 from rich.table import Table
 from rich.text import Text
 
 from forage.app.describe import ASCII
+from forage.app.history_report import table_box
 from forage.cli.errors import BadInput, shortened
 from forage.cli.output import console
 from forage.cli.player import last_player
 from forage.history.daily import parse_day
-from forage.history.report import table_box
 from forage.i18n import _
-from forage.net.daily import BOARD_MOST_BYTES, BOARD_PATH, Board, BoardError
-from forage.net.protocol import name_key, shown_text
+from forage.net.daily import Board
+from forage.net.leaderboard import BoardUnread, board_url, fetch_board
+from forage.net.protocol import name_key
 from forage.wording import shown as shown_error
-
-DEFAULT_SERVER: Final = "http://127.0.0.1:8000"
-TIMEOUT_SECONDS: Final = 10.0
-
-
-def board_url(server: str, day: str | None) -> str:
-    """The address of a server's board (of ``day``, if given); BadInput for a server that is
-    not an http(s) address."""
-    base = server if "://" in server else f"http://{server}"
-    parts = urlsplit(base)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise BadInput(
-            _("--server: not an http address: {server}").format(server=repr(shortened(server)))
-        )
-    query = f"?{urlencode({'date': day})}" if day is not None else ""
-    return f"{parts.scheme}://{parts.netloc}{BOARD_PATH}{query}"
-
-
-def fetch(url: str) -> str:
-    """The body of the board, as text; BadInput in one line for anything else."""
-    request = urllib.request.Request(url, headers={"Accept": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:
-            body: bytes = response.read(BOARD_MOST_BYTES + 1)
-    except urllib.error.HTTPError as exc:
-        raise BadInput(f"{url}: {said(exc)}") from None
-    except urllib.error.URLError as exc:
-        reason = exc.reason.strerror if isinstance(exc.reason, OSError) else exc.reason
-        raise BadInput(
-            _("cannot reach {url} ({reason})").format(url=url, reason=reason or exc)
-        ) from None
-    except (OSError, ValueError) as exc:
-        raise BadInput(_("cannot reach {url} ({reason})").format(url=url, reason=exc)) from None
-    if len(body) > BOARD_MOST_BYTES:
-        raise BadInput(
-            _("{url}: the answer is over {most} bytes").format(url=url, most=BOARD_MOST_BYTES)
-        )
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError:
-        raise BadInput(
-            _("{url}: the answer is not a leaderboard (not UTF-8)").format(url=url)
-        ) from None
-
-
-def said(error: urllib.error.HTTPError) -> str:
-    """What a server's HTTP error says: its JSON ``error``, else its status."""
-    try:
-        return shown_text(BoardError.model_validate_json(error.read(64 * 1024)).error)
-    except (ValidationError, OSError, ValueError):
-        return f"HTTP {error.code} {error.reason}"
-
-
-def read_board(url: str, text: str) -> Board:
-    """The board a server answered; BadInput if the answer is not one."""
-    try:
-        return Board.model_validate_json(text)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        where = ".".join(str(part) for part in first["loc"])
-        problem = _("not JSON") if first["type"] == "json_invalid" else f"{where}: {first['msg']}"
-        raise BadInput(
-            _("{url}: the answer is not a leaderboard ({problem})").format(url=url, problem=problem)
-        ) from None
 
 
 def table(board: Board, mine: str | None = None, plain: bool = False) -> Table:
@@ -127,9 +59,16 @@ def leaderboard_command(args: argparse.Namespace) -> int:
             day = parse_day(args.date).isoformat()
         except ValueError as exc:
             raise BadInput(f"--date: {shown_error(exc)}") from None
-    url = board_url(args.server, day)
-    text = fetch(url)
-    board = read_board(url, text)
+    try:
+        url = board_url(args.server, day)
+    except ValueError:
+        raise BadInput(
+            _("--server: not an http address: {server}").format(server=repr(shortened(args.server)))
+        ) from None
+    try:
+        text, board = fetch_board(url)
+    except BoardUnread as exc:
+        raise BadInput(str(exc)) from None
     if args.json:
         print(text)
         return 0

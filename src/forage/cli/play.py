@@ -1,4 +1,8 @@
-"""``forage play``: start the Textual game (imported only when playing)."""
+"""``forage play``: start the Textual game (imported only when playing).
+
+The apps are imported inside the functions that run them: each command that starts a screen
+loads that screen's app alone (Textual and the game's app are the bulk of the first frame's
+imports, docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forage.carddata import standard_deck
 from forage.cli.errors import (
     EXIT_ILLEGAL,
     BadInput,
@@ -21,7 +26,10 @@ from forage.cli.errors import (
     shortened,
     writable_file,
 )
+from forage.cli.served_game import tie_to_server
+from forage.engine import Deal, Game
 from forage.i18n import _
+from forage.screen_size import clamp_size
 from forage.wording import shown
 
 if TYPE_CHECKING:
@@ -33,15 +41,13 @@ if TYPE_CHECKING:
 def play_command(args: argparse.Namespace) -> int:
     """Open the game screen with the deal options given (once checked), or on the game of
     a record."""
-    from forage.cli.served_game import tie_to_server
-
     tie_to_server()  # a browser tab's game, under forage serve, ends with its server
     if args.deal is not None:
         deal_option(args.deal)
     record = writable_file(args.record) if args.record is not None else None
     player = None
     if args.player is not None:  # the history (SQLite) is otherwise opened after start-up
-        from forage.cli.player import player_name
+        from forage.cli.player import player_name  # getpass: not before the first frame
 
         player = player_name(args.player)
     if args.file is None:
@@ -61,8 +67,7 @@ def play_command(args: argparse.Namespace) -> int:
 def continued(path: str, record_path: Path | None) -> Session | int:
     """The session that continues a record's game (its deal and moves made), or the exit
     code after a one-line error: 2 for a file that is not a record, 1 for an illegal move."""
-    from forage.app.session import Session
-    from forage.carddata import standard_deck
+    from forage.app.session import Session  # the records' module: for play FILE only
     from forage.record import RecordError, build_game, parse_record
 
     text = read_text(path)
@@ -77,7 +82,7 @@ def continued(path: str, record_path: Path | None) -> Session | int:
         )
     replayed = game.replay(moves)
     if replayed.refusal is not None:
-        from forage.cli.records import refusal_line
+        from forage.cli.records import refusal_line  # Rich: only for an illegal move
 
         return fail(refusal_line(path, game, replayed.refusal), EXIT_ILLEGAL)
     return Session.deal_up(game.deal, parsed.seed, parsed.deck or 1, record_path, moves)
@@ -104,9 +109,6 @@ def run_game(
     to a log file in the data folder, points at it in one line on stderr and returns 70
     (``EXIT_CRASH``).
     """
-    from forage.carddata import standard_deck
-    from forage.engine import Deal, Game
-
     if deal_code is not None:
         try:
             Game(Deal.from_code(deal_code), standard_deck())
@@ -228,8 +230,6 @@ def end_workers() -> None:
 def clamped_size() -> tuple[str | None, str | None]:
     """The COLUMNS and ROWS a web driver starts at, taken within the sizes forage draws
     (None where it does not say)."""
-    from forage.screen_size import clamp_size
-
     given = os.environ.get("COLUMNS"), os.environ.get("ROWS")
     columns, rows = clamp_size(*given)
     return (

@@ -15,15 +15,15 @@ from collections.abc import Callable
 
 from forage.cli.errors import BadInput, shortened
 from forage.i18n import _
-from forage.players import check_player
+from forage.players import check_player, login_name
 from forage.wording import shown
 
 
 def last_player() -> str:
     """The name this data folder played under last, else the login name."""
+    # The history (SQLite) loads when asked: the game opens it after its first frame.
     from forage.history.database import HistoryUnreadable
     from forage.history.store import HistoryStore
-    from forage.players import login_name
 
     try:
         with HistoryStore.read() as store:
@@ -35,7 +35,7 @@ def last_player() -> str:
 def remember_player(name: str) -> None:
     """Keep ``name`` as the one this data folder plays under (where its history can be
     written: a history that cannot be is said when a game is kept in it)."""
-    from forage.history.store import HistoryStore
+    from forage.history.store import HistoryStore  # as in last_player
 
     with HistoryStore.open() as store:
         store.set_last_player(name)

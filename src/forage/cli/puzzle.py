@@ -21,6 +21,6 @@ def puzzle_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(puzzle.contract_json(day), indent=2))
         return 0
-    from forage.cli.play import run_puzzle
+    from forage.cli.play import run_puzzle  # Textual: not for --json
 
     return run_puzzle(day)

@@ -79,6 +79,7 @@ def replay_command(args: argparse.Namespace) -> int:
 
 
 def _print_summary(game: Game) -> None:
+    # Rich's console and tables load for the terminal only: --json imports no Rich.
     from forage.cli.output import console as new_console
     from forage.render import summary
 
@@ -122,7 +123,7 @@ def moves_command(args: argparse.Namespace) -> int:
     if args.json:
         _print_json({"moves": entries})
         return EXIT_OK
-    from rich.table import Table
+    from rich.table import Table  # as in _print_summary
 
     from forage.cli.output import console as new_console
 

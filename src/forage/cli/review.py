@@ -18,15 +18,16 @@ def review_command(args: argparse.Namespace) -> int:
     game = game_of(args)
     if isinstance(game, int):
         return game
-    from forage.ai.review import Settings, review, start_of
+    # The AI loads once the record is read (a bad one fails at once), Textual for the screen only.
+    from forage.ai.review import ReviewSettings, review, start_of
 
-    settings = Settings(exact=args.exact)
+    settings = ReviewSettings(exact=args.exact)
     if not args.json:
         from forage.app.review_app import ReviewApp
         from forage.cli.play import run_app
 
         return run_app(lambda: ReviewApp(game, settings))
-    from forage.history.store import HistoryStore
+    from forage.history.store import HistoryStore  # the screen opens it after its first frame
 
     console = Console(stderr=True)
     # Drawn only as the review advances, so that no thread runs and the workers can fork.

@@ -21,10 +21,12 @@ from collections.abc import Coroutine
 from datetime import UTC, date, datetime
 from typing import Any, TypeVar
 
+from forage.app.lettering import shown_code
 from forage.cli.errors import BadInput, shortened
 from forage.cli.player import player_name, remember_player
+from forage.files import os_problem
 from forage.i18n import _
-from forage.net.identity import Seat, seat_in, seats
+from forage.net.identity import Seat, daily_token, keep_daily_token, seat_in, seats
 from forage.net.link import Refused, RoomLink, Unreachable
 from forage.net.protocol import ErrorCode, name_key, new_token, room_code, room_name
 from forage.wording import shown
@@ -72,8 +74,6 @@ def refusal_line(refused: Refused, server: str, code: str | None) -> str:
 
 def seat_line(seat: Seat) -> str:
     """A seat as ``forage room`` lists it: code, server, turn (or lobby), name."""
-    from forage.app.lettering import shown_code
-
     turn = _("turn {turn}").format(turn=seat.turn) if seat.turn else _("lobby")
     return f"{shown_code(seat.room)}  {seat.server}  {turn}  ({seat.name})"
 
@@ -168,7 +168,7 @@ def play_room(
     """The room's screens on the terminal, on the event loop that holds the link; the
     player's game is kept in their history under ``name`` (a try of the online daily of
     ``online_daily``, if it is one)."""
-    from forage.app.recorder import Recorder
+    from forage.app.recorder import Recorder  # Textual: only once the room is joined
     from forage.app.room_app import RoomApp
     from forage.cli.play import run_app
 
@@ -191,8 +191,6 @@ def play_room(
 def daily_online_command(args: argparse.Namespace) -> int:
     """Play today's try of the server's online daily (registering the name on its first
     try, its token kept in the data folder), then see the day's board."""
-    from forage.net.identity import daily_token, keep_daily_token
-
     name = room_player(args.name if args.name is not None else args.player)
     token = daily_token(args.server, name)
     made = token is None
@@ -201,8 +199,6 @@ def daily_online_command(args: argparse.Namespace) -> int:
         try:
             keep_daily_token(args.server, name, token)
         except OSError as exc:
-            from forage.files import os_problem
-
             warning = _(
                 "warning: your name's token cannot be kept ({problem}): "
                 "{name} cannot be played on {server} from here again"

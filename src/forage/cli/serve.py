@@ -21,7 +21,7 @@ from forage.net.forwarded import NotProxies, Proxies, parse_proxies
 from forage.wording import shown as said
 
 if TYPE_CHECKING:
-    from forage.cli.game_server import GameServer
+    from forage.cli.game_server import GameServer  # textual-serve, as in serve_command
     from forage.net.server import RoomServer
 
 
@@ -171,6 +171,7 @@ def serve_command(args: argparse.Namespace) -> int:
     proxies = proxies_option(args.forwarded_allow_ips)
     open_to = exposed(host, port)
     check_free(host, port)
+    # The web server loads once the options are checked: a bad option fails at once.
     from forage.cli.serve_rooms import MOST_ROOMS, room_server
 
     most = args.max_rooms

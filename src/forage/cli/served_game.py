@@ -73,7 +73,7 @@ def set_parent_death_signal(number: int) -> bool:
     refused."""
     if not sys.platform.startswith("linux"):
         return False
-    import ctypes
+    import ctypes  # Linux only, and only in a browser tab's game
 
     try:
         libc = ctypes.CDLL(None, use_errno=True)

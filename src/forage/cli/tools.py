@@ -27,7 +27,7 @@ def game_of(args: argparse.Namespace) -> Game | int:
 
 def run(args: argparse.Namespace) -> int:
     """Run a tool command."""
-    from forage.cli import ai_commands as commands
+    from forage.cli import ai_commands as commands  # the AI: review imports game_of alone
 
     if args.command == "bot":
         return commands.bot_command(

@@ -100,7 +100,7 @@ def step(dx: int, dy: int) -> int:
 NEIGHBOURS: Final = (step(1, 0), step(-1, 0), step(0, 1), step(0, -1))
 """The packed distances to the four orthogonal neighbours of a square."""
 
-Board = dict[int, int]
+PackedWoodland = dict[int, int]
 """A woodland: packed square index to square code, for the covered squares."""
 
 
@@ -110,7 +110,7 @@ Board = dict[int, int]
 class Position(NamedTuple):
     """The state of a game between turns; never changed in place, so undo is a pop."""
 
-    board: Board
+    board: PackedWoodland
     counts: tuple[int, int, int]
     """Dice left in the supply, in B, C, M order."""
     edwood: bool

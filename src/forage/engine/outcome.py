@@ -10,10 +10,8 @@ from forage.engine.areas import COLOURS, Area, Colour
 from forage.engine.board import IS_EDWOOD, SQUARES, Position, unpack
 from forage.engine.placement import MouseChoice, Placement
 from forage.engine.rules import REASON_TEXT, Effect, Reason, Resolution, Turned, sent_back
-from forage.engine.woodland import Die, Square, Supply
+from forage.engine.woodland import Die, Pos, Square, Supply
 from forage.engine.woodland import square as shared_square
-
-Pos = tuple[int, int]
 
 
 class AreaEffect(BaseModel):

@@ -22,7 +22,7 @@ from forage.engine.board import (
     COLOUR_INDEX,
     POINTS,
     SQUARES,
-    Board,
+    PackedWoodland,
     Position,
     encode,
     step,
@@ -520,7 +520,7 @@ LegalSpot = tuple[int, int, tuple[int, ...], Resolution]
 resolution with the default mouse colours or else the first legal choice)."""
 
 
-def covers(board: Board, spot: int, turned: Turned) -> bool:
+def covers(board: PackedWoodland, spot: int, turned: Turned) -> bool:
     """Whether the card at this spot covers at least one area of the woodland (R5)."""
     return any(spot + d in board for d in turned.offsets)
 
@@ -535,7 +535,7 @@ def _each_once(items: Iterable[int]) -> Iterator[int]:
 
 
 def scan(
-    board: Board,
+    board: PackedWoodland,
     counts: tuple[int, int, int],
     edwood: bool,
     shape: CardShape,
@@ -586,7 +586,7 @@ def scan(
             yield rotation, spot, unders, result  # type: ignore[misc]
 
 
-def laid(board: Board, turned: Turned, spot: int, new: Sequence[int]) -> Board:
+def laid(board: PackedWoodland, turned: Turned, spot: int, new: Sequence[int]) -> PackedWoodland:
     """A copy of a woodland with a card's new codes laid at a spot (R6: only tops are kept)."""
     after = dict(board)
     for d, code in zip(turned.offsets, new, strict=True):

@@ -28,7 +28,7 @@ from forage.engine.board import (
     IS_SPLIT,
     NEIGHBOURS,
     POINTS,
-    Board,
+    PackedWoodland,
 )
 from forage.engine.cards import Recipe, RecipeKind
 
@@ -122,7 +122,7 @@ class Survey(NamedTuple):
     edwood: bool
 
 
-def survey(board: Board) -> Survey:
+def survey(board: PackedWoodland) -> Survey:
     """The facts the recipe conditions ask about a woodland."""
     totals = [0, 0, 0]
     dice = [0, 0, 0]
@@ -234,7 +234,9 @@ def condition_met(recipe: Recipe, facts: Survey, first: int) -> bool:
     raise ValueError(f"unknown recipe kind {kind}")  # pragma: no cover
 
 
-def recipe_progress(board: Board, recipes: Sequence[Recipe]) -> list[RecipeProgress | None]:
+def recipe_progress(
+    board: PackedWoodland, recipes: Sequence[Recipe]
+) -> list[RecipeProgress | None]:
     """How far a woodland is towards each recipe's condition that is a count (None for
     one that is not), as :func:`counted` says (R18)."""
     facts = survey(board)
@@ -248,7 +250,9 @@ class RecipeCheck(NamedTuple):
     bonus: int
 
 
-def check_recipes(board: Board, recipes: Sequence[Recipe], first: int) -> list[RecipeCheck]:
+def check_recipes(
+    board: PackedWoodland, recipes: Sequence[Recipe], first: int
+) -> list[RecipeCheck]:
     """Each recipe's result, point bonuses adding and doublings multiplying (R18, R19)."""
     if not recipes:
         return []
@@ -273,12 +277,12 @@ def check_recipes(board: Board, recipes: Sequence[Recipe], first: int) -> list[R
     return checks
 
 
-def recipe_bonus(board: Board, recipes: Sequence[Recipe], first: int) -> int:
+def recipe_bonus(board: PackedWoodland, recipes: Sequence[Recipe], first: int) -> int:
     """The recipes' bonus on a woodland (R18, R19)."""
     return sum(check.bonus for check in check_recipes(board, recipes, first))
 
 
-def score(board: Board, checks: Sequence[RecipeCheck] = ()) -> Score:
+def score(board: PackedWoodland, checks: Sequence[RecipeCheck] = ()) -> Score:
     """The score breakdown of a woodland, counted from scratch, with its recipes' checks
     (R15, R17)."""
     dice_total = mice = split_dice = 0

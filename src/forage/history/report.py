@@ -1,4 +1,5 @@
-"""Statistics and history as JSON, Rich tables and text charts (the CLI and the screen alike)."""
+"""Statistics and history as JSON and as the text of their cells (the CLI and the screens alike);
+drawn with Rich by :mod:`forage.app.history_report`."""
 
 from __future__ import annotations
 
@@ -7,25 +8,10 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any, Final, Literal, NamedTuple
 
-from rich import box
-from rich.box import Box
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
-
-from forage.history.achievements import Achievement, achievement_description, achievement_name
+from forage.history.achievements import Achievement
 from forage.history.games import StoredGame
-from forage.history.stats import BUCKET, Statistics
-from forage.i18n import _
-from forage.palette import mark
-
-BLOCKS: Final = "▁▂▃▄▅▆▇█"
-"""Eighths of a character's height, the lowest first."""
-ASCII_BLOCKS: Final = "_.-=+*#@"
-"""The same in plain ASCII, lowest first."""
-BAR_WIDTH: Final = 30
-ASCII_SIMPLE_HEAD: Final = Box("    \n    \n -- \n    \n    \n    \n    \n    \n", ascii=True)
-"""Rich's ``SIMPLE_HEAD`` (a rule under the headings, no other lines) drawn in ASCII."""
+from forage.history.stats import Statistics
+from forage.i18n import N_, _, pgettext
 
 
 def ellipsis(plain: bool = False) -> str:
@@ -33,114 +19,9 @@ def ellipsis(plain: bool = False) -> str:
     return "..." if plain else "…"
 
 
-def blocks(plain: bool = False) -> str:
-    """The block characters of a chart, lowest first (``plain``: in ASCII)."""
-    return ASCII_BLOCKS if plain else BLOCKS
-
-
-def sparkline(values: Sequence[float], plain: bool = False) -> str:
-    """One block character per value, scaled from the lowest value to the highest
-    (``plain``: in ASCII)."""
-    if not values:
-        return ""
-    low, high = min(values), max(values)
-    span = high - low
-    shapes = blocks(plain)
-    top = len(shapes) - 1
-    return "".join(shapes[round((v - low) * top / span) if span else top // 2] for v in values)
-
-
-def _percent(rate: float | None) -> str:
-    return "-" if rate is None else f"{rate * 100:.0f}%"
-
-
-def _shown(value: float | None) -> str:
+def shown_figure(value: float | None) -> str:
+    """A figure as a cell shows it: ``-`` for none."""
     return "-" if value is None else f"{value:g}"
-
-
-def table_box(plain: bool) -> Box:
-    """A table's lines: Rich's own, or drawn in ASCII (``plain``)."""
-    return box.ASCII if plain else box.HEAVY_HEAD
-
-
-def recipe_name(number: int) -> str:
-    """A recipe as players know it, by its name (its number if the deck has none such)."""
-    from forage.carddata import standard_deck
-
-    recipe = standard_deck().recipes().get(number)
-    return recipe.name if recipe is not None else f"recipe {number}"
-
-
-def figures_table(stats: Statistics, plain: bool = False) -> Table:
-    """The headline figures: games, wins, best, mean, streaks, recipes (``plain``: drawn
-    in ASCII)."""
-    table = Table(
-        title=f"Statistics of {stats.player}",
-        show_header=False,
-        title_justify="left",
-        box=table_box(plain),
-    )
-    table.add_column("figure", style="bold")
-    table.add_column("value", justify="right")
-    table.add_row("games finished", str(stats.games))
-    table.add_row("wins", f"{stats.wins} ({_percent(stats.win_rate)})")
-    table.add_row("best score", _shown(stats.best))
-    table.add_row("mean score", _shown(stats.mean))
-    table.add_row("winning streak", f"{stats.streak_current} now, {stats.streak_best} best")
-    table.add_row("recipe challenges", f"{stats.recipe_won} won of {stats.recipe_played} played")
-    beaten = ", ".join(recipe_name(n) for n in stats.recipes_beaten) or "none yet"
-    table.add_row("recipes beaten", f"{len(stats.recipes_beaten)} of 18: {beaten}")
-    table.add_row("rooms", f"first in {stats.rooms_first} of {stats.rooms_played} played")
-    table.add_row("games abandoned", str(stats.abandoned))
-    puzzles = stats.puzzles
-    table.add_row("puzzles solved", f"{puzzles.solved} of {puzzles.tried} tried")
-    table.add_row("puzzle rating", str(puzzles.rating))
-    table.add_row("puzzle streak", f"{puzzles.streak_current} days now, {puzzles.streak_best} best")
-    return table
-
-
-def distribution_chart(stats: Statistics, plain: bool = False) -> Text:
-    """The score distribution as one bar per bucket, and the recent trend as a sparkline
-    (``plain``: drawn in ASCII)."""
-    text = Text()
-    if not stats.distribution:
-        text.append("No finished games yet.", "dim")
-        return text
-    text.append("Scores\n", "bold")
-    most = max(n for _, n in stats.distribution)
-    for start, count in stats.distribution:
-        bar = ("#" if plain else "█") * max(1 if count else 0, round(count * BAR_WIDTH / most))
-        text.append(f"{start:>4}-{start + BUCKET - 1:<4} ")
-        text.append(bar, mark("gain"))
-        text.append(f" {count}\n")
-    text.append(f"Last {len(stats.recent)} scores ", "bold")
-    text.append(sparkline(stats.recent, plain), mark("note"))
-    text.append(f"  ({stats.recent[0]} {ellipsis(plain)} {stats.recent[-1]})")
-    return text
-
-
-def achievements_table(
-    achievements: Sequence[Achievement], unlocked: dict[str, str], plain: bool = False
-) -> Table:
-    """Every achievement, unlocked (with its date) or still to get (``plain``: drawn in
-    ASCII)."""
-    table = Table(title=_("Achievements"), title_justify="left", box=table_box(plain))
-    got, not_yet = ("*", ".") if plain else ("★", "·")
-    table.add_column("", width=1)
-    # Translators: the achievements table's column heads (a plain noun each).
-    table.add_column(_("achievement"), style="bold")
-    table.add_column(_("what it takes"))
-    table.add_column(_("unlocked"))
-    for achievement in achievements:
-        when = unlocked.get(achievement.id)
-        table.add_row(
-            got if when else not_yet,
-            achievement_name(achievement),
-            achievement_description(achievement),
-            date_text(when) if when else "",
-            style=None if when else "dim",
-        )
-    return table
 
 
 def date_text(iso: str) -> str:
@@ -153,21 +34,6 @@ def date_text(iso: str) -> str:
     # Translators: a date as shown (history, achievements): {year}, {month}, {day} are
     # numbers; keep the :02d that pads them to two digits, or drop it (2026年12月6日).
     return _("{year}-{month:02d}-{day:02d}").format(year=day.year, month=day.month, day=day.day)
-
-
-def stats_report(
-    stats: Statistics,
-    achievements: Sequence[Achievement],
-    unlocked: dict[str, str],
-    plain: bool = False,
-) -> RenderableType:
-    """Everything ``forage stats`` prints (``plain``: drawn in ASCII)."""
-    return Group(
-        figures_table(stats, plain),
-        distribution_chart(stats, plain),
-        Text(),
-        achievements_table(achievements, unlocked, plain),
-    )
 
 
 class HistoryColumn(NamedTuple):
@@ -185,15 +51,16 @@ class HistoryColumn(NamedTuple):
 PLAYER_WIDTH: Final = 10
 """The player column's width in the history table (longer names are cut)."""
 HISTORY_COLUMNS: Final = (
-    HistoryColumn("id", "right"),
-    HistoryColumn("ended"),
-    HistoryColumn("player", width=PLAYER_WIDTH),
-    HistoryColumn("mode"),
-    HistoryColumn("final", "right"),
-    HistoryColumn("won"),
-    HistoryColumn("par", "right", wide_only=True),
-    HistoryColumn("h/u", "right", wide_only=True),
-    HistoryColumn("deal"),
+    # Translators: the history's column heads, each a word or two (h/u: hints/undos).
+    HistoryColumn(N_("id"), "right"),
+    HistoryColumn(N_("ended")),
+    HistoryColumn(N_("player"), width=PLAYER_WIDTH),
+    HistoryColumn(N_("mode")),
+    HistoryColumn(N_("final"), "right"),
+    HistoryColumn(N_("won")),
+    HistoryColumn(N_("par"), "right", wide_only=True),
+    HistoryColumn(N_("h/u"), "right", wide_only=True),
+    HistoryColumn(N_("deal")),
 )
 """The columns of the history, in order (``forage history`` and the history screen): at
 80 columns all but par and h/u fit, the longest deal code whole. ``ended`` is the UTC
@@ -220,19 +87,29 @@ def mode_cell(game: StoredGame) -> str:
     """``standard``, ``recipe``, ``daily`` / ``daily r`` for the daily deal, ``online`` for a
     try of a server's online daily, or ``room`` /
     ``room r`` and the place of ``players`` (``room 2/4``) for a game played in a room."""
+    # Translators: a game's mode in the history's column (a word; " r": a recipe challenge).
     if game.mode == "daily-online":
-        return "online r" if game.is_challenge else "online"
+        return _("online r") if game.is_challenge else _("online")
     if game.daily:
-        return "daily r" if game.is_challenge else "daily"
+        return _("daily r") if game.is_challenge else _("daily")
     if game.room is not None:
-        kind = "room r" if game.is_challenge else "room"
-        return kind if game.placing is None else f"{kind} {game.placing}/{game.players}"
-    return game.mode
+        kind = _("room r") if game.is_challenge else _("room")
+        if game.placing is None:
+            return kind
+        return _("{kind} {placing}/{players}").format(
+            kind=kind, placing=game.placing, players=game.players
+        )
+    shown = {"recipe": _("recipe"), "standard": _("standard")}
+    return shown.get(game.mode, game.mode)
 
 
 def history_cells(game: StoredGame) -> tuple[str, ...]:
     """One stored game's cells under :data:`HISTORY_COLUMNS`."""
-    won = "left" if not game.finished else ("yes" if game.won else "no")
+    # Translators: whether a game was won, in the history's column (left: abandoned).
+    if not game.finished:
+        won = pgettext("won column", "left")
+    else:
+        won = pgettext("won column", "yes") if game.won else pgettext("won column", "no")
     return (
         str(game.id),
         date_text(game.ended),
@@ -240,7 +117,7 @@ def history_cells(game: StoredGame) -> tuple[str, ...]:
         mode_cell(game),
         str(game.final),
         won,
-        _shown(game.par),
+        shown_figure(game.par),
         f"{game.hints}/{game.undos}",
         game.deal,
     )
@@ -266,34 +143,6 @@ def history_row(game: StoredGame, shown: Sequence[int], plain: bool = False) -> 
     (``plain``: with an ASCII ellipsis)."""
     cells = history_cells(game)
     return [cut(cells[i], HISTORY_COLUMNS[i].width, plain) for i in shown]
-
-
-def history_table(
-    games: Sequence[StoredGame], width: int = WIDE_TABLE, plain: bool = False
-) -> Table:
-    """Stored games, one a row, in the order given, for a terminal ``width`` columns wide
-    (narrower than :data:`WIDE_TABLE`: without par and h/u; ``plain``: drawn in ASCII)."""
-    table = Table(
-        title="History",
-        title_justify="left",
-        box=ASCII_SIMPLE_HEAD if plain else box.SIMPLE_HEAD,
-        show_edge=False,
-        pad_edge=False,
-        padding=(0, 1, 0, 0),
-    )
-    shown = shown_columns(width)
-    for index in shown:
-        column = HISTORY_COLUMNS[index]
-        table.add_column(
-            column.heading,
-            justify=column.justify,
-            overflow="crop" if plain else "ellipsis",
-            no_wrap=True,
-            max_width=column.width,
-        )
-    for game in games:
-        table.add_row(*history_row(game, shown, plain))
-    return table
 
 
 def stats_json(

@@ -15,7 +15,6 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Final
-from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
 
@@ -23,7 +22,9 @@ from forage.carddata import standard_deck
 from forage.engine import Deal, Placement
 from forage.engine.called import CalledGame
 from forage.net import CLIENT_HEADER, DEFAULT_SERVER
-from forage.net.daily import BOARD_MOST_BYTES, BOARD_PATH, Board
+from forage.net.address import server_address
+from forage.net.daily import Board
+from forage.net.leaderboard import TIMEOUT_SECONDS, board_url, fetch_board
 from forage.net.protocol import (
     MAX_MESSAGE_BYTES,
     ClientMessage,
@@ -48,11 +49,11 @@ PLAY_PATH: Final = "/play"
 
 def play_url(server: str) -> str:
     """The websocket address of a server given as ``http://host:port`` (or ``ws://...``):
-    ``ws://host:port/play``."""
-    parts = urlsplit(server if "://" in server else f"http://{server}")
-    scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
-    path = parts.path if parts.path not in ("", "/") else PLAY_PATH
-    return urlunsplit((scheme, parts.netloc, path, parts.query, ""))
+    ``ws://host:port/play`` (a path of its own kept); ValueError for what is not a
+    server's address."""
+    address = server_address(server)
+    path = address.path if address.path not in ("", "/") else PLAY_PATH
+    return address.url(path, address.query, websocket=True)
 
 
 class Closed(Exception):
@@ -260,21 +261,10 @@ class PlayerGame:
         return self._game
 
 
-async def day_board(server: str, day: str | None = None, timeout: float = 10.0) -> Board:
+async def day_board(server: str, day: str | None = None, timeout: float = TIMEOUT_SECONDS) -> Board:
     """The online daily's leaderboard of ``day`` (today, UTC, by default) on ``server``
-    (``GET /daily/leaderboard``); raises aiohttp's errors, TimeoutError, or ValueError for an
-    answer that is not a leaderboard."""
-    parts = urlsplit(server if "://" in server else f"http://{server}")
-    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
-    query = "" if day is None else f"date={day}"
-    url = urlunsplit((scheme, parts.netloc, BOARD_PATH, query, ""))
-    async with (
-        aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as session,
-        session.get(url) as answer,
-    ):
-        if answer.status != 200:
-            raise ValueError(f"{url}: answered {answer.status}")
-        body = await answer.content.read(BOARD_MOST_BYTES + 1)
-        if len(body) > BOARD_MOST_BYTES:
-            raise ValueError(f"{url}: the answer is over {BOARD_MOST_BYTES} bytes")
-    return Board.model_validate_json(body)
+    (``GET /daily/leaderboard``, on a thread); raises ValueError (one line) for a server
+    that cannot be reached or an answer that is not a leaderboard."""
+    url = board_url(server, day)
+    fetched = await asyncio.to_thread(fetch_board, url, timeout)
+    return fetched.board

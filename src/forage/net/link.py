@@ -52,10 +52,10 @@ from forage.net.protocol import (
     LobbyOut,
     LobbyPlayer,
     PlacedOut,
+    PlayerStanding,
     ProgressOut,
     RematchOut,
     ServerMessage,
-    Standing,
     TurnOut,
 )
 
@@ -129,7 +129,7 @@ class RoomState:
     started: bool = False
     game: PlayerGame | None = None
     """The player's game as told, once dealt (built afresh from each ``deal``)."""
-    standings: tuple[Standing, ...] = ()
+    standings: tuple[PlayerStanding, ...] = ()
     """Everyone's line when the turn being played was called (none before turn 2)."""
     progress: ProgressOut | None = None
     """Who has placed the latest turn told of, and who is waited for."""

@@ -451,7 +451,7 @@ class PlacedOut(_Out):
         return placement_of(MoveIn.model_validate(self.model_dump(exclude={"type", "turn"})))
 
 
-class Standing(_Out):
+class PlayerStanding(_Out):
     """A player's line in ``turn``: the final score now and the cards placed; ``playing`` (still
     in the game) and ``connected`` are additions."""
 
@@ -469,7 +469,7 @@ class TurnOut(_Out):
     type: Literal["turn"] = "turn"
     turn: int
     card: int | None
-    standings: Annotated[list[Standing], Field(max_length=MAX_PLAYERS)]
+    standings: Annotated[list[PlayerStanding], Field(max_length=MAX_PLAYERS)]
 
 
 class ProgressOut(_Out):

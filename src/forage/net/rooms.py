@@ -39,11 +39,11 @@ from forage.net.protocol import (
     LobbyPlayer,
     PlacedOut,
     PlaceIn,
+    PlayerStanding,
     ProgressOut,
     RematchOut,
     ResultLine,
     ServerMessage,
-    Standing,
     TurnOut,
     error,
     name_skeleton,
@@ -762,13 +762,13 @@ class Room:
         card = self.deal.cards[index] if index < len(self.deal.cards) else None
         return TurnOut(turn=turn, card=card, standings=self.standings(turn))
 
-    def standings(self, turn: int) -> list[Standing]:
+    def standings(self, turn: int) -> list[PlayerStanding]:
         """Each dealt player's line when turn ``turn`` is called, highest score first."""
         lines = []
         for seat in self.members():
             placed = min(seat.placed, turn - 1)
             lines.append(
-                Standing(
+                PlayerStanding(
                     player=seat.player,
                     name=seat.name,
                     score=seat.scores[placed].final if seat.scores else 0,

@@ -145,7 +145,7 @@ def open_database(url: str | None = None, folder: Path | None = None) -> Databas
     file in ``folder`` (the data folder by default); raises StoreError in one line."""
     if url is None:
         return SqliteDatabase.open((folder if folder is not None else data_dir()) / SERVER_FILE)
-    from forage.net.postgres import PostgresDatabase
+    from forage.net.postgres import PostgresDatabase  # psycopg: only for PostgreSQL
 
     return PostgresDatabase.open(url)
 

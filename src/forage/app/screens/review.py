@@ -24,7 +24,7 @@ from forage.ai.review import (
     WORKERS,
     MoveReview,
     Review,
-    Settings,
+    ReviewSettings,
     start_of,
 )
 from forage.ai.workers import POOL_ERRORS, pool_problem
@@ -43,13 +43,13 @@ from forage.app.describe import (
     label_name,
     par_said,
 )
+from forage.app.history_report import blocks
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.services import services_of
 from forage.app.themes import DEFAULT_MARKS, marks_of
 from forage.app.view import card_cells, woodland_state
 from forage.app.widgets import KeyBar, WoodlandView
 from forage.engine import Deck, Game, Placement
-from forage.history.report import blocks
 from forage.i18n import _, ngettext
 
 LABEL_STYLE: Final = {
@@ -362,10 +362,10 @@ def _games(start: Game, placements: Sequence[Placement]) -> list[Game]:
     return [end.rewound(first + n) for n in range(len(end.moves) - first + 1)]
 
 
-def review_settings(app: App[Any]) -> Settings:
+def review_settings(app: App[Any]) -> ReviewSettings:
     """How hard the app's reviews look (``review_settings`` where the app has them)."""
-    settings: Settings | None = getattr(app, "review_settings", None)
-    return settings or Settings()
+    settings: ReviewSettings | None = getattr(app, "review_settings", None)
+    return settings or ReviewSettings()
 
 
 def review_screen(app: App[Any], game: Game) -> ReviewScreen:
@@ -397,7 +397,7 @@ class ReviewScreen(ForageScreen):
         self,
         start: Game,
         placements: Sequence[Placement],
-        settings: Settings | None = None,
+        settings: ReviewSettings | None = None,
         workers: int = WORKERS,
     ) -> None:
         """A review of the game played from ``start`` with these placements."""
@@ -419,7 +419,7 @@ class ReviewScreen(ForageScreen):
 
     @classmethod
     def of_game(
-        cls, game: Game, settings: Settings | None = None, workers: int = WORKERS
+        cls, game: Game, settings: ReviewSettings | None = None, workers: int = WORKERS
     ) -> ReviewScreen:
         """A review of the moves a game has made (as replayed from a record, or just played)."""
         return cls(start_of(game), game.moves, settings, workers)

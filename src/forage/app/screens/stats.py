@@ -11,11 +11,11 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from forage.app.describe import ASCII
+from forage.app.history_report import achievements_table, figures_table, sparkline
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.themes import marks_of
 from forage.app.widgets.keys import KeyBar
 from forage.history.achievements import all_achievements
-from forage.history.report import achievements_table, figures_table, sparkline
 from forage.history.stats import Statistics
 from forage.i18n import _
 
