@@ -137,3 +137,20 @@ def test_every_library_forage_imports_is_declared_with_bounds() -> None:
     assert undeclared == [], "imported but not declared in pyproject.toml"
     assert "aiohttp>=3.10,<4" in project["dependencies"]
     assert version("aiohttp").split(".")[0] == "3"
+
+
+def test_wheel_ships_the_compiled_catalogues_and_speaks_japanese_from_them(
+    wheel: Path, tmp_path: Path
+) -> None:
+    """Each language's .mo travels in the wheel; an installed forage translates from it."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        archive.extractall(tmp_path)
+    assert "forage/locale/ja/LC_MESSAGES/forage.mo" in names
+    code = (
+        "import forage.i18n as i, pathlib, sys;"
+        "assert pathlib.Path(i.__file__).is_relative_to(sys.argv[1]), i.__file__;"
+        "i.use('ja'); print(i._('Scores'))"
+    )
+    shown = run_installed(code, tmp_path)
+    assert shown != "Scores" and not shown.isascii()
