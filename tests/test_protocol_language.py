@@ -29,14 +29,14 @@ CONVERSATION: tuple[dict[str, Any] | str, ...] = (
 async def answers(url: str) -> list[dict[str, Any]]:
     """What the server answers to each message of :data:`CONVERSATION`, in order."""
     said: list[dict[str, Any]] = []
-    async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(url.replace("http", "ws", 1) + "play") as socket:
-            for message in CONVERSATION:
-                text = message if isinstance(message, str) else json.dumps(message)
-                await socket.send_str(text)
-                reply = await socket.receive(timeout=30)
-                assert reply.type == aiohttp.WSMsgType.TEXT, reply
-                said.append(json.loads(reply.data))
+    address = url.replace("http", "ws", 1) + "play"
+    async with aiohttp.ClientSession() as session, session.ws_connect(address) as socket:
+        for message in CONVERSATION:
+            text = message if isinstance(message, str) else json.dumps(message)
+            await socket.send_str(text)
+            reply = await socket.receive(timeout=30)
+            assert reply.type == aiohttp.WSMsgType.TEXT, reply
+            said.append(json.loads(reply.data))
     return said
 
 
