@@ -7,10 +7,10 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_forage
 
 from forage.carddata import standard_deck
 from forage.cli import COMMANDS
@@ -40,20 +40,10 @@ TECHNICAL = frozenset(
 """Names of protocols, programs and headers, the same in every language."""
 
 
-def forage(
-    *args: str, language: str, home: Path, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
+def forage(*args: str, language: str, home: Path) -> subprocess.CompletedProcess[str]:
     """``python -m forage ARGS`` in a fresh process in ``language``, data in ``home``."""
     env = {**os.environ, "FORAGE_LANG": language, "FORAGE_HOME": str(home), "COLUMNS": "80"}
-    return subprocess.run(
-        [sys.executable, "-m", "forage", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env=env,
-        cwd=cwd,
-    )
+    return run_forage(*args, env=env)
 
 
 def english_words(text: str) -> list[str]:

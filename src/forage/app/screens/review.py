@@ -209,35 +209,28 @@ def verdict_text(
             heading = _("{label}: -{loss}; ")
         text = filled(heading, label=label, loss=score_words(entry.loss))
         move, best = placement_words(entry.best, deck), score_words(entry.expected_best)
+        fields = {"move": move, "expected_best": best, "expected_played": played}
         if gains is None:
-            said = _(
+            template = _(
                 "the marked move ({move}) would have been expected to score {expected_best} "
                 "rather than {expected_played}."
-            ).format(move=move, expected_best=best, expected_played=played)
-        elif gains.best > gains.played:
-            said = _(
-                "the marked move ({move}) would have been expected to score {expected_best} "
-                "rather than {expected_played}: it scores {gain_best} at once, the move played "
-                "{gain_played}."
-            ).format(
-                move=move,
-                expected_best=best,
-                expected_played=played,
-                gain_best=_signed(gains.best),
-                gain_played=_signed(gains.played),
             )
         else:
-            said = _(
-                "the marked move ({move}) would have been expected to score {expected_best} "
-                "rather than {expected_played}: it scores {gain_best} at once against "
-                "{gain_played}, but leaves a woodland better for the cards to come."
-            ).format(
-                move=move,
-                expected_best=best,
-                expected_played=played,
-                gain_best=_signed(gains.best),
-                gain_played=_signed(gains.played),
-            )
+            fields |= {"gain_best": _signed(gains.best), "gain_played": _signed(gains.played)}
+            if gains.best > gains.played:
+                template = _(
+                    "the marked move ({move}) would have been expected to score "
+                    "{expected_best} rather than {expected_played}: it scores {gain_best} at "
+                    "once, the move played {gain_played}."
+                )
+            else:
+                template = _(
+                    "the marked move ({move}) would have been expected to score "
+                    "{expected_best} rather than {expected_played}: it scores {gain_best} at "
+                    "once against {gain_played}, but leaves a woodland better for the cards "
+                    "to come."
+                )
+        said = template.format(**fields)
         text.append(said)
     else:
         text = filled(_("{label}: expected final score {score}."), label=label, score=played)
