@@ -455,3 +455,19 @@ async def test_between_lessons_the_key_bar_calls_enter_next() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert lesson_mode(screen).done is None and ("place", "Place") in labels(bar)
+
+
+@sync
+async def test_a_lesson_s_screen_is_mounted_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    mounts: list[GameScreen] = []
+    mount = GameScreen.on_mount
+
+    def counted(screen: GameScreen) -> None:
+        mounts.append(screen)
+        mount(screen)
+
+    monkeypatch.setattr(GameScreen, "on_mount", counted)
+    app = LearnApp(step=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert mounts == [app.screen]
