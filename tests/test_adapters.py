@@ -10,6 +10,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from multiprocessing.process import BaseProcess
+from typing import ClassVar
 
 import pytest
 
@@ -235,3 +236,60 @@ def test_argparse_still_wraps_help_with_the_methods_the_formatter_overrides(
         prog="p", description="word " * 40, formatter_class=WideTextFormatter
     )
     assert ours.format_help() == english.format_help()
+
+
+def test_textual_still_keeps_a_nodes_bindings_where_the_adapter_merges_a_modes() -> None:
+    import asyncio
+
+    from textual.app import App
+    from textual.binding import Binding, BindingType
+    from textual.screen import Screen
+
+    from forage.adapters.textual import bind_also
+
+    more: list[BindingType] = [Binding("escape,q", "leave", "Leave"), Binding("a", "answer", "A")]
+
+    class Plain(Screen[None]):
+        BINDINGS: ClassVar[list[BindingType]] = [
+            Binding("q", "quit_game", "Quit"),
+            Binding("r", "rotate", "Rotate"),
+        ]
+        done: ClassVar[list[str]] = []
+
+        def action_leave(self) -> None:
+            self.done.append("leave")
+
+    class Sub(Plain):
+        BINDINGS: ClassVar[list[BindingType]] = more
+
+    def shown(screen: Screen[None]) -> list[tuple[str, str]]:
+        return [(key, b.action) for key, b in screen._bindings]
+
+    class Shown(App[None]):
+        def on_mount(self) -> None:
+            screen = Plain()
+            bind_also(screen, more)
+            self.push_screen(screen)
+
+    app = Shown()
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            seen["active"] = [(k, a.binding.action) for k, a in app.screen.active_bindings.items()]
+            await pilot.press("q")
+            await pilot.pause()
+
+    asyncio.run(scenario())
+    bound = Plain()
+    bind_also(bound, more)
+    assert shown(bound) == shown(Sub()), "textual merges a subclass's bindings otherwise now"
+    expected = [("q", "leave"), ("r", "rotate"), ("escape", "leave"), ("a", "answer")]
+    active = seen["active"]
+    assert isinstance(active, list)
+    assert [pair for pair in active if pair[0] in {"q", "r", "escape", "a"}] == expected, (
+        "textual changed: DOMNode._bindings is no longer where a node's bindings are looked "
+        "up (forage/adapters/textual.py: bind_also)"
+    )
+    assert Plain.done == ["leave"], "textual no longer runs a key bound by bind_also"

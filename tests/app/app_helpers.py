@@ -19,6 +19,8 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from forage.app.app import ForageApp
+from forage.app.modes.room import RoomMode
+from forage.app.modes.solo import SoloMode
 from forage.app.screens import GameScreen
 from forage.app.services import Analysis
 from forage.app.session import Session
@@ -138,6 +140,23 @@ def game_screen(app: ForageApp) -> GameScreen:
         if isinstance(screen, GameScreen):
             return screen
     raise AssertionError("no game screen")
+
+
+def playing_own_game(screen: object) -> bool:
+    """Whether a screen is the game screen of the player's own game (not a lesson's, a
+    puzzle's or a room's)."""
+    return isinstance(screen, GameScreen) and isinstance(screen.mode, SoloMode)
+
+
+def in_room(screen: object) -> bool:
+    """Whether a screen is the game screen of a room's game."""
+    return isinstance(screen, GameScreen) and isinstance(screen.mode, RoomMode)
+
+
+def room_mode(screen: object) -> RoomMode:
+    """The room's mode of the game screen of a room's game."""
+    assert isinstance(screen, GameScreen) and isinstance(screen.mode, RoomMode), screen
+    return screen.mode
 
 
 def choice_spot(seeds: range = range(1, 60)) -> tuple[int, Placement]:

@@ -13,10 +13,9 @@ import random
 from pathlib import Path
 
 import pytest
-from app_helpers import drive_to, greedy, session_of, sync
+from app_helpers import drive_to, greedy, playing_own_game, session_of, sync
 
 from forage.app.app import ForageApp
-from forage.app.screens.game import GameScreen
 from forage.carddata import standard_deck
 from forage.engine import Game
 
@@ -44,7 +43,7 @@ async def test_random_keys_never_break_the_game(
     app = ForageApp(seed=seed, recipes=recipes)
     async with app.run_test(size=size) as pilot:
         for _ in range(PRESSES):
-            playing = type(app.screen) is GameScreen and not session_of(app).game.is_over()
+            playing = playing_own_game(app.screen) and not session_of(app).game.is_over()
             if playing and rng.random() < PLACING:
                 await drive_to(pilot, app, greedy(session_of(app)).placement)
                 await pilot.press("enter")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
-from app_helpers import drive_to, greedy
+from app_helpers import drive_to, greedy, in_room, room_mode
 from room_serving import QUICK, rooms_at, run, serving_play
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -28,7 +28,6 @@ from forage.app.recorder import Recorder
 from forage.app.room_app import RoomApp
 from forage.app.screens.confirm import ConfirmScreen
 from forage.app.screens.results import ResultsScreen
-from forage.app.screens.room_game import RoomGameScreen
 from forage.history.store import HistoryStore
 from forage.net.identity import daily_token, keep_daily_token, tokens_path
 from forage.net.link import Refused, RoomLink
@@ -46,7 +45,7 @@ async def settle(pilot: Pilot[int], check: Callable[[], bool], seconds: float = 
 async def place_one(pilot: Pilot[int], app: RoomApp) -> None:
     """Drive the card to the greedy placement, place it, and wait for the next call."""
     screen = app.screen
-    assert isinstance(screen, RoomGameScreen)
+    assert in_room(screen)
     session = screen.session
     turn = len(session.game.moves) + 1
     await drive_to(pilot, app, greedy(session).placement)  # type: ignore[arg-type]
@@ -55,7 +54,7 @@ async def place_one(pilot: Pilot[int], app: RoomApp) -> None:
         pilot,
         lambda: (
             isinstance(app.screen, ResultsScreen)
-            or (isinstance(app.screen, RoomGameScreen) and app.screen.state.turn > turn)
+            or (in_room(app.screen) and room_mode(app.screen).state.turn > turn)
         ),
     )
 
@@ -73,14 +72,14 @@ def test_a_try_of_the_online_daily_plays_to_the_days_board_and_the_history(
             recorder = Recorder("Ann")
             app = RoomApp(link, recorder, datetime.now(UTC).date())
             async with app.run_test(size=size) as pilot:
-                await settle(pilot, lambda: isinstance(app.screen, RoomGameScreen))
+                await settle(pilot, lambda: in_room(app.screen))
                 day = datetime.now(UTC).date().isoformat()
                 game = app.screen
-                assert isinstance(game, RoomGameScreen)
+                assert in_room(game)
                 assert game.session.label() == f"online daily {day} · standard game"
                 assert game.key_label("quit_game", "Quit") == "Stop for now"
                 assert not game.query_one("#players").display  # played alone: no players
-                while isinstance(app.screen, RoomGameScreen):
+                while in_room(app.screen):
                     await place_one(pilot, app)
                 results = app.screen
                 assert isinstance(results, ResultsScreen)
@@ -136,7 +135,7 @@ def test_a_try_stopped_for_now_waits_and_the_next_daily_takes_it_up(
             token = link.state.token
             app = RoomApp(link, Recorder("Ann"), datetime.now(UTC).date())
             async with app.run_test(size=(80, 24)) as pilot:
-                await settle(pilot, lambda: isinstance(app.screen, RoomGameScreen))
+                await settle(pilot, lambda: in_room(app.screen))
                 await place_one(pilot, app)
                 await pilot.press("q")
                 await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))

@@ -9,17 +9,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from app_helpers import ascii_output, keys_onto, place_greedy, sync
+from app_helpers import ascii_output, keys_onto, place_greedy, playing_own_game, sync
 from textual.pilot import Pilot
 from textual.widgets import Static
 
 from forage.app.app import ForageApp
 from forage.app.describe import TICK
 from forage.app.learn_app import LearnApp
+from forage.app.modes.lesson import LessonMode
 from forage.app.saves import save_path
 from forage.app.screens.confirm import ConfirmScreen
 from forage.app.screens.game import GameScreen
-from forage.app.screens.learn import LearnScreen
 from forage.app.tutorial import Progress, load_progress, progress_path, save_progress
 from forage.app.widgets import KeyBar, StatusBar, WoodlandView
 from forage.engine import Placement
@@ -28,20 +28,26 @@ from forage.learn import FINISHED, LESSONS, Lesson, goal_met, lesson_text
 SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 
 
-def learn_screen(app: LearnApp | ForageApp) -> LearnScreen:
+def learn_screen(app: LearnApp | ForageApp) -> GameScreen:
     """The tutorial's screen (under any dialog)."""
     for screen in reversed(app.screen_stack):
-        if isinstance(screen, LearnScreen):
+        if isinstance(screen, GameScreen) and isinstance(screen.mode, LessonMode):
             return screen
     raise AssertionError("no tutorial screen")
 
 
-def lesson_lines(screen: LearnScreen) -> str:
+def lesson_mode(screen: object) -> LessonMode:
+    """The tutorial's mode of a game screen."""
+    assert isinstance(screen, GameScreen) and isinstance(screen.mode, LessonMode), screen
+    return screen.mode
+
+
+def lesson_lines(screen: GameScreen) -> str:
     """The two lines under the title."""
     return str(screen.query_one("#lesson", Static).render())
 
 
-async def drive(pilot: Pilot[int], screen: LearnScreen, placement: Placement) -> None:
+async def drive(pilot: Pilot[int], screen: GameScreen, placement: Placement) -> None:
     """Turn and move the card onto a placement by keys (not placing it)."""
     await pilot.press(*keys_onto(screen.session, placement))
     await pilot.pause()
@@ -53,10 +59,10 @@ async def drive(pilot: Pilot[int], screen: LearnScreen, placement: Placement) ->
     )
 
 
-async def pass_lessons(pilot: Pilot[int], screen: LearnScreen, count: int) -> None:
+async def pass_lessons(pilot: Pilot[int], screen: GameScreen, count: int) -> None:
     """Meet the goals of the next ``count`` lessons on their marks, going on after each."""
     for _ in range(count):
-        await drive(pilot, screen, screen.lesson.placement)
+        await drive(pilot, screen, lesson_mode(screen).lesson.placement)
         await pilot.press("enter", "enter")
         await pilot.pause()
 
@@ -66,19 +72,21 @@ async def walk(pilot: Pilot[int], app: LearnApp) -> list[str]:
     seen = []
     screen = learn_screen(app)
     for number, lesson in enumerate(LESSONS):
-        assert screen.step == number
+        assert lesson_mode(screen).step == number
         seen.append(lesson_lines(screen))
         view = screen.query_one(WoodlandView)
         assert view.state.marked  # the spot is shown
         await drive(pilot, screen, lesson.placement)
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.done is lesson and screen.session.cursor is None  # the drop shown
+        assert (
+            lesson_mode(screen).done is lesson and screen.session.cursor is None
+        )  # the drop shown
         assert lesson_lines(screen).startswith(f"{TICK} {lesson.done}")
         assert "Press enter" in lesson_lines(screen)
         await pilot.press("enter")
         await pilot.pause()
-    assert screen.finished
+    assert lesson_mode(screen).finished
     return seen
 
 
@@ -95,7 +103,7 @@ async def test_every_lesson_is_played_by_the_keys_it_names(size: tuple[int, int]
         assert not screen.query_one(WoodlandView).state.marked
         shown = screen.query_one(KeyBar).keys()
         actions = {action for _, _, action, _ in shown}
-        assert "leave" in actions and not actions & {"place", "move", "rotate", "undo"}
+        assert "mode('leave')" in actions and not actions & {"place", "move", "rotate", "undo"}
         for lines in seen:  # each lesson fits the width: nothing cut
             for line in lines.split("\n"):
                 assert len(line) <= size[0] - 2, line
@@ -120,7 +128,7 @@ async def test_a_wrong_drop_is_explained_and_not_placed() -> None:
         await drive(pilot, screen, wrong.placement)
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.step == 2 and game.moves == moves  # nothing placed
+        assert lesson_mode(screen).step == 2 and game.moves == moves  # nothing placed
         lines = lesson_lines(screen)
         assert lines.startswith("Not placed: this drop would give")
         assert f"(score {wrong.score_change:+d})" in lines
@@ -152,7 +160,7 @@ async def test_a_refused_drop_says_why_and_the_lesson_stays() -> None:
         moves = list(game.moves)
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.step == 6 and game.moves == moves
+        assert lesson_mode(screen).step == 6 and game.moves == moves
         assert screen.query_one(StatusBar).state.refused
 
 
@@ -163,7 +171,7 @@ async def test_escape_leaves_and_the_tutorial_resumes_at_its_step() -> None:
         await pilot.pause()
         screen = learn_screen(app)
         await pass_lessons(pilot, screen, 2)
-        assert screen.step == 2 and screen.done is None
+        assert lesson_mode(screen).step == 2 and lesson_mode(screen).done is None
         await pilot.press("escape")
         await pilot.pause()
     assert app.return_code == 0
@@ -173,7 +181,7 @@ async def test_escape_leaves_and_the_tutorial_resumes_at_its_step() -> None:
     async with again.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = learn_screen(again)
-        assert screen.step == 2
+        assert lesson_mode(screen).step == 2
         assert "match to raise" in str(screen.query_one("#title", Static).render())
 
 
@@ -186,15 +194,15 @@ async def test_the_first_start_offers_the_tutorial_once() -> None:
         assert "forage learn" in app.screen.question
         await pilot.press("y")
         await pilot.pause()
-        assert isinstance(app.screen, LearnScreen) and app.screen.step == 0
+        assert lesson_mode(app.screen).step == 0
         await pilot.press("escape")  # back to the game the first start dealt
         await pilot.pause()
-        assert type(app.screen) is GameScreen
+        assert playing_own_game(app.screen)
     assert load_progress().offered
     again = ForageApp(seed=3, offer_learn=True)
     async with again.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert type(again.screen) is GameScreen  # never offered again
+        assert playing_own_game(again.screen)  # never offered again
 
 
 @sync
@@ -204,7 +212,7 @@ async def test_no_offer_once_the_history_has_games(forage_home: Path) -> None:
     app = ForageApp(seed=3, offer_learn=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert type(app.screen) is GameScreen
+        assert playing_own_game(app.screen)
     assert not progress_path().exists()
 
 
@@ -222,7 +230,7 @@ async def test_a_lesson_leaves_the_saved_game_alone() -> None:
         await drive(pilot, screen, LESSONS[0].placement)
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.step == 1
+        assert lesson_mode(screen).step == 1
     assert save_path().read_text() == saved
 
 
@@ -240,7 +248,7 @@ ASCII_SCRIPT = """\
 import asyncio, sys
 sys.path.insert(0, {helpers!r})
 from app_helpers import quick_idle_checks
-from test_learn import learn_screen, drive, lesson_lines
+from test_learn import learn_screen, drive, lesson_lines, lesson_mode
 from forage.app.learn_app import LearnApp
 from forage.app.saves import save_path
 from forage.app.describe import TICK
@@ -264,7 +272,7 @@ async def main():
             print(lesson_lines(screen))
             await pilot.press("enter")
             await pilot.pause()
-        print(lesson_lines(screen), screen.finished)
+        print(lesson_lines(screen), lesson_mode(screen).finished)
 
 quick_idle_checks()
 asyncio.run(main())
@@ -297,7 +305,7 @@ async def test_a_step_beyond_the_lessons_starts_at_the_first() -> None:
     app = LearnApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert learn_screen(app).step == 0
+        assert lesson_mode(learn_screen(app)).step == 0
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.goal.value for lesson in LESSONS])
@@ -382,10 +390,10 @@ async def test_lessons_opened_over_a_game_are_never_recorded() -> None:
         await pilot.pause()
         screen = learn_screen(app)
         await pass_lessons(pilot, screen, 2)
-        assert screen.step == 2
+        assert lesson_mode(screen).step == 2
         await pilot.press("escape")
         await pilot.pause()
-        assert type(app.screen) is GameScreen
+        assert playing_own_game(app.screen)
     recorder.close()
     assert recorder.told == []
 
@@ -400,7 +408,7 @@ async def test_the_first_start_offer_answered_play_plays() -> None:
         assert "learn" in str(dialog.query_one("#answers", Static).render())
         await pilot.press("n")
         await pilot.pause()
-        assert type(app.screen) is GameScreen
+        assert playing_own_game(app.screen)
     assert load_progress() == Progress(offered=True)
 
 
@@ -415,12 +423,12 @@ async def test_l_in_a_game_opens_the_tutorial_and_escape_comes_back() -> None:
         await pilot.press("L")
         await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, LearnScreen)
+        assert isinstance(screen, GameScreen) and isinstance(screen.mode, LessonMode)
         assert app.session is game  # the player's own game, not the lesson's
         await drive(pilot, screen, LESSONS[0].placement)
         await pilot.press("enter", "escape")
         await pilot.pause()
-        assert type(app.screen) is GameScreen and app.session is game
+        assert playing_own_game(app.screen) and app.session is game
         assert len(game.game.moves) == 1
     assert load_progress().step == 1
 
@@ -442,8 +450,24 @@ async def test_between_lessons_the_key_bar_calls_enter_next() -> None:
         await drive(pilot, screen, LESSONS[0].placement)
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.done is LESSONS[0]
+        assert lesson_mode(screen).done is LESSONS[0]
         assert ("place", "Next") in labels(bar)
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.done is None and ("place", "Place") in labels(bar)
+        assert lesson_mode(screen).done is None and ("place", "Place") in labels(bar)
+
+
+@sync
+async def test_a_lesson_s_screen_is_mounted_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    mounts: list[GameScreen] = []
+    mount = GameScreen.on_mount
+
+    def counted(screen: GameScreen) -> None:
+        mounts.append(screen)
+        mount(screen)
+
+    monkeypatch.setattr(GameScreen, "on_mount", counted)
+    app = LearnApp(step=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert mounts == [app.screen]

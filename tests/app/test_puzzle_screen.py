@@ -12,10 +12,10 @@ from textual.widgets import Static
 
 from forage.app.app import ForageApp
 from forage.app.describe import CROSS, TICK
+from forage.app.modes.puzzle import PRACTICE, TRIED_BEFORE, PuzzleMode
 from forage.app.puzzle_app import PuzzleApp
 from forage.app.recorder import Recorder
 from forage.app.screens.game import GameScreen
-from forage.app.screens.puzzle import PRACTICE, TRIED_BEFORE, PuzzleScreen
 from forage.app.view import card_cells
 from forage.app.widgets import StatusBar
 from forage.engine import Placement
@@ -27,14 +27,20 @@ DAY = date(2026, 12, 3)
 SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 
 
-def puzzle_screen(app: PuzzleApp | ForageApp) -> PuzzleScreen:
+def puzzle_screen(app: PuzzleApp | ForageApp) -> GameScreen:
     """The puzzle's screen."""
     screen = app.screen
-    assert isinstance(screen, PuzzleScreen)
+    assert isinstance(screen, GameScreen) and isinstance(screen.mode, PuzzleMode)
     return screen
 
 
-def lines(screen: PuzzleScreen) -> str:
+def puzzle_mode(screen: GameScreen) -> PuzzleMode:
+    """The puzzle's mode of its screen."""
+    assert isinstance(screen.mode, PuzzleMode)
+    return screen.mode
+
+
+def lines(screen: GameScreen) -> str:
     """The puzzle's two lines under the title."""
     return str(screen.query_one("#lesson", Static).render())
 
@@ -57,7 +63,7 @@ def wrong_first(puzzle: Puzzle) -> tuple[Placement, int]:
     raise AssertionError("no other first placement")
 
 
-async def drive(pilot: Pilot[int], screen: PuzzleScreen, placement: Placement) -> None:
+async def drive(pilot: Pilot[int], screen: GameScreen, placement: Placement) -> None:
     """Take the placement's card and bring it onto the placement by keys (not placing it)."""
     await pilot.press(str(screen.session.game.hand.index(placement.card) + 1))
     await pilot.press(*keys_onto(screen.session, placement))
@@ -123,7 +129,7 @@ async def test_a_wrong_first_placement_says_what_it_loses_and_shows_the_answer()
         here = screen.session.cursor
         assert here is not None and same_spot(here, answer)
         cells = card_cells(screen.session.game, answer)
-        assert screen.marked() == frozenset((x, y) for x, y, _ in cells)
+        assert screen.mode.marked() == frozenset((x, y) for x, y, _ in cells)
         assert "The answer, marked" in lines(screen)
         await pilot.press("enter")
         await pilot.pause()
@@ -135,7 +141,7 @@ async def test_a_wrong_first_placement_says_what_it_loses_and_shows_the_answer()
         await pilot.press("n")  # again: the position, nothing marked
         await pilot.pause()
         assert len(screen.session.game.moves) == len(puzzle.record.moves)
-        assert screen.marked() == frozenset()
+        assert screen.mode.marked() == frozenset()
         await drive(pilot, screen, answer)
         await pilot.press("enter")
         await pilot.pause()
@@ -170,7 +176,8 @@ async def test_p_opens_the_day_s_puzzle_over_a_game_and_escape_comes_back() -> N
         await pilot.press("P")
         await pilot.pause()
         screen = puzzle_screen(app)
-        assert screen.puzzle == daily_puzzle(today()) and screen.over_game
+        mode = puzzle_mode(screen)
+        assert mode.puzzle == daily_puzzle(today()) and mode.over_game
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is game_screen
@@ -241,10 +248,10 @@ async def test_after_the_best_line_a_line_says_what_it_gathers(size: tuple[int, 
             said = said[said.index(value) + len(value) :]
 
 
-def whole(screen: PuzzleScreen) -> str:
+def whole(screen: GameScreen) -> str:
     """The puzzle's two lines, each checked to fit its width whole (not cut)."""
     width = screen.query_one("#lesson", Static).content_region.width
-    for line in screen.lines():
+    for line in puzzle_mode(screen).lines():
         assert len(line) <= width, (line, width)
     return lines(screen)
 

@@ -9,14 +9,16 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from app_helpers import in_room, room_mode
 from rich.cells import cell_len
 from room_serving import QUICK, link_place_first, link_until, rooms_at, run
 from test_rooms import game_screen, headline, settle, text_of
 
 from forage.app.describe import LOST_MARK, OUT_MARK, clock_time
+from forage.app.modes.room import Fit
 from forage.app.room_app import RoomApp
+from forage.app.screens.game import GameScreen
 from forage.app.screens.lobby import LobbyScreen
-from forage.app.screens.room_game import Fit, RoomGameScreen
 from forage.app.screens.rooms import (
     ROOM_RULES,
     Happened,
@@ -244,9 +246,9 @@ SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40"
 OTHERS = ("Bob", "Cid", "Dee", "Eve", "Fay", "Gus")
 
 
-async def tick(screen: RoomGameScreen) -> None:
+async def tick(screen: GameScreen) -> None:
     """What the screen's timer does each second, at once."""
-    screen.tick()
+    room_mode(screen).tick()
     await asyncio.sleep(0)
 
 
@@ -280,7 +282,7 @@ def test_a_recipe_room_of_eight_shows_everyone_says_what_happens_and_times_the_w
             async with app.run_test(size=size) as pilot:
                 await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
                 await hal.start()
-                await settle(pilot, lambda: isinstance(app.screen, RoomGameScreen))
+                await settle(pilot, lambda: in_room(app.screen))
                 screen = game_screen(app)
                 await settle(pilot, lambda: bool(screen.query("#players")))  # composed
                 notes: list[str] = []
@@ -294,7 +296,7 @@ def test_a_recipe_room_of_eight_shows_everyone_says_what_happens_and_times_the_w
                     return side.max_scroll_y == 0 and all(n in panel for n in names)
 
                 await settle(pilot, everyone_in_view)
-                assert (screen.fit is Fit.FULL) is (size == (120, 40))
+                assert (room_mode(screen).fit is Fit.FULL) is (size == (120, 40))
                 # Ann places: the room's turn and whom it waits for, and since when
                 await place_first_by_link(pilot, screen)
                 clock.now += 42
@@ -314,7 +316,7 @@ def test_a_recipe_room_of_eight_shows_everyone_says_what_happens_and_times_the_w
                     pilot, lambda: "Cid lost the connection: out in 1:30" in status.state.details
                 )
                 panel = text_of(screen, "#players")
-                assert ("? lost" in panel) if screen.fit else (" lost" in panel)
+                assert ("? lost" in panel) if room_mode(screen).fit else (" lost" in panel)
                 gate.set()
                 await settle(pilot, lambda: "Cid is back." in notes)
                 # the host leaves: Ann is the host now, Hal out
@@ -323,7 +325,7 @@ def test_a_recipe_room_of_eight_shows_everyone_says_what_happens_and_times_the_w
                 await settle(pilot, lambda: any("Hal left the room" in n for n in notes))
                 for name in OTHERS:
                     await link_place_first(others[name])
-                await settle(pilot, lambda: screen.state.turn == 2)
+                await settle(pilot, lambda: room_mode(screen).state.turn == 2)
                 assert "after turn 1" in text_of(screen, "#players")  # the score column named
                 assert everyone_in_view()
                 # the others place turn 2; Ann is told they wait for her, after a while
@@ -347,11 +349,13 @@ def test_a_recipe_room_of_eight_shows_everyone_says_what_happens_and_times_the_w
     run(scenario())
 
 
-async def place_first_by_link(pilot: object, screen: RoomGameScreen) -> None:
+async def place_first_by_link(pilot: object, screen: GameScreen) -> None:
     """Ann places the first legal placement of her hand, as the screen would."""
     game = screen.session.game
     outcome = next(game.outcomes())
     assert game.push(outcome.placement).legal
     screen.changed()
-    screen.after_placing(outcome)
-    await settle(pilot, lambda: screen.link.pending is None and screen.waiting())  # type: ignore[arg-type]
+    room_mode(screen).after_placing(outcome)
+    await settle(
+        pilot, lambda: room_mode(screen).link.pending is None and room_mode(screen).waiting()
+    )  # type: ignore[arg-type]

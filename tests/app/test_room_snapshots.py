@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Callable
 
 import pytest
-from app_helpers import ascii_output
+from app_helpers import ascii_output, in_room, room_mode
 from rich.cells import cell_len
 from room_helpers import first_legal, place_in, room_of, to
 from textual.pilot import Pilot
@@ -16,9 +16,9 @@ from textual.widgets import Static
 
 from forage.app.describe import ELLIPSIS
 from forage.app.lettering import GLYPHS, HEIGHT, big_lines, big_width, shown_code
+from forage.app.modes.room import Fit
 from forage.app.room_app import RoomApp
 from forage.app.screens.results import ResultsScreen, ordinal, results_text, winner_line
-from forage.app.screens.room_game import Fit, RoomGameScreen
 from forage.app.screens.rooms import finished_game, places, standings_text
 from forage.engine import Deal
 from forage.net.link import Connection, RoomLink
@@ -170,8 +170,8 @@ def test_eight_players_fit_the_side_panel_two_a_line_where_one_would_not(
             for _ in range(20):
                 await pilot.pause(0.02)
             screen = app.screen
-            assert isinstance(screen, RoomGameScreen)
-            assert (screen.fit is Fit.COMPACT) is compact
+            assert in_room(screen)
+            assert (room_mode(screen).fit is Fit.COMPACT) is compact
             assert screen.query_one("#side").max_scroll_y == 0  # every player on screen
             panel = str(screen.query_one("#players", Static).content)
             assert ("you" in panel.split()) is compact and ("Ann (you)" in panel) is not compact

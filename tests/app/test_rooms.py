@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from app_helpers import drive_to, greedy
+from app_helpers import drive_to, greedy, in_room, room_mode
 from room_serving import QUICK, link_place_first, link_play_to_end, link_until, rooms_at, run
 from textual.binding import Binding
 from textual.geometry import Region
@@ -29,7 +29,6 @@ from forage.app.screens.friends import FriendsScreen
 from forage.app.screens.game import GameScreen
 from forage.app.screens.lobby import LobbyScreen
 from forage.app.screens.results import ResultsScreen
-from forage.app.screens.room_game import RoomGameScreen
 from forage.app.widgets import HandView, KeyBar, StatusBar
 from forage.history.store import HistoryStore
 from forage.net import ROOMS_SERVER_VARIABLE
@@ -58,10 +57,10 @@ def text_of(screen: Widget, selector: str) -> str:
     return str(screen.query_one(selector, Static).content)
 
 
-def game_screen(app: RoomApp | ForageApp) -> RoomGameScreen:
+def game_screen(app: RoomApp | ForageApp) -> GameScreen:
     """The room's game screen, on top."""
     screen = app.screen
-    assert isinstance(screen, RoomGameScreen), screen
+    assert in_room(screen) and isinstance(screen, GameScreen), screen
     return screen
 
 
@@ -87,7 +86,7 @@ async def dealt(pilot: Pilot[int], app: RoomApp, url: str) -> RoomLink:
     await bob.join(shown_code(ann.state.room), "Bob")
     await settle(pilot, lambda: len(ann.state.players) == 2)
     await pilot.press("s")
-    await settle(pilot, lambda: isinstance(app.screen, RoomGameScreen))
+    await settle(pilot, lambda: in_room(app.screen))
     await link_until(bob, lambda link: link.state.game is not None)
     return bob
 
@@ -116,7 +115,7 @@ def test_a_room_of_two_plays_to_its_results_and_ann_keeps_it_in_her_history(
                 side = game_screen(app).query_one("#players")
                 woodland = game_screen(app).query_one("#woodland")
                 assert side.region.x >= woodland.region.right  # the game screen's grid
-                while isinstance(app.screen, RoomGameScreen):
+                while in_room(app.screen):
                     turn = await place_by_keys(pilot, app)
                     screen = game_screen(app)
                     await settle(pilot, lambda: ann.pending is None)
@@ -139,10 +138,10 @@ def test_a_room_of_two_plays_to_its_results_and_ann_keeps_it_in_her_history(
                         pilot,
                         lambda turn=turn: (
                             isinstance(app.screen, ResultsScreen)  # type: ignore[misc]
-                            or game_screen(app).state.turn > turn
+                            or room_mode(game_screen(app)).state.turn > turn
                         ),
                     )
-                    if isinstance(app.screen, RoomGameScreen):
+                    if in_room(app.screen):
                         assert f"Turn {turn + 1}: the" in headline(app)  # the card called, if any
                         assert "Waiting" not in headline(app)
                 results = app.screen
@@ -255,7 +254,7 @@ def test_a_connection_dropped_mid_turn_is_taken_back_and_the_game_goes_on(
                 bob = await dealt(pilot, app, rooms.url)
                 await place_by_keys(pilot, app)
                 await link_place_first(bob)
-                await settle(pilot, lambda: game_screen(app).state.turn == 2)
+                await settle(pilot, lambda: room_mode(game_screen(app)).state.turn == 2)
                 seat = rooms.server.service.seats[(ann.state.room, ann.state.player)]
                 back.clear()
                 await seat.socket.close()  # the server ends Ann's connection mid-turn
@@ -271,7 +270,7 @@ def test_a_connection_dropped_mid_turn_is_taken_back_and_the_game_goes_on(
                 await settle(pilot, lambda: ann.pending is None)
                 assert "Waiting for Bob to place turn 2 (" in headline(app)
                 await link_place_first(bob)
-                await settle(pilot, lambda: game_screen(app).state.turn == 3)
+                await settle(pilot, lambda: room_mode(game_screen(app)).state.turn == 3)
                 mine = game_screen(app).session.game
                 told = ann.state.game
                 assert told is not None and mine.moves == told.moves and len(mine.hand) == 2
@@ -510,7 +509,7 @@ def test_the_hosts_r_on_the_results_opens_a_rematch_whose_lobby_takes_over(
                 await bob.join_rematch()
                 await settle(pilot, lambda: len(ann.state.players) == 2)
                 await pilot.press("s")
-                await settle(pilot, lambda: isinstance(app.screen, RoomGameScreen))
+                await settle(pilot, lambda: in_room(app.screen))
                 await pilot.press("escape")  # the new game runs; leaving is asked
                 await bob.close()
 
@@ -541,7 +540,7 @@ def test_the_others_y_on_the_results_joins_the_hosts_rematch(
                 assert bob.state.room == ann.state.room and bob.state.end is None
                 await link_until(ann, lambda link: len(link.state.players) == 2)
                 assert await ann.start()
-                await settle(pilot, lambda: isinstance(app.screen, RoomGameScreen))
+                await settle(pilot, lambda: in_room(app.screen))
                 await ann.close()
 
     run(scenario())

@@ -213,14 +213,15 @@ def test_colour_blind_palette(snap_compare: Snap, size: tuple[int, int]) -> None
 @pytest.mark.parametrize("size", SIZES)
 def test_learn_a_wrong_drop_explained(snap_compare: Snap, size: tuple[int, int]) -> None:
     from forage.app.learn_app import LearnApp
-    from forage.app.screens.learn import LearnScreen
+    from forage.app.modes.lesson import LessonMode
+    from forage.app.screens.game import GameScreen
 
     app = LearnApp(step=2)  # match to raise
 
     async def run_before(pilot: Pilot[int]) -> None:
         await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, LearnScreen)
+        assert isinstance(screen, GameScreen) and isinstance(screen.mode, LessonMode)
         # a spot that raises a die but brings a mouse too
         await pilot.press(*keys_onto(screen.session, Placement.from_notation("2@1,1")), "enter")
 
@@ -230,7 +231,8 @@ def test_learn_a_wrong_drop_explained(snap_compare: Snap, size: tuple[int, int])
 @pytest.mark.parametrize("size", SIZES)
 def test_learn_a_lesson_done(snap_compare: Snap, size: tuple[int, int]) -> None:
     from forage.app.learn_app import LearnApp
-    from forage.app.screens.learn import LearnScreen
+    from forage.app.modes.lesson import LessonMode
+    from forage.app.screens.game import GameScreen
     from forage.learn import LESSONS
 
     app = LearnApp(step=6)  # Edwood chases a mouse
@@ -238,7 +240,7 @@ def test_learn_a_lesson_done(snap_compare: Snap, size: tuple[int, int]) -> None:
     async def run_before(pilot: Pilot[int]) -> None:
         await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, LearnScreen)
+        assert isinstance(screen, GameScreen) and isinstance(screen.mode, LessonMode)
         keys = keys_onto(screen.session, LESSONS[6].placement)
         await pilot.press(*keys, "enter")
 

@@ -162,14 +162,15 @@ async def test_edwood_chasing_a_mouse_is_drawn_as_the_help_says(size: tuple[int,
 
     from forage.app.describe import LEGEND
     from forage.app.learn_app import LearnApp
-    from forage.app.screens.learn import LearnScreen
+    from forage.app.modes.lesson import LessonMode
+    from forage.app.screens.game import GameScreen
     from forage.learn import LESSONS
 
     app = LearnApp(step=6)  # Edwood chases a mouse
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, LearnScreen)
+        assert isinstance(screen, GameScreen) and isinstance(screen.mode, LessonMode)
         await pilot.press(*keys_onto(screen.session, LESSONS[6].placement))
         await pilot.pause()
         drawn = screen.query_one(WoodlandView).plain_text()

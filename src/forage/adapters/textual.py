@@ -24,6 +24,8 @@
 - :func:`drop_exit_printout` (``App._exit_renderables``): what Textual prints once the app
   has ended (a traceback, a panic's text); forage writes a crash to its log instead.
 - :func:`on_app_thread` (``App._thread_id``): the thread the app's event loop runs on.
+- :func:`bind_also` (``DOMNode._bindings``): Textual's bindings are a class's; the one game
+  screen takes its mode's keys on top of its own, merged as Textual merges a subclass's.
 
 ``tests/app/test_adapter_textual.py`` and ``tests/test_adapters.py`` check that each name is
 still there as used here and say which one is gone after an upgrade; ``pyproject.toml``
@@ -42,6 +44,8 @@ from textual._compositor import ChopsUpdate, Compositor
 from textual._styles_cache import StylesCache
 from textual._xterm_parser import XTermParser
 from textual.app import App, ReturnType
+from textual.binding import BindingsMap, BindingType
+from textual.dom import DOMNode
 from textual.geometry import Region
 from textual.keys import Keys
 from textual.screen import Screen
@@ -59,6 +63,7 @@ PRIVATE_NAMES: Final = (
     ("textual.app.App", "_handle_exception"),
     ("textual.app.App", "_exit_renderables"),
     ("textual.app.App", "_thread_id"),
+    ("textual.dom.DOMNode", "_bindings"),
 )
 """The private names of Textual this module uses: (where, the name)."""
 
@@ -210,3 +215,11 @@ def exit_printout(app: App[Any]) -> list[Any]:
 def on_app_thread(app: App[Any]) -> bool:
     """Whether the caller runs on the thread of ``app``'s event loop."""
     return threading.get_ident() == app._thread_id
+
+
+def bind_also(node: DOMNode, bindings: Iterable[BindingType]) -> None:
+    """Give one node ``bindings`` on top of its class's, as Textual merges a subclass's: a
+    key bound again is bound anew where it stood, a new key comes after the others."""
+    keys = dict(node._bindings.key_to_bindings)
+    keys.update(BindingsMap(bindings).key_to_bindings)
+    node._bindings = BindingsMap.from_keys(keys)

@@ -206,18 +206,18 @@ class ForageApp(ForageBaseApp):
 
     def on_game_screen_learn_asked(self, message: GameScreen.LearnAsked) -> None:
         """Open the guided first game over the game (escape comes back to it)."""
-        from forage.app.screens.learn import LearnScreen
+        from forage.app.modes.lesson import lesson_screen
 
-        self.push_screen(LearnScreen(over_game=True))
+        self.push_screen(lesson_screen(over_game=True))
 
     def on_game_screen_puzzle_asked(self, message: GameScreen.PuzzleAsked) -> None:
         """Open the day's puzzle over the game (escape comes back to it)."""
-        from forage.app.screens.puzzle import PuzzleScreen
+        from forage.app.modes.puzzle import puzzle_screen
         from forage.history.daily import today
         from forage.puzzle import daily_puzzle
 
         day = today()
-        self.push_screen(PuzzleScreen(daily_puzzle(day), day, over_game=True))
+        self.push_screen(puzzle_screen(daily_puzzle(day), day, over_game=True))
 
     async def on_game_screen_friends_asked(self, message: GameScreen.FriendsAsked) -> None:
         """Ask for a name and a room code over the game; once in the room, its lobby (the
@@ -270,9 +270,9 @@ class ForageApp(ForageBaseApp):
 
         def answered(answer: str | None) -> None:
             if answer == "yes":
-                from forage.app.screens.learn import LearnScreen
+                from forage.app.modes.lesson import lesson_screen
 
-                self.push_screen(LearnScreen(over_game=True))
+                self.push_screen(lesson_screen(over_game=True))
 
         self.push_screen(ConfirmScreen(question, (_("learn"), _("play"))), answered)
 
@@ -382,6 +382,6 @@ class ForageApp(ForageBaseApp):
         """The session of the player's own game, if its screen is showing (a lesson's
         game over it is not the player's)."""
         for screen in reversed(self.screen_stack):
-            if isinstance(screen, GameScreen) and screen.OWN_GAME:
+            if isinstance(screen, GameScreen) and screen.mode.OWN_GAME:
                 return screen.session
         return None

@@ -8,7 +8,8 @@ from textual.screen import Screen
 
 from forage import startup
 from forage.app.base import ForageBaseApp
-from forage.app.screens.learn import LearnScreen
+from forage.app.modes.lesson import LessonMode, lesson_screen
+from forage.app.screens.game import GameScreen
 from forage.i18n import _
 
 
@@ -24,7 +25,7 @@ class LearnApp(ForageBaseApp):
 
     def get_default_screen(self) -> Screen[Any]:
         """The tutorial's screen."""
-        return LearnScreen(self.step)
+        return lesson_screen(self.step)
 
     def on_mount(self) -> None:
         """Let the garbage collector run again once the first frame is drawn; a stopping
@@ -35,6 +36,6 @@ class LearnApp(ForageBaseApp):
     def stop_on_signal(self, code: int) -> None:
         """Keep the lesson reached and leave with ``code``."""
         screen = self.screen
-        if isinstance(screen, LearnScreen):
-            screen.keep()
+        if isinstance(screen, GameScreen) and isinstance(screen.mode, LessonMode):
+            screen.mode.keep()
         self.exit(code)

@@ -9,8 +9,8 @@ from textual.screen import Screen
 
 from forage import startup
 from forage.app.base import ForageBaseApp
+from forage.app.modes.puzzle import puzzle_screen
 from forage.app.recorder import Recorder
-from forage.app.screens.puzzle import PuzzleScreen
 from forage.app.services import Services
 from forage.i18n import _
 from forage.puzzle import Puzzle
@@ -30,7 +30,7 @@ class PuzzleApp(ForageBaseApp):
 
     def get_default_screen(self) -> Screen[Any]:
         """The puzzle's screen."""
-        return PuzzleScreen(self.puzzle, self.day)
+        return puzzle_screen(self.puzzle, self.day)
 
     def on_mount(self) -> None:
         """Let the garbage collector run again once the first frame is drawn; a stopping

@@ -47,10 +47,13 @@ class RoomApp(ForageBaseApp):
     @property
     def session(self) -> Session | None:
         """The session of the room's game, while its screen is showing."""
-        from forage.app.screens.room_game import RoomGameScreen
+        from forage.app.modes.room import RoomMode
+        from forage.app.screens.game import GameScreen
 
         screen = self.screen
-        return screen.session if isinstance(screen, RoomGameScreen) else None
+        if isinstance(screen, GameScreen) and isinstance(screen.mode, RoomMode):
+            return screen.session
+        return None
 
     def stop_on_signal(self, code: int) -> None:
         """Keep a room's game not yet ended in the history as left, then leave with
@@ -59,11 +62,12 @@ class RoomApp(ForageBaseApp):
 
     async def _keep_and_stop(self, code: int) -> None:
         """Keep the room's game as left (once the history has it), then leave."""
-        from forage.app.screens.room_game import RoomGameScreen
+        from forage.app.modes.room import RoomMode
+        from forage.app.screens.game import GameScreen
 
         for screen in self.screen_stack:
-            if isinstance(screen, RoomGameScreen):
-                await screen.keep_if_left()
+            if isinstance(screen, GameScreen) and isinstance(screen.mode, RoomMode):
+                await screen.mode.keep_if_left()
         super().stop_on_signal(code)
 
     async def on_room_done(self, message: RoomDone) -> None:

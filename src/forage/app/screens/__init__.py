@@ -12,7 +12,6 @@ if TYPE_CHECKING:
     from forage.app.screens.game import GameScreen
     from forage.app.screens.help import HelpScreen
     from forage.app.screens.history import HistoryScreen
-    from forage.app.screens.learn import LearnScreen
     from forage.app.screens.review import ReviewScreen
     from forage.app.screens.stats import StatsScreen
 
@@ -22,7 +21,6 @@ __all__ = [
     "GameScreen",
     "HelpScreen",
     "HistoryScreen",
-    "LearnScreen",
     "ReviewScreen",
     "StatsScreen",
 ]
@@ -33,7 +31,6 @@ _MODULES = {
     "GameScreen": "game",
     "HelpScreen": "help",
     "HistoryScreen": "history",
-    "LearnScreen": "learn",
     "ReviewScreen": "review",
     "StatsScreen": "stats",
 }

@@ -7,6 +7,7 @@ from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -14,6 +15,7 @@ from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Static
 
+from forage.adapters.textual import bind_also
 from forage.app.describe import (
     ARROW_KEYS,
     ASK_KEY,
@@ -28,7 +30,9 @@ from forage.app.describe import (
     drop_aftermath,
     tone_of,
 )
-from forage.app.keeper import Keeper, keeper_of, tell_save_news
+from forage.app.keeper import Keeper, tell_save_news
+from forage.app.modes.base import Mode
+from forage.app.modes.solo import SoloMode
 from forage.app.screens.base import ForageScreen, too_small_notice
 from forage.app.services import services_of
 from forage.app.session import Session
@@ -50,13 +54,10 @@ from forage.app.view import (
     woodland_state,
 )
 from forage.app.widgets import (
-    HandState,
     HandView,
     KeyBar,
     ScorePanel,
-    ScoreState,
     StatusBar,
-    StatusState,
     SupplyView,
     WoodlandView,
 )
@@ -79,7 +80,9 @@ class GameWidgets(NamedTuple):
 
 
 class GameScreen(ForageScreen):
-    """Play a game with the keyboard (or the mouse); every rule comes from the engine."""
+    """Play a game with the keyboard (or the mouse); every rule comes from the engine; what
+    differs between a game of one's own, a lesson, a puzzle and a room's game is the screen's
+    mode (``forage.app.modes``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,h", "move(-1, 0)", "Move", key_display=ARROW_KEYS),
@@ -111,13 +114,6 @@ class GameScreen(ForageScreen):
         Binding(FRIENDS_KEY, "friends", "Friends", show=False),
     ]
 
-    OWN_GAME: ClassVar[bool] = True
-    """Whether the screen plays the player's own game (the one saved and resumed)."""
-
-    ASKS_BEFORE_COSTLY: ClassVar[bool] = True
-    """Whether a costly drop asks for a second enter here (``view.is_costly``), as the
-    player's settings say."""
-
     class LearnAsked(Message):
         """The player asked for the guided first game over this one (``L``)."""
 
@@ -130,9 +126,15 @@ class GameScreen(ForageScreen):
     version: var[int] = var(0, init=False)
     """Goes up whenever the game or the cursor changes; the widgets are then updated."""
 
-    def __init__(self, session: Session) -> None:
-        """A screen for the session's game."""
+    def __init__(self, session: Session, mode: Mode | None = None) -> None:
+        """A screen for the session's game, in ``mode`` (a game of one's own by default):
+        the mode's keys on top of the game's, its classes and styles."""
         super().__init__()
+        self.mode = mode or SoloMode()
+        self.mode.attach(self)
+        bind_also(self, self.mode.BINDINGS)
+        self.add_class(*self.mode.CLASSES)
+        self.css_path = [*self.css_path, *self.mode.CSS_PATHS]
         self.session = session
         self.set_class(session.is_challenge, "-challenge")
         self._ending = False
@@ -176,33 +178,32 @@ class GameScreen(ForageScreen):
         # repaints fewer lines.
         yield too_small_notice()
         yield Static(id="title", classes="body")
-        yield from self.compose_lesson()
+        yield from self.mode.compose_lesson()
         yield WoodlandView(id="woodland", classes="body")
         with VerticalScroll(id="side", classes="body", can_focus=False):  # scrolls when cut
             yield HandView(id="hand")
             yield SupplyView(id="supply")
             yield ScorePanel(id="score")
-            yield from self.compose_side()
+            yield from self.mode.compose_side()
         yield StatusBar(id="status", classes="body")
         yield KeyBar()
 
-    def compose_lesson(self) -> ComposeResult:
-        """What goes between the title and the woodland: nothing in a game of one's own."""
-        yield from ()
-
-    def compose_side(self) -> ComposeResult:
-        """What goes below the score in the side panel: nothing in a game of one's own."""
-        yield from ()
-
-    def marked(self) -> frozenset[tuple[int, int]]:
-        """The squares marked on the woodland as the place to go: none in a game."""
-        return frozenset()
-
     def on_mount(self) -> None:
-        """Draw the game as it stands."""
+        """Draw the game as it stands (the mode's own set-up around it)."""
+        self.mode.mounting()
         self.update_view()
         self.tell_save_news()
         self.check_end()
+        self.mode.mounted()
+
+    def on_unmount(self) -> None:
+        """The mode's own ending (before the screen's drawn lines are let go)."""
+        self.mode.unmounted()
+
+    @on(Message)
+    def to_mode(self, message: Message) -> None:
+        """Hand every message and event to the mode, which answers those it deals in."""
+        self.mode.handle(message)
 
     # -- attributes down ---------------------------------------------------------------------
 
@@ -226,16 +227,16 @@ class GameScreen(ForageScreen):
     """The keys that work on the card being placed: none once the game is over."""
 
     CARD_ACTIONS: ClassVar[frozenset[str]] = frozenset({"next_card", "choose"})
-    LOCKED: ClassVar[frozenset[str]] = frozenset()
-    """The game's keys this screen does without (not shown, not working, not in its help)."""
     """The keys that take the other hand card: none with one card left (the last turn)."""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The locked keys are not shown (nor work); once the game is over, nor those for
-        placing a card, nor those that take the other hand card while there is one card in
-        hand."""
+        """The mode's locked keys are not shown (nor work), nor those the mode does not
+        allow now; once the game is over, nor those for placing a card, nor those that take
+        the other hand card while there is one card in hand."""
+        if action == "mode":  # a key of the mode's own: ``mode('answer')``
+            return self.mode.allows(str(parameters[0]))
         game = self.session.game
-        if action in self.LOCKED:
+        if action in self.mode.LOCKED or not self.mode.allows(action):
             return False
         if action in self.CARD_ACTIONS and len(game.hand) < 2:
             return False
@@ -244,7 +245,10 @@ class GameScreen(ForageScreen):
     def key_label(self, action: str, description: str) -> str | None:
         """What the key bar calls a key's action: once the game is over, enter shows the
         summary again; the mouse colour key is named only where the card has a choice
-        (None: not named; the key still answers)."""
+        (None: not named; the key still answers); the mode may name it otherwise."""
+        named = self.mode.key_name(action)
+        if named is not None:
+            return named
         if action == "place" and self.session.game.is_over():
             return "Summary"
         if action == "mouse_colour" and not self._choice:
@@ -292,16 +296,18 @@ class GameScreen(ForageScreen):
             previews=not waiting,
             peek=self._peek,
             serial=self._serial,
-            marked=self.marked(),
+            marked=self.mode.marked(),
             follow=self._follow or not waiting,
         )
-        widgets.hand.state = self.hand_shown(hand_state(game, session.cursor, session.is_challenge))
+        widgets.hand.state = self.mode.hand_shown(
+            hand_state(game, session.cursor, session.is_challenge)
+        )
         # In a recipe challenge the engine works out the standing after the drop shown.
         after = None
         if session.is_challenge and outcome is not None and outcome.legal:
             after = game.result_after(outcome)
         if moved_on or session.is_challenge:
-            widgets.score.state = self.score_shown(score_state(game, standing, after, outcome))
+            widgets.score.state = self.mode.score_shown(score_state(game, standing, after, outcome))
         title = title_text(self.daily_label() or session.label())
         if title != self._title:
             self._title = title
@@ -314,7 +320,7 @@ class GameScreen(ForageScreen):
         note = self._message or (COSTLY_NOTE if asking else "") or self._hint_text() or self._last
         note_tone = self._last_tone if note == self._last else "note"
         self._message = ""
-        widgets.status.state = self.status_shown(
+        widgets.status.state = self.mode.status_shown(
             status_state(
                 game,
                 standing,
@@ -328,21 +334,7 @@ class GameScreen(ForageScreen):
                 asking=asking,
             )
         )
-
-    def status_shown(self, state: StatusState) -> StatusState:
-        """What the status bar shows of the state the game gives: that state, in a game of
-        one's own."""
-        return state
-
-    def hand_shown(self, state: HandState) -> HandState:
-        """What the hand shows of the state the game gives: that state, in a game of one's
-        own."""
-        return state
-
-    def score_shown(self, state: ScoreState) -> ScoreState:
-        """What the score panel shows of the state the game gives: that state, in a game of
-        one's own."""
-        return state
+        self.mode.view_updated()
 
     def _position_key(self) -> PositionKey:
         """Which game of this screen and which position of it is shown."""
@@ -352,6 +344,11 @@ class GameScreen(ForageScreen):
         """Answer a key on the status bar's last line (instead of a notification)."""
         self._message = text
         self.changed()
+
+    @property
+    def last_note(self) -> str:
+        """What the last drop (or undo, redo) did, or the note kept since."""
+        return self._last
 
     def keep_note(self, text: str, tone: str = "note") -> None:
         """Say what happened on the status bar's last line, in the palette's mark ``tone``,
@@ -455,6 +452,15 @@ class GameScreen(ForageScreen):
             self.say("No mouse colour to choose here.")
 
     def action_place(self) -> None:
+        """Place the card, as the mode does."""
+        self.mode.place()
+
+    def action_mode(self, name: str) -> None:
+        """A key of the mode's own: the mode's action ``name``."""
+        action: Callable[[], object] = getattr(self.mode, f"action_{name}")
+        action()
+
+    def place_card(self) -> None:
         """Place the card; an illegal spot is refused with its reason."""
         if self.session.game.is_over():
             self.check_end()
@@ -473,19 +479,15 @@ class GameScreen(ForageScreen):
             self.changed()
             return
         self.keeper().keep(self.session)
-        self.after_placing(outcome)
+        self.mode.after_placing(outcome)
         self.think_ahead()
         self._dropped("Placed", outcome.placement.card, before, outcome)
         self.check_end()
 
-    def after_placing(self, outcome: Outcome) -> None:
-        """After a legal placement is made on this screen: nothing more in a game of one's
-        own (a room's screen sends it to the server)."""
-
     def think_ahead(self) -> None:
         """While the player thinks: have the app's workers review the move just made (and
         work out the deal's par), where the app asks for it, for this player's own game."""
-        if self.OWN_GAME and getattr(self.app, "analyse_while_playing", False):
+        if self.mode.OWN_GAME and getattr(self.app, "analyse_while_playing", False):
             from forage.app.screens.review import review_settings
 
             services_of(self.app).think_ahead(self.session.game, review_settings(self.app))
@@ -548,17 +550,14 @@ class GameScreen(ForageScreen):
 
     # -- between games and screens: a new game, quitting, the end, the screens over it -------
 
-    def quit_help(self) -> str | None:
-        """The help's line on what q does here (None: the game's own line)."""
-        return None
-
     def action_help(self) -> None:
         """Open the keys (those of this screen) and rules, Edwood's mark as the board draws
         it."""
         from forage.app.screens.help import HelpScreen, game_keys
 
-        asks = self._asks_costly() if self.ASKS_BEFORE_COSTLY else None
-        keys = game_keys(asks, self.LOCKED, self.quit_help())
+        mode = self.mode
+        asks = self._asks_costly() if mode.ASKS_BEFORE_COSTLY else None
+        keys = game_keys(asks, mode.LOCKED, mode.quit_help())
         layout = self.query_one(WoodlandView).drawn_layout
         edwood = edwood_mark(layout[0].height) if layout is not None else None
         self.app.push_screen(HelpScreen(self.session.game.recipes, keys=keys, edwood=edwood))
@@ -581,6 +580,10 @@ class GameScreen(ForageScreen):
             self.leave_finished(lambda: self.load(self.session.new_game()), "A new game")
 
     def action_quit_game(self) -> None:
+        """Quit, as the mode does."""
+        self.mode.quit()
+
+    def save_and_quit(self) -> None:
         """Save the game and leave (it is offered next time: not abandoned), the keeper
         noting what it kept where, for the terminal."""
         keeper = self.keeper()
@@ -617,7 +620,7 @@ class GameScreen(ForageScreen):
     def load(self, session: Session) -> None:
         """Play another session on this screen (the one it replaces, if unfinished, is
         recorded as abandoned)."""
-        if self.OWN_GAME:
+        if self.mode.OWN_GAME:
             services_of(self.app).take_game(session.carry_on(self.session), self.session)
         self.session = session
         self.set_class(session.is_challenge, "-challenge")
@@ -632,15 +635,16 @@ class GameScreen(ForageScreen):
 
     def in_history(self) -> bool:
         """Whether this screen's finished game is stored in the history."""
-        return self.OWN_GAME and services_of(self.app).has_recorded(self.session)
+        return self.mode.OWN_GAME and services_of(self.app).has_recorded(self.session)
 
     def keeper(self) -> Keeper:
-        """What writes this screen's game down (the save, the --record file)."""
-        return keeper_of(self.app)
+        """What writes this screen's game down (the save, the --record file), as the mode
+        says."""
+        return self.mode.keeper()
 
     def daily_label(self) -> str | None:
         """How the daily deal is named in the title (not by its long seed), else None."""
-        daily = services_of(self.app).daily_of(self.session) if self.OWN_GAME else None
+        daily = services_of(self.app).daily_of(self.session) if self.mode.OWN_GAME else None
         if daily is not None:
             kind = "recipe challenge" if self.session.is_challenge else "standard game"
             return f"daily deal {daily} {DOT} {kind}"
@@ -662,8 +666,9 @@ class GameScreen(ForageScreen):
         self.app.push_screen(HistoryScreen(games))
 
     def check_end(self) -> None:
-        """Show the end screen once the game is over (finished or stuck)."""
-        if not self.session.game.is_over() or self._ending:
+        """Show the end screen once the game is over (finished or stuck), in a mode that
+        has one."""
+        if not self.mode.ends() or not self.session.game.is_over() or self._ending:
             return
         from forage.app.screens.end import EndScreen
 
@@ -703,7 +708,7 @@ class GameScreen(ForageScreen):
         player has not turned the question off, and enter was not just pressed for it."""
         session = self.session
         here = (self._position_key(), session.cursor)
-        if not self.ASKS_BEFORE_COSTLY or self._asked == here or not self._asks_costly():
+        if not self.mode.ASKS_BEFORE_COSTLY or self._asked == here or not self._asks_costly():
             return False
         outcome = session.preview()
         if outcome is None or not outcome.legal:

@@ -89,9 +89,9 @@ class LobbyScreen(RoomScreen):
             return
         self._dealt = True  # news coming meanwhile does not switch again
         if state.end is None:
-            from forage.app.screens.room_game import RoomGameScreen
+            from forage.app.modes.room import room_game_screen
 
-            self.app.switch_screen(RoomGameScreen.of_room(self.app))
+            self.app.switch_screen(room_game_screen(self.app))
         else:
             from forage.app.screens.results import ResultsScreen
 

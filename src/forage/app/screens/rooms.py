@@ -15,12 +15,14 @@ import shlex
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Final, NamedTuple
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.message import Message
+from textual.screen import Screen
 
 from forage.app.describe import DOT, ELLIPSIS, LOST_MARK, OUT_MARK, TICK
 from forage.app.lettering import shown_code
@@ -66,26 +68,32 @@ def link_of(app: object) -> RoomLink:
     return link
 
 
-class RoomScreen(ForageScreen):
-    """A full screen of the app's room: it follows the link's news while it is mounted."""
+ROOMS_CSS: Final = Path(__file__).with_name("rooms.tcss").resolve()
+"""The room's screens' styles (the room's game screen loads them too)."""
 
-    CSS_PATH = "rooms.tcss"
 
-    _stop_watching: Callable[[], None] | None = None
-    _seen: RoomSeen | None = None
-    """The room as the screen last said what happened in it."""
+class RoomWatch:
+    """What a screen of the app's room follows: the link's news, handed to the screen as
+    :class:`RoomNews` while it watches, and what happened since it last asked."""
+
+    def __init__(self, screen: Screen[Any]) -> None:
+        """The watch of ``screen`` (not yet watching)."""
+        self.screen = screen
+        self._stop_watching: Callable[[], None] | None = None
+        self._seen: RoomSeen | None = None
+        """The room as the screen last said what happened in it."""
 
     @property
     def link(self) -> RoomLink:
         """The app's link to the room."""
-        return link_of(self.app)
+        return link_of(self.screen.app)
 
     @property
     def state(self) -> RoomState:
         """What the player has been told of the room, as it stands."""
         return self.link.state
 
-    def on_mount(self) -> None:
+    def start(self) -> None:
         """Follow the room's news from now on."""
         self._stop_watching = self.link.watch(self._told)
         self.what_happened()
@@ -102,10 +110,10 @@ class RoomScreen(ForageScreen):
         return None if old is None else events_line(old, new)
 
     def _told(self, news: News) -> None:
-        """Hand the link's news to this screen, as a message."""
-        self.post_message(RoomNews(news))
+        """Hand the link's news to the screen, as a message."""
+        self.screen.post_message(RoomNews(news))
 
-    def on_unmount(self) -> None:
+    def stop(self) -> None:
         """Stop following the room's news."""
         if self._stop_watching is not None:
             self._stop_watching()
@@ -113,12 +121,58 @@ class RoomScreen(ForageScreen):
 
     def done_with_room(self) -> None:
         """Hand the room back to the app (the lobby or results left, the room left)."""
-        self.app.post_message(RoomDone())
+        self.screen.app.post_message(RoomDone())
 
     async def leave_room(self) -> None:
         """Leave the room (the server is told; the others stay) and hand it back to the app."""
         await self.link.leave()
         self.done_with_room()
+
+
+class RoomScreen(ForageScreen):
+    """A full screen of the app's room: it follows the link's news while it is mounted."""
+
+    CSS_PATH = ROOMS_CSS
+
+    def __init__(self) -> None:
+        """A screen of the room, watching it once mounted."""
+        super().__init__()
+        self.room_watch = RoomWatch(self)
+
+    @property
+    def link(self) -> RoomLink:
+        """The app's link to the room."""
+        return self.room_watch.link
+
+    @property
+    def state(self) -> RoomState:
+        """What the player has been told of the room, as it stands."""
+        return self.room_watch.state
+
+    def on_mount(self) -> None:
+        """Follow the room's news from now on."""
+        self.room_watch.start()
+
+    def now(self) -> float:
+        """The time by the link's clock (the clock the state's times are told by)."""
+        return self.room_watch.now()
+
+    def what_happened(self) -> str | None:
+        """What happened to the other players since the screen last asked (or since it
+        opened), in a line; None: nothing."""
+        return self.room_watch.what_happened()
+
+    def on_unmount(self) -> None:
+        """Stop following the room's news."""
+        self.room_watch.stop()
+
+    def done_with_room(self) -> None:
+        """Hand the room back to the app (the lobby or results left, the room left)."""
+        self.room_watch.done_with_room()
+
+    async def leave_room(self) -> None:
+        """Leave the room (the server is told; the others stay) and hand it back to the app."""
+        await self.room_watch.leave_room()
 
 
 ROOM_RULES: Final = RoomRules()

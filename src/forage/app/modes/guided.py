@@ -13,11 +13,10 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from forage.app.keeper import Forgetful, Keeper
-from forage.app.screens.game import GameScreen
-from forage.app.session import Session
+from forage.app.modes.base import Mode
 
 
-class GuidedScreen(GameScreen):
+class GuidedMode(Mode):
     """A game screen on a set position, its two lines under the title (``#lesson``)."""
 
     OWN_GAME: ClassVar[bool] = False
@@ -43,11 +42,12 @@ class GuidedScreen(GameScreen):
     ASKS_BEFORE_COSTLY: ClassVar[bool] = False
     """A costly drop here is what the lesson or puzzle is about: no second enter."""
 
-    def __init__(self, session: Session, *, over_game: bool = False) -> None:
-        """A screen for the session's set position; ``over_game``: opened over a game, to
-        which escape goes back."""
+    CLASSES: ClassVar[tuple[str, ...]] = ("-guided",)
+    """Two lines under the title (``app.tcss``)."""
+
+    def __init__(self, *, over_game: bool = False) -> None:
+        """A set position; ``over_game``: opened over a game, to which escape goes back."""
         self.over_game = over_game
-        super().__init__(session)
 
     def compose_lesson(self) -> ComposeResult:
         """The two lines of guidance."""
@@ -57,8 +57,9 @@ class GuidedScreen(GameScreen):
         """q leaves, as escape does."""
         return "  q, escape         leave"
 
-    def check_end(self) -> None:
+    def ends(self) -> bool:
         """No end screen: the two lines say how it went."""
+        return False
 
     def keeper(self) -> Keeper:
         """The game is never saved: the game in progress keeps its save."""
@@ -67,6 +68,6 @@ class GuidedScreen(GameScreen):
     def action_leave(self) -> None:
         """Leave: back to the game this was opened over, or out of forage."""
         if self.over_game:
-            self.dismiss()
+            self.screen.dismiss()
         else:
-            self.app.exit(0)
+            self.screen.app.exit(0)

@@ -1,4 +1,5 @@
-"""The guided first game (``forage learn``): the game screen, one lesson at a time.
+"""The guided first game (``forage learn``): the game screen's lesson mode, one lesson at
+a time.
 
 Each lesson (:mod:`forage.learn`) sets up a position, says in two lines what to do and
 marks a spot that does it. The keys are the game's own; enter asks the lesson whether
@@ -16,7 +17,8 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from forage.app.describe import DOT, SLASH, TICK, TO, effect_phrase
-from forage.app.screens.guided import GuidedScreen
+from forage.app.modes.guided import GuidedMode
+from forage.app.screens.game import GameScreen
 from forage.app.session import Session
 from forage.app.tutorial import Progress, load_progress, save_progress
 from forage.app.view import card_cells, title_text
@@ -39,11 +41,18 @@ def drop_words(outcome: Outcome) -> str:
     return f"{', '.join(phrases)} (score {outcome.score_change:+d})"
 
 
-class LearnScreen(GuidedScreen):
+def lesson_screen(step: int | None = None, *, over_game: bool = False) -> GameScreen:
+    """The game screen of the tutorial at a lesson (by default the one it was left at);
+    ``over_game``: it was opened over a game, and escape goes back to that game."""
+    mode = LessonMode(step, over_game=over_game)
+    return GameScreen(lesson_session(mode.lesson), mode)
+
+
+class LessonMode(GuidedMode):
     """The game screen with a lesson's two lines under the title and its spot marked."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "leave", "Leave", key_display="esc"),
+        Binding("escape,q", "mode('leave')", "Leave", key_display="esc"),
         Binding("t", "hint", "Hint", show=False),  # the lesson's mark shows where: room for esc
     ]
 
@@ -60,28 +69,27 @@ class LearnScreen(GuidedScreen):
         lesson is being played)."""
         self._why: tuple[Placement, tuple[str, str]] | None = None
         """A refused wrong drop's explanation, shown while the card stays where it was."""
-        super().__init__(lesson_session(LESSONS[self.step]), over_game=over_game)
+        super().__init__(over_game=over_game)
 
     @property
     def lesson(self) -> Lesson:
         """The lesson being played."""
         return LESSONS[self.step]
 
-    def on_mount(self) -> None:
-        """Draw the lesson and note where the tutorial stands."""
+    def mounting(self) -> None:
+        """Note where the tutorial stands (the lesson is then drawn)."""
         self.keep()
-        super().on_mount()
 
     def marked(self) -> frozenset[tuple[int, int]]:
         """The squares the lesson's spot covers (none once its goal is met)."""
         if self.finished or self.done is not None:
             return frozenset()
-        cells = card_cells(self.session.game, self.lesson.placement)
+        cells = card_cells(self.screen.session.game, self.lesson.placement)
         return frozenset((x, y) for x, y, _ in cells)
 
-    def update_view(self) -> None:
-        """The game's widgets, the title naming the lesson, and the lesson's lines."""
-        super().update_view()
+    def view_updated(self) -> None:
+        """The title naming the lesson, and the lesson's lines (the game's widgets drawn)."""
+        screen = self.screen
         done = self.done
         status = None
         if self.finished:
@@ -90,7 +98,7 @@ class LearnScreen(GuidedScreen):
                 f"{TICK} Every step done: you know the rules.",
                 "escape leaves; ? shows the rules in short.",
                 "gain",
-                self._last,
+                screen.last_note,
             )
         elif done is not None:
             number = LESSONS.index(done) + 1
@@ -105,43 +113,42 @@ class LearnScreen(GuidedScreen):
                 f"{TICK} Step {number} done: the woodland after your drop.",
                 f"enter goes on to {after}; escape leaves.",
                 "gain",
-                self._last,
+                screen.last_note,
             )
         else:
             lesson = self.lesson
-            first, second, _ = lesson_text(lesson, self.session.game, TO, SLASH)
+            first, second, _ = lesson_text(lesson, screen.session.game, TO, SLASH)
             title = f"learn {DOT} step {self.step + 1} of {len(LESSONS)}: {lesson.title}"
             lines = (first, second)
             why = self._why
-            if why is not None and why[0] == self.session.cursor:
+            if why is not None and why[0] == screen.session.cursor:
                 lines = why[1]
             elif why is not None:
                 self._why = None
-        self.query_one("#title", Static).update(title_text(title))
-        self.query_one("#lesson", Static).update("\n".join(lines))
+        screen.query_one("#title", Static).update(title_text(title))
+        screen.query_one("#lesson", Static).update("\n".join(lines))
         if status is not None:
-            self.query_one(StatusBar).state = status
+            screen.query_one(StatusBar).state = status
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def allows(self, action: str) -> bool:
         """The game's keys, less those a lesson does without; between lessons only enter
         (to go on), and once every lesson is done none to place."""
         resting = self.finished or self.done is not None
-        if resting and action in self.PLACING_ACTIONS:
+        if resting and action in GameScreen.PLACING_ACTIONS:
             return False
-        if self.finished and action == "place":
-            return False
-        return super().check_action(action, parameters)
+        return not (self.finished and action == "place")
 
-    def key_label(self, action: str, description: str) -> str | None:
+    def key_name(self, action: str) -> str | None:
         """What the key bar calls a key's action: enter goes on between lessons."""
         if action == "place" and self.done is not None:
             return "Next"
-        return super().key_label(action, description)
+        return None
 
-    def action_place(self) -> None:
+    def place(self) -> None:
         """Place the card if the drop meets the lesson's goal, else say why not; after a
         lesson's drop, go on to the next lesson."""
-        session = self.session
+        screen = self.screen
+        session = screen.session
         if self.done is not None:
             self._go_on()
             return
@@ -149,28 +156,28 @@ class LearnScreen(GuidedScreen):
             return
         outcome = None if session.waiting else session.preview()
         if outcome is None or not outcome.legal:  # the game's own words: move it, or why not
-            super().action_place()
+            screen.place_card()
             return
         lesson = self.lesson
         if not goal_met(lesson, session.game, outcome):
             _, _, wants = lesson_text(lesson, session.game, TO, SLASH)
             because = f"Not placed: this drop would give {drop_words(outcome)}."
             self._why = (outcome.placement, (because, f"This step wants {wants}."))
-            self.say("Move or turn the card: the marked spot does what this step wants.")
+            screen.say("Move or turn the card: the marked spot does what this step wants.")
             return
-        super().action_place()
+        screen.place_card()
         self._met(lesson)
 
     def _met(self, lesson: Lesson) -> None:
         """The lesson's goal is met: show the woodland after the drop until enter (the
         tutorial is kept at the next lesson meanwhile)."""
         self.done = lesson
-        self.session.cursor = None  # no card to place until the next lesson
+        self.screen.session.cursor = None  # no card to place until the next lesson
         if self.step + 1 < len(LESSONS):
             self.step += 1
         self.keep()
-        self.refresh_bindings()
-        self.changed()
+        self.screen.refresh_bindings()
+        self.screen.changed()
 
     def _go_on(self) -> None:
         """From a lesson just done to the next one, or to the end of the tutorial."""
@@ -178,12 +185,12 @@ class LearnScreen(GuidedScreen):
         if done is LESSONS[-1]:
             self.finished = True
             self.keep()
-            self._last = f"{TICK} {done.done}"
-            self.refresh_bindings()
-            self.changed()
+            self.screen.keep_note(f"{TICK} {done.done}")
+            self.screen.refresh_bindings()
+            self.screen.changed()
             return
-        self.load(lesson_session(self.lesson))
-        self.refresh_bindings()
+        self.screen.load(lesson_session(self.lesson))
+        self.screen.refresh_bindings()
 
     def keep(self) -> None:
         """Keep the lesson reached (or that every lesson is done) in the data folder."""

@@ -1,4 +1,5 @@
-"""The day's puzzle (``forage puzzle``, ``P``): the game screen at a puzzle's position.
+"""The day's puzzle (``forage puzzle``, ``P``): the game screen's puzzle mode, at a
+puzzle's position.
 
 The player places with the game's own keys. The first placement is judged at once: the
 answer is the only one that can still reach the best score; any other is answered with the
@@ -20,7 +21,8 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from forage.app.describe import CROSS, DEGREE, DOT, TICK, card_name, line_words, points
-from forage.app.screens.guided import GuidedScreen
+from forage.app.modes.guided import GuidedMode
+from forage.app.screens.game import GameScreen
 from forage.app.services import services_of
 from forage.app.session import Session
 from forage.app.view import card_cells, title_text
@@ -62,17 +64,23 @@ def spot_words(game: Game, placement: Placement) -> str:
     return f"{card_name(game.card(placement.card))}{turned}"
 
 
-class PuzzleScreen(GuidedScreen):
+def puzzle_screen(puzzle: Puzzle, day: date, *, over_game: bool = False) -> GameScreen:
+    """The game screen of the puzzle of ``day``; ``over_game``: opened over a game, escape
+    goes back to it."""
+    return GameScreen(Session(puzzle.game()), PuzzleMode(puzzle, day, over_game=over_game))
+
+
+class PuzzleMode(GuidedMode):
     """The game screen with the puzzle's two lines under the title."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "leave", "Leave", key_display="esc"),
-        Binding("a", "answer", "Answer"),
-        Binding("n", "again", "Again"),
+        Binding("escape,q", "mode('leave')", "Leave", key_display="esc"),
+        Binding("a", "mode('answer')", "Answer"),
+        Binding("n", "mode('again')", "Again"),
         Binding("c", "mouse_colour", "Mouse colour", show=False),  # room for a and n at 80
     ]
 
-    LOCKED: ClassVar[frozenset[str]] = GuidedScreen.LOCKED | {"hint"}
+    LOCKED: ClassVar[frozenset[str]] = GuidedMode.LOCKED | {"hint"}
     """The game's keys a puzzle does without (a hint would give the answer away)."""
 
     def __init__(self, puzzle: Puzzle, day: date, *, over_game: bool = False) -> None:
@@ -90,25 +98,26 @@ class PuzzleScreen(GuidedScreen):
         """The position was set up again after the first try: this try does not count."""
         self.rating: int | None = None
         """The player's puzzle rating after the first try, once the history says it."""
-        super().__init__(Session(puzzle.game()), over_game=over_game)
+        super().__init__(over_game=over_game)
 
     # -- where things stand -----------------------------------------------------------------
 
     def placed(self) -> int:
         """How many of the puzzle's placements have been made."""
-        return len(self.session.game.moves) - len(self.puzzle.record.moves)
+        return len(self.screen.session.game.moves) - len(self.puzzle.record.moves)
 
     def marked(self) -> frozenset[tuple[int, int]]:
         """While the answer is shown, the squares of its next placement."""
         step = self.placed()
-        if not self.showing or step >= len(self.line) or self.session.game.is_over():
+        game = self.screen.session.game
+        if not self.showing or step >= len(self.line) or game.is_over():
             return frozenset()
-        cells = card_cells(self.session.game, self.line[step])
+        cells = card_cells(game, self.line[step])
         return frozenset((x, y) for x, y, _ in cells)
 
     def lines(self) -> tuple[str, str]:
         """What the puzzle says under the title."""
-        puzzle, game = self.puzzle, self.session.game
+        puzzle, game = self.puzzle, self.screen.session.game
         best = puzzle.best
         practice = f" ({PRACTICE})" if self.practice and not self.showing else ""
         # Each line whole at 80 columns: the practice note goes where there is room.
@@ -144,37 +153,37 @@ class PuzzleScreen(GuidedScreen):
             f"a shows the answer; n tries again{practice}.",
         )
 
-    def update_view(self) -> None:
-        """The game's widgets, the title naming the puzzle, and the puzzle's lines."""
-        super().update_view()
+    def view_updated(self) -> None:
+        """The title naming the puzzle, and the puzzle's lines (the game's widgets drawn)."""
+        screen = self.screen
         puzzle = self.puzzle
         title = f"puzzle {self.day.isoformat()} {DOT} #{puzzle.id} {DOT} difficulty {puzzle.rating}"
         if self.rating is not None:
             title += f" {DOT} your rating {self.rating}"
-        self.query_one("#title", Static).update(title_text(title))
+        screen.query_one("#title", Static).update(title_text(title))
         lines = self.lines()
-        self.query_one("#lesson", Static).update("\n".join(lines))
-        if self.session.game.is_over():  # the game's end words (summary, undo) do not apply
-            mark = "gain" if self.session.game.result().score.final == puzzle.best else "loss"
-            self.query_one(StatusBar).state = StatusState(lines[0], AGAIN, mark, self._last)
+        screen.query_one("#lesson", Static).update("\n".join(lines))
+        game = screen.session.game
+        if game.is_over():  # the game's end words (summary, undo) do not apply
+            mark = "gain" if game.result().score.final == puzzle.best else "loss"
+            screen.query_one(StatusBar).state = StatusState(lines[0], AGAIN, mark, screen.last_note)
 
-    def on_mount(self) -> None:
-        """Draw the puzzle, and ask the history whether the player has tried it before."""
-        super().on_mount()
-        self.run_worker(self._ask_tried(), group="tried")
+    def mounted(self) -> None:
+        """The puzzle is drawn: ask the history whether the player has tried it before."""
+        self.screen.run_worker(self._ask_tried(), group="tried")
 
     async def _ask_tried(self) -> None:
         """A puzzle the history holds a try at: this try is practice, as the lines and the
         status bar say."""
         puzzle = self.puzzle.id
-        before = await services_of(self.app).puzzle_tried(puzzle)
+        before = await services_of(self.screen.app).puzzle_tried(puzzle)
         if before and not self.tried:
             self.tried = self.practice = True
-            self.say(TRIED_BEFORE)
+            self.screen.say(TRIED_BEFORE)
 
     async def _keep_try(self, solved: bool) -> None:
         """Keep the first try in the history; then what it did to the player's figures."""
-        puzzle, services = self.puzzle, services_of(self.app)
+        puzzle, services = self.puzzle, services_of(self.screen.app)
         found = await services.record_puzzle(puzzle.id, puzzle.rating, self.day, solved)
         if found is not None:
             self.told(found)
@@ -189,39 +198,39 @@ class PuzzleScreen(GuidedScreen):
         )
         for achievement in recorded.achievements:
             text += f" Achievement: {achievement.name} ({achievement.description})."
-        self.say(text)
+        self.screen.say(text)
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def allows(self, action: str) -> bool:
         """The game's keys, less those a puzzle does without; the answer until it is shown;
         enter until the game is over."""
-        over = self.session.game.is_over()
+        over = self.screen.session.game.is_over()
         if action == "answer" and (self.showing or over):
             return False
-        if action == "place" and over:  # no summary: the lines say how it went
-            return False
-        return super().check_action(action, parameters)
+        return not (action == "place" and over)  # no summary: the lines say how it went
 
     # -- actions ------------------------------------------------------------------------------
 
-    def action_place(self) -> None:
+    def place(self) -> None:
         """Place the card; the first placement is judged at once."""
+        screen = self.screen
         before = self.placed()
-        super().action_place()
+        screen.place_card()
         if before == 0 and self.placed() == 1 and not self.showing:
-            reach = best_reach(self.session.game)
+            reach = best_reach(screen.session.game)
             self.verdict = Verdict(right=reach == self.puzzle.best, reach=reach)
             if not self.tried:
                 self.tried = True
-                self.run_worker(self._keep_try(self.verdict.right), group="history")
+                screen.run_worker(self._keep_try(self.verdict.right), group="history")
         self._follow_answer()
-        self.refresh_bindings()
-        self.changed()
+        screen.refresh_bindings()
+        screen.changed()
 
     def _follow_answer(self) -> None:
         """While the answer is shown, put the card on its next placement."""
         step = self.placed()
-        if self.showing and step < len(self.line) and not self.session.game.is_over():
-            self.session.go_to(self.line[step])
+        session = self.screen.session
+        if self.showing and step < len(self.line) and not session.game.is_over():
+            session.go_to(self.line[step])
 
     def action_answer(self) -> None:
         """Set the position up again with the answer's first placement marked."""
@@ -236,7 +245,7 @@ class PuzzleScreen(GuidedScreen):
         self.showing = showing
         self.practice = self.practice or self.tried
         self.verdict = None
-        self.load(Session(self.puzzle.game()))
+        self.screen.load(Session(self.puzzle.game()))
         self._follow_answer()
-        self.refresh_bindings()
-        self.changed()
+        self.screen.refresh_bindings()
+        self.screen.changed()

@@ -1,4 +1,4 @@
-"""A room's game: the game screen with the server calling the cards.
+"""A room's game: the game screen's room mode, the server calling the cards.
 
 The player's game is the engine's, rebuilt from what the server tells them
 (:class:`forage.net.client.PlayerGame`, a :class:`~forage.engine.called.CalledGame` that waits
@@ -15,21 +15,26 @@ from __future__ import annotations
 
 from datetime import date
 from enum import IntEnum
+from pathlib import Path
 from typing import ClassVar, Final
 
+from textual import events
 from textual.app import ComposeResult
+from textual.message import Message
 from textual.widgets import Static
 
 from forage.app.base import ForageBaseApp
 from forage.app.describe import DOT, ELLIPSIS, card_name, clock_time
 from forage.app.keeper import Forgetful, Keeper
+from forage.app.modes.base import Mode
 from forage.app.screens.game import GameScreen
 from forage.app.screens.rooms import (
     PANEL_CELLS,
     ROOM_RULES,
+    ROOMS_CSS,
     SLOW_SECONDS,
     RoomNews,
-    RoomScreen,
+    RoomWatch,
     connection_line,
     connection_news,
     history_key,
@@ -46,6 +51,7 @@ from forage.app.themes import marks_of
 from forage.app.widgets import HandState, PlayersView, ScoreState, StatusState
 from forage.engine import Game, Outcome, Placement
 from forage.history.games import now_utc
+from forage.net.link import RoomLink, RoomState
 from forage.net.protocol import BusyOut, ErrorOut, TurnOut
 from forage.net.rooms import WAIT_SECONDS
 
@@ -103,11 +109,8 @@ class RoomSession(Session):
         return f"{room_name(self.room, self.day)} {DOT} {kind}"
 
 
-class RoomGameScreen(GameScreen, RoomScreen):
-    """The game screen of a room: the server calls the cards, the others' scores beside.
-
-    GameScreen comes first: Textual styles a screen as the chain of its first bases, so the
-    game screen's grid (``app.tcss``) applies."""
+class RoomMode(Mode):
+    """The game screen of a room: the server calls the cards, the others' scores beside."""
 
     OWN_GAME: ClassVar[bool] = False
     """The game is the room's: never saved or resumed (the server keeps it)."""
@@ -117,10 +120,12 @@ class RoomGameScreen(GameScreen, RoomScreen):
     )
     """The game's keys a room does without."""
 
-    def __init__(self, game: Game, room: str, day: date | None = None) -> None:
-        """The screen of the player's game in room ``room``, as told so far; ``day``: the
-        room is the try of that day's online daily."""
-        super().__init__(RoomSession(game.copy(), room, day=day))
+    CSS_PATHS: ClassVar[tuple[Path, ...]] = (ROOMS_CSS,)
+    """The room's screens' styles (the players in the side panel)."""
+
+    def __init__(self, day: date | None = None) -> None:
+        """The mode of the player's game in a room; ``day``: the room is the try of that
+        day's online daily."""
         self.day = day
         """The day whose online daily this room is a try of (None: a room of friends)."""
         self.dealt_at = now_utc()
@@ -134,28 +139,54 @@ class RoomGameScreen(GameScreen, RoomScreen):
         """The lines of the players last shown (the panel is laid out for them once the
         players' widget is as tall)."""
 
-    @classmethod
-    def of_room(cls, app: object) -> RoomGameScreen:
-        """The screen of the app's room, dealt."""
-        state = link_of(app).state
-        assert state.game is not None
-        day = getattr(app, "online_daily", None)
-        return cls(state.game.game(), state.room, day if isinstance(day, date) else None)
+    def attach(self, screen: GameScreen) -> None:
+        """Be the mode of ``screen``, which follows the app's room."""
+        super().attach(screen)
+        self.room_watch = RoomWatch(screen)
+
+    @property
+    def link(self) -> RoomLink:
+        """The app's link to the room."""
+        return self.room_watch.link
+
+    @property
+    def state(self) -> RoomState:
+        """What the player has been told of the room, as it stands."""
+        return self.room_watch.state
 
     def compose_side(self) -> ComposeResult:
         """Below the score: every player's score, and who has placed this turn (none shown
         in a try of the online daily, played alone)."""
         yield PlayersView(id="players", classes="-alone" if self.day is not None else "")
 
-    def on_mount(self) -> None:
-        """Show the players (the game shows itself); every second, the waits' clocks."""
+    def mounting(self) -> None:
+        """Show the players (the game shows itself next); every second, the waits' clocks."""
         self.show_players()
-        self.set_interval(1.0, self.tick)
+        self.screen.set_interval(1.0, self.tick)
+
+    def mounted(self) -> None:
+        """Follow the room's news from now on."""
+        self.room_watch.start()
+
+    def unmounted(self) -> None:
+        """Stop following the room's news."""
+        self.room_watch.stop()
+
+    def handle(self, message: Message) -> None:
+        """The room's news, the players laid out anew, a new size, the screen back on top."""
+        if isinstance(message, RoomNews):
+            self.on_room_news(message)
+        elif isinstance(message, PlayersView.Resized):
+            self.on_players_view_resized()
+        elif isinstance(message, events.Resize):
+            self.on_resize()
+        elif isinstance(message, events.ScreenResume):
+            self.on_screen_resume()
 
     def tick(self) -> None:
         """Show the clocks of the waits again, where any is shown (the view only)."""
         if self.timed():
-            self.changed()
+            self.screen.changed()
 
     def timed(self) -> bool:
         """Whether the screen shows a clock: the player waits, or is waited for, or a
@@ -163,9 +194,9 @@ class RoomGameScreen(GameScreen, RoomScreen):
         state = self.state
         if state.end is not None or state.game is None or state.called_at is None:
             return False
-        if self.waiting() or self.session.game.is_over():
+        if self.waiting() or self.screen.session.game.is_over():
             return bool(state.waiting_for())  # the wait since the call, a lost one's count
-        return self.now() - state.called_at >= SLOW_SECONDS - 1  # told the others wait
+        return self.room_watch.now() - state.called_at >= SLOW_SECONDS - 1  # told the others wait
 
     # -- keys ---------------------------------------------------------------------------------
 
@@ -175,11 +206,11 @@ class RoomGameScreen(GameScreen, RoomScreen):
             return "  q                 stop for now; today's try waits for you"
         return "  q                 leave the room (it asks first)"
 
-    def key_label(self, action: str, description: str) -> str | None:
+    def key_name(self, action: str) -> str | None:
         """``q`` leaves the room (stops the online daily's try for now)."""
         if action == "quit_game":
             return "Stop for now" if self.day is not None else "Leave room"
-        return super().key_label(action, description)
+        return None
 
     def keeper(self) -> Keeper:
         """The room's game is never saved (the server has it; the game of one's own keeps
@@ -189,33 +220,35 @@ class RoomGameScreen(GameScreen, RoomScreen):
     def waiting(self) -> bool:
         """Whether the player has placed the turn being played and waits for the next call."""
         state = self.state
-        game = self.session.game
+        game = self.screen.session.game
         if state.end is not None or state.game is None or game.is_over():
             return False
         return len(game.moves) >= state.turn
 
-    def action_place(self) -> None:
+    def place(self) -> None:
         """Place the card, unless the player has placed this turn already."""
         if self.waiting():
-            self.say("You have placed this turn: the next card is called once everyone has placed.")
+            self.screen.say(
+                "You have placed this turn: the next card is called once everyone has placed."
+            )
             return
-        super().action_place()
+        self.screen.place_card()
 
     def after_placing(self, outcome: Outcome) -> None:
         """Send the placement, for its turn, to the server (again after a lost connection,
         until it answers)."""
-        turn = len(self.session.game.moves)
-        self.run_worker(self.link.place(turn, outcome.placement), group="room")
+        turn = len(self.screen.session.game.moves)
+        self.screen.run_worker(self.link.place(turn, outcome.placement), group="room")
 
     async def keep_if_left(self) -> None:
         """The program is stopping (a signal): a game the room has not ended goes into the
         history as left, as far as it went (the online daily's try waits on the server)."""
         if self.state.end is not None or self.day is not None:
             return
-        found = left_game(self.state, self.session.game.copy(), self.dealt_at)
-        await keep_room_game(self.app, history_key(self.state), found)
+        found = left_game(self.state, self.screen.session.game.copy(), self.dealt_at)
+        await keep_room_game(self.screen.app, history_key(self.state), found)
 
-    def action_quit_game(self) -> None:
+    def quit(self) -> None:
         """Leave the room (asked first, saying what it does); after the end, the results."""
         if self.state.end is not None:
             self.show_results()
@@ -231,27 +264,29 @@ class RoomGameScreen(GameScreen, RoomScreen):
                     self.stop_for_now(command)
 
             question = PAUSING_DAILY.format(command=command)
-            self.app.push_screen(ConfirmScreen(question, ("stop", "play on")), paused)
+            self.screen.app.push_screen(ConfirmScreen(question, ("stop", "play on")), paused)
             return
 
         async def answered(answer: str | None) -> None:
             if answer == "yes":
-                found = left_game(self.state, self.session.game.copy(), self.dealt_at)
-                await keep_room_game(self.app, history_key(self.state), found)
-                await self.leave_room()
+                found = left_game(self.state, self.screen.session.game.copy(), self.dealt_at)
+                await keep_room_game(self.screen.app, history_key(self.state), found)
+                await self.room_watch.leave_room()
             elif answer == "later":
                 self.stop_for_now(command)
 
-        leaving = LEAVING if self.session.game.moves else LEAVING_UNPLACED
+        leaving = LEAVING if self.screen.session.game.moves else LEAVING_UNPLACED
         question = leaving.format(command=command, minutes=round(WAIT_SECONDS / 60))
-        self.app.push_screen(ConfirmScreen(question, ("leave", "stay"), "stop for now"), answered)
+        self.screen.app.push_screen(
+            ConfirmScreen(question, ("leave", "stay"), "stop for now"), answered
+        )
 
     def stop_for_now(self, command: str) -> None:
         """Hand the room back to the app without leaving it: the seat (or the day's try)
         waits; the program, when it ends, says the command that takes it up again."""
-        if isinstance(self.app, ForageBaseApp):
-            self.app.farewell = f"To take the game up again: {command}"
-        self.done_with_room()
+        if isinstance(self.screen.app, ForageBaseApp):
+            self.screen.app.farewell = f"To take the game up again: {command}"
+        self.room_watch.done_with_room()
 
     # -- the room's news ----------------------------------------------------------------------
 
@@ -270,15 +305,15 @@ class RoomGameScreen(GameScreen, RoomScreen):
             self.follow_room()
             if isinstance(told, TurnOut) and told.turn > self._announced:
                 self._announced = told.turn
-                said = called_line(told, self.session.game)
-        happened = self.what_happened()
+                said = called_line(told, self.screen.session.game)
+        happened = self.room_watch.what_happened()
         if happened is not None:
             said = f"{said} {happened}" if said else happened
         self.show_players()
         if said is not None:
-            self.keep_note(said)
+            self.screen.keep_note(said)
         else:
-            self.changed()
+            self.screen.changed()
         if self.state.end is not None:
             self.show_results()
 
@@ -290,42 +325,42 @@ class RoomGameScreen(GameScreen, RoomScreen):
         if told is None:
             return False
         target = told.game()
-        mine = self.session.game
+        mine = self.screen.session.game
         there = (len(target.deal.cards), len(target.moves))
         here = (len(mine.deal.cards), len(mine.moves))
         if there == here and target.moves == mine.moves:
             return False
         if not force and there <= here:
             return False  # the screen's placement is on its way, or the server is retelling
-        old = self.session
+        old = self.screen.session
         session = RoomSession(target.copy(), self.state.room, cursor=old.cursor, day=self.day)
         if old.cursor is None or old.cursor.card not in session.game.hand:
             session.reset_cursor()
         else:
             session.fresh = old.fresh
-        self.load(session)
+        self.screen.load(session)
         return True
 
     def show_players(self) -> None:
         """The side panel's players: scores, who has placed, who is out or lost; two a line,
         then the recipes one a line, where the panel would otherwise have to scroll."""
-        side = self.query_one("#side")
+        side = self.screen.query_one("#side")
         width = side.scrollable_content_region.width or PANEL_CELLS
         shown = standings_text(
-            self.state, marks_of(self.app), compact=self.fit >= Fit.COMPACT, width=width
+            self.state, marks_of(self.screen.app), compact=self.fit >= Fit.COMPACT, width=width
         )
-        self.query_one("#players", Static).update(shown)
+        self.screen.query_one("#players", Static).update(shown)
         self._players_lines = len(shown.split())
 
     def on_players_view_resized(self) -> None:
         """The players were laid out anew: check they fit once the panel is."""
-        self.call_after_refresh(self._fit_players)
+        self.screen.call_after_refresh(self._fit_players)
 
     def _fit_players(self) -> None:
         """Give up the next thing (one player a line, then the recipes' conditions) if the
         side panel has to scroll to show every player (once it is laid out for the players
         shown: else their next resize checks again)."""
-        players, side = self.query("#players"), self.query("#side")
+        players, side = self.screen.query("#players"), self.screen.query("#side")
         if not players or not side or self.fit is Fit.BRIEF:
             return  # the screen is going
         if players.first().size.height != self._players_lines:
@@ -333,16 +368,16 @@ class RoomGameScreen(GameScreen, RoomScreen):
         if side.first().max_scroll_y > 0:
             self.fit = Fit(self.fit + 1)
             if self.fit is Fit.BRIEF:
-                self.changed()
+                self.screen.changed()
             self.show_players()
 
     def on_resize(self) -> None:
         """A new size: everything in the side panel again, if it fits."""
         if self.fit is not Fit.FULL:
             self.fit = Fit.FULL
-            self.changed()
+            self.screen.changed()
         self.show_players()
-        self.call_after_refresh(self._fit_players)
+        self.screen.call_after_refresh(self._fit_players)
 
     def hand_shown(self, state: HandState) -> HandState:
         """The hand's heading names the room's turn; once the player has placed it, whom
@@ -351,7 +386,7 @@ class RoomGameScreen(GameScreen, RoomScreen):
         if room.end is not None or room.game is None:
             return state
         waited = room.waiting_for()
-        if not (self.waiting() or self.session.game.is_over()) or not waited:
+        if not (self.waiting() or self.screen.session.game.is_over()) or not waited:
             return state
         who = waited[0] if len(waited) == 1 else f"{len(waited)} players"
         return state._replace(turn=room.turn, waiting=f"waits for {who}")
@@ -363,7 +398,7 @@ class RoomGameScreen(GameScreen, RoomScreen):
     def since_call(self) -> str:
         """How long since the turn being played was called, as a clock shows it."""
         called = self.state.called_at
-        return "" if called is None else clock_time(self.now() - called)
+        return "" if called is None else clock_time(self.room_watch.now() - called)
 
     def lost_lines(self) -> list[str]:
         """For each player the turn waits for whose connection is lost: how long the room
@@ -374,7 +409,7 @@ class RoomGameScreen(GameScreen, RoomScreen):
         for name, number in self.waited_numbers():
             since = state.lost_since.get(number)
             if since is not None and not state.connected(number):
-                left = clock_time(wait - (self.now() - since))
+                left = clock_time(wait - (self.room_watch.now() - since))
                 lines.append(f"{name} lost the connection: out in {left} unless back.")
         return lines
 
@@ -390,10 +425,10 @@ class RoomGameScreen(GameScreen, RoomScreen):
         has been called for :data:`SLOW_SECONDS` (none before, or once placed)."""
         state = self.state
         called = state.called_at
-        game = self.session.game
+        game = self.screen.session.game
         if called is None or self.waiting() or game.is_over() or state.end is not None:
             return []
-        if self.now() - called < SLOW_SECONDS:
+        if self.room_watch.now() - called < SLOW_SECONDS:
             return []
         return [state.name(p) for p in sorted(state.placed_now()) if p != state.player]
 
@@ -401,7 +436,7 @@ class RoomGameScreen(GameScreen, RoomScreen):
         """While the player waits (for the others, or the results) the status bar says for
         whom; while the connection is lost, its last line says so."""
         room = self.state
-        game = self.session.game
+        game = self.screen.session.game
         waited = room.waiting_for()
         if room.end is not None:
             state = state._replace(
@@ -446,25 +481,35 @@ class RoomGameScreen(GameScreen, RoomScreen):
             state = state._replace(note=problem, note_tone="loss")
         return state
 
-    def check_end(self) -> None:
+    def ends(self) -> bool:
         """No end screen of one's own: the results come once the room has ended."""
         if self.state.end is not None:
             self.show_results()
+        return False
 
     def show_results(self) -> None:
         """The room's results, in place of this screen (once any dialog over it closes)."""
         if self._results_shown:
             return
-        if self.app.screen is not self:
+        if self.screen.app.screen is not self.screen:
             self._results_due = True
             return
         from forage.app.screens.results import ResultsScreen
 
         self._results_shown = True
-        self.app.switch_screen(ResultsScreen(started=self.dealt_at))
+        self.screen.app.switch_screen(ResultsScreen(started=self.dealt_at))
 
     def on_screen_resume(self) -> None:
         """Back on top: the results, if the room ended meanwhile."""
         if self._results_due:
             self._results_due = False
             self.show_results()
+
+
+def room_game_screen(app: object) -> GameScreen:
+    """The game screen of the app's room, dealt."""
+    state = link_of(app).state
+    assert state.game is not None
+    day = getattr(app, "online_daily", None)
+    day = day if isinstance(day, date) else None
+    return GameScreen(RoomSession(state.game.game().copy(), state.room, day=day), RoomMode(day))
