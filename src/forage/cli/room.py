@@ -21,7 +21,6 @@ from collections.abc import Coroutine
 from datetime import UTC, date, datetime
 from typing import Any, TypeVar
 
-from forage.app.lettering import shown_code
 from forage.cli.errors import BadInput, shortened
 from forage.cli.player import player_name, remember_player
 from forage.files import os_problem
@@ -75,6 +74,8 @@ def refusal_line(refused: Refused, server: str, code: str | None) -> str:
 def seat_line(seat: Seat) -> str:
     """A seat as ``forage room`` lists it: code, server, turn (or lobby), name."""
     turn = _("turn {turn}").format(turn=seat.turn) if seat.turn else _("lobby")
+    from forage.app.lettering import shown_code  # it loads Rich: only for the list of seats
+
     return f"{shown_code(seat.room)}  {seat.server}  {turn}  ({seat.name})"
 
 
