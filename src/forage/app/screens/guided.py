@@ -15,6 +15,7 @@ from textual.widgets import Static
 from forage.app.keeper import Forgetful, Keeper
 from forage.app.screens.game import GameScreen
 from forage.app.session import Session
+from forage.i18n import _
 
 
 class GuidedScreen(GameScreen):
@@ -55,7 +56,8 @@ class GuidedScreen(GameScreen):
 
     def quit_help(self) -> str | None:
         """q leaves, as escape does."""
-        return "  q, escape         leave"
+        # Translators: a line of the help's table of keys: the text starts at column 21.
+        return _("  q, escape         leave")
 
     def check_end(self) -> None:
         """No end screen: the two lines say how it went."""
