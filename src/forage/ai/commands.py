@@ -15,6 +15,7 @@ from forage.ai.workers import pooled
 from forage.carddata import standard_deck
 from forage.engine import Game
 from forage.engine.scoring import RATINGS, rating
+from forage.i18n import _
 from forage.record import record_from_game
 
 
@@ -48,9 +49,13 @@ def bot_summary(
     gain from it). Raises ValueError for an unknown policy or fewer than one game.
     """
     if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})")
+        raise ValueError(
+            _("unknown policy {policy} (choose from {choices})").format(
+                policy=repr(policy), choices=", ".join(POLICIES)
+            )
+        )
     if games < 1:
-        raise ValueError("--games must be at least 1")
+        raise ValueError(_("--games must be at least 1"))
     deck = standard_deck()
     sim = Simulator(deck)
     began = time.perf_counter()

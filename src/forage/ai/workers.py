@@ -32,6 +32,7 @@ from multiprocessing import resource_tracker
 from typing import Any, Final, NamedTuple, Protocol
 
 from forage.adapters.futures import end_running_workers
+from forage.i18n import _
 
 POOL_ERRORS = (BrokenExecutor, OSError)
 """What work handed to a pool raises when its processes cannot start or end unexpectedly
@@ -194,7 +195,7 @@ def end_workers() -> None:
 def pool_problem(error: BaseException) -> str:
     """A few words on why work handed to a pool did not come back."""
     if isinstance(error, OSError):
-        return f"no worker process could start ({error.strerror or error})"
+        return _("no worker process could start ({reason})").format(reason=error.strerror or error)
     if isinstance(error, BrokenExecutor):
-        return "its worker process ended unexpectedly"
-    return f"it failed ({type(error).__name__}: {error})"
+        return _("its worker process ended unexpectedly")
+    return _("it failed ({kind}: {error})").format(kind=type(error).__name__, error=error)

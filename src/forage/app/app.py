@@ -46,7 +46,7 @@ class Panicked(RuntimeError):
 class ForageApp(ForageBaseApp):
     """Forage in the terminal."""
 
-    TITLE = "Forage"
+    TITLE = _("Forage")
 
     def __init__(
         self,

@@ -82,7 +82,7 @@ def bot_command(
         try:
             summary = bot_summary(games, seed, policy, recipes)
         except ValueError as exc:
-            return fail(f"bot: {exc}")
+            return fail(_("bot: {problem}").format(problem=exc))
     if as_json:
         _print_json(summary)
         return 0
@@ -137,7 +137,7 @@ def par_command(game: Game, as_json: bool) -> int:
     try:
         report = par_report(game)
     except RuntimeError as exc:  # pragma: no cover - the simulator is cross-checked by the tests
-        print(f"forage par: {exc}")
+        print(_("forage par: {problem}").format(problem=exc))
         return 1
     result = report.result
     if as_json:

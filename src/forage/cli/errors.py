@@ -11,7 +11,7 @@ import stat
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from forage.engine import Deal
@@ -38,11 +38,22 @@ __all__ = [
     "deal_option",
     "fail",
     "one_line",
+    "program_line",
     "read_text",
     "report_crash",
     "shortened",
     "writable_file",
 ]
+
+
+PROGRAM: Final = "forage"
+"""The command's name, as each line it says of itself begins (the same in every language:
+it is what the player types)."""
+
+
+def program_line(message: str) -> str:
+    """A line the command says of itself: ``forage: message``."""
+    return f"{PROGRAM}: {message}"
 
 
 class BadInput(Exception):
@@ -87,13 +98,13 @@ def report_crash(error: BaseException, what: str | None = None) -> int:
         ).format(what=what)
     else:
         said = _("{what} stopped on an unexpected error").format(what=what)
-    print(f"forage: {said}{where}", file=sys.stderr)
+    print(program_line(said + where), file=sys.stderr)
     return EXIT_CRASH
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> int:
     """Print ``forage: message`` on one line of stderr and return the exit code."""
-    print(f"forage: {one_line(message)}", file=sys.stderr)
+    print(program_line(one_line(message)), file=sys.stderr)
     return code
 
 

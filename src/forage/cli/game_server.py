@@ -167,9 +167,13 @@ FULL_SAID: Final = N_(
     "plays, or try again in a little while."
 )
 
-# Translators: the game's web page (forage serve): its button to start, the line once the
-# game has ended and its button to play again.
+GAME_NAME: Final = N_("Forage")
+"""The game's name, as its web page shows it above the button to start."""
+
+# Translators: the game's web page (forage serve): its name, its button to start, the line
+# once the game has ended and its button to play again.
 PAGE_WORDS: Final = (
+    (f"<div>{GAME_NAME}</div>", GAME_NAME),
     (">Start</button>", N_("Start")),
     (">Session ended.</div>", N_("Session ended.")),
     (">Restart</button>", N_("Restart")),
@@ -274,7 +278,7 @@ class GameServer(ServerBase):
         """Each tab runs :func:`game_command`, told of its browser (else ``command``)."""
         if command is None:
             command = game_command(os.getpid(), self.rooms_address)
-        super().__init__(command, host=host, port=port, title="Forage")
+        super().__init__(command, host=host, port=port, title=GAME_NAME)
         self.names = names
         self.max_games = max_games
         self.limits = limits or TabLimits()

@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from forage.cli.errors import BadInput, shortened, writable_file
+from forage.cli.errors import BadInput, program_line, shortened, writable_file
 from forage.cli.player import player_name
 from forage.files import os_problem, write_atomic
 from forage.history.achievements import all_achievements
@@ -27,7 +27,7 @@ HISTORY_ROWS = 20
 def _warn(store: HistoryStore) -> None:
     """Print the store's notice (stored games that could not be read), if any, on stderr."""
     if store.notice:
-        print(f"forage: {store.notice}", file=sys.stderr)
+        print(program_line(store.notice), file=sys.stderr)
 
 
 def _read_history() -> HistoryStore:

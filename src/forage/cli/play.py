@@ -21,6 +21,7 @@ from forage.cli.errors import (
     BadInput,
     deal_option,
     fail,
+    program_line,
     read_text,
     report_crash,
     shortened,
@@ -113,7 +114,7 @@ def run_game(
         try:
             Game(Deal.from_code(deal_code), standard_deck())
         except ValueError as error:
-            return fail(f"--deal: {shown(error)}")
+            return fail(_("--deal: {problem}").format(problem=shown(error)))
     if deck not in (1, 2):
         return fail(_("--deck: must be 1 or 2, not {deck}").format(deck=shortened(str(deck))))
     for name, value in zip(("COLUMNS", "ROWS"), clamped_size(), strict=True):
@@ -151,7 +152,7 @@ def run_game(
     if crash is not None:
         return report_crash(crash)
     for message in slot.news():  # what the screen had no time to say (a failed last save)
-        print(f"forage: {message}", file=sys.stderr)
+        print(program_line(message), file=sys.stderr)
     if app is not None and app.keeper.farewell is not None:  # q: what was kept where
         print(app.keeper.farewell)
     slot.release()

@@ -21,7 +21,7 @@ from collections.abc import Coroutine
 from datetime import UTC, date, datetime
 from typing import Any, TypeVar
 
-from forage.cli.errors import BadInput, shortened
+from forage.cli.errors import BadInput, program_line, shortened
 from forage.cli.player import player_name, remember_player
 from forage.files import os_problem
 from forage.i18n import _
@@ -102,7 +102,7 @@ def held_seat(code: str, server: str, given: str | None) -> Seat | None:
             "taking back your seat in room {code} as {name} "
             "(it was joined under that name; --name {given} is not used)"
         ).format(code=code, name=repr(seat.name), given=repr(shortened(given)))
-        print(f"forage: {taking}", file=sys.stderr)
+        print(program_line(taking), file=sys.stderr)
     return seat
 
 
@@ -153,7 +153,7 @@ def room_command(args: argparse.Namespace) -> int:
                 "warning: your seat cannot be kept ({problem}): if this "
                 "program ends, room {room} cannot be taken back from here"
             ).format(problem=shown(link.seat_problem), room=link.state.room)
-            print(f"forage: {warning}", file=sys.stderr)
+            print(program_line(warning), file=sys.stderr)
         return play_room(link, name, loop)
     finally:
         run_on(loop, link.close())
@@ -204,7 +204,7 @@ def daily_online_command(args: argparse.Namespace) -> int:
                 "warning: your name's token cannot be kept ({problem}): "
                 "{name} cannot be played on {server} from here again"
             ).format(problem=shown(os_problem(exc)), name=repr(name), server=args.server)
-            print(f"forage: {warning}", file=sys.stderr)
+            print(program_line(warning), file=sys.stderr)
     loop = asyncio.new_event_loop()
     link = RoomLink(args.server)
     try:
@@ -218,7 +218,7 @@ def daily_online_command(args: argparse.Namespace) -> int:
                     "you have played today's online daily on {server} (one "
                     "ranked try a day); its board: forage leaderboard --server {server}"
                 ).format(server=args.server)
-                print(f"forage: {played}")
+                print(program_line(played))
                 return 0
             if exc.code == ErrorCode.NAME_TAKEN:
                 if made:  # the name is someone else's: the token made for it is no use

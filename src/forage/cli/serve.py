@@ -15,7 +15,7 @@ import socket
 import sys
 from typing import TYPE_CHECKING
 
-from forage.cli.errors import BadInput, shortened
+from forage.cli.errors import BadInput, program_line, shortened
 from forage.i18n import _
 from forage.net.forwarded import NotProxies, Proxies, parse_proxies
 from forage.wording import shown as said
@@ -184,15 +184,15 @@ def serve_command(args: argparse.Namespace) -> int:
     serving = _("serving the game at {address} — open it in a web browser").format(
         address=page_address(host, port)
     )
-    print(f"forage: {serving}")
+    print(program_line(serving))
     if open_to:
         warning = _(
             "warning: listening on {addresses}: anyone who can reach this "
             "computer on port {port} can play, and each game runs here"
         ).format(addresses=", ".join(open_to), port=port)
-        print(f"forage: {warning}", file=sys.stderr)
+        print(program_line(warning), file=sys.stderr)
     each = _("each browser tab is its own game; ctrl+c stops the server")
-    print(f"forage: {each}", flush=True)
+    print(program_line(each), flush=True)
     try:
         server.serve()
     except OSError as exc:  # lost a race for the port after check_free

@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from forage.app.keeper import Forgetful, Keeper
 from forage.app.modes.base import Mode
+from forage.i18n import _
 
 
 class GuidedMode(Mode):
@@ -55,7 +56,8 @@ class GuidedMode(Mode):
 
     def quit_help(self) -> str | None:
         """q leaves, as escape does."""
-        return "  q, escape         leave"
+        # Translators: a line of the help's table of keys: the text starts at column 21.
+        return _("  q, escape         leave")
 
     def ends(self) -> bool:
         """No end screen: the two lines say how it went."""

@@ -24,6 +24,7 @@ from forage.app.tutorial import Progress, load_progress, save_progress
 from forage.app.view import card_cells, title_text
 from forage.app.widgets import StatusBar, StatusState
 from forage.engine import Effect, Outcome, Placement
+from forage.i18n import _
 from forage.learn import FINISHED, LESSONS, Lesson, goal_met, lesson_text
 
 
@@ -37,8 +38,13 @@ def drop_words(outcome: Outcome) -> str:
     phrases = [p for p in (effect_phrase(e) for e in outcome.effects) if p]
     if not phrases:
         empty = sum(1 for e in outcome.effects if e.effect is Effect.NEW)
-        phrases = [f"{empty} areas on empty table" if empty else "no dice change"]
-    return f"{', '.join(phrases)} (score {outcome.score_change:+d})"
+        phrases = [
+            _("{count} areas on empty table").format(count=empty) if empty else _("no dice change")
+        ]
+    # Translators: {phrases} is a list joined by ", " (the next string).
+    return _("{phrases} (score {change})").format(
+        phrases=_(", ").join(phrases), change=f"{outcome.score_change:+d}"
+    )
 
 
 def lesson_screen(step: int | None = None, *, over_game: bool = False) -> GameScreen:
@@ -52,8 +58,9 @@ class LessonMode(GuidedMode):
     """The game screen with a lesson's two lines under the title and its spot marked."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "mode('leave')", "Leave", key_display="esc"),
-        Binding("t", "hint", "Hint", show=False),  # the lesson's mark shows where: room for esc
+        # Translators: the key bar's labels, with the game's (Card, Move ... Help) on 80.
+        Binding("escape,q", "mode('leave')", _("Leave"), key_display="esc"),
+        Binding("t", "hint", _("Hint"), show=False),  # the lesson's mark shows where: room for esc
     ]
 
     def __init__(self, step: int | None = None, *, over_game: bool = False) -> None:
@@ -93,32 +100,39 @@ class LessonMode(GuidedMode):
         done = self.done
         status = None
         if self.finished:
-            title, lines = "learn: done", FINISHED
+            title, lines = _("learn: done"), FINISHED
             status = StatusState(
-                f"{TICK} Every step done: you know the rules.",
-                "escape leaves; ? shows the rules in short.",
+                _("{tick} Every step done: you know the rules.").format(tick=TICK),
+                _("escape leaves; ? shows the rules in short."),
                 "gain",
                 screen.last_note,
             )
         elif done is not None:
             number = LESSONS.index(done) + 1
-            title = f"learn {DOT} step {number} of {len(LESSONS)}: {done.title} {TICK}"
-            after = (
-                f"step {self.step + 1}: {self.lesson.title}"
-                if self.step > LESSONS.index(done)
-                else "the end of the tutorial"
+            title = _("learn {dot} step {number} of {count}: {title} {tick}").format(
+                dot=DOT, number=number, count=len(LESSONS), title=done.title, tick=TICK
             )
-            lines = (f"{TICK} {done.done}", f"Press enter for {after}.")
+            # Translators: {after} is the next string or "the end of the tutorial".
+            after = (
+                _("step {number}: {title}").format(number=self.step + 1, title=self.lesson.title)
+                if self.step > LESSONS.index(done)
+                else _("the end of the tutorial")
+            )
+            lines = (f"{TICK} {done.done}", _("Press enter for {after}.").format(after=after))
             status = StatusState(
-                f"{TICK} Step {number} done: the woodland after your drop.",
-                f"enter goes on to {after}; escape leaves.",
+                _("{tick} Step {number} done: the woodland after your drop.").format(
+                    tick=TICK, number=number
+                ),
+                _("enter goes on to {after}; escape leaves.").format(after=after),
                 "gain",
                 screen.last_note,
             )
         else:
             lesson = self.lesson
-            first, second, _ = lesson_text(lesson, screen.session.game, TO, SLASH)
-            title = f"learn {DOT} step {self.step + 1} of {len(LESSONS)}: {lesson.title}"
+            first, second, _wants = lesson_text(lesson, screen.session.game, TO, SLASH)
+            title = _("learn {dot} step {number} of {count}: {title}").format(
+                dot=DOT, number=self.step + 1, count=len(LESSONS), title=lesson.title
+            )
             lines = (first, second)
             why = self._why
             if why is not None and why[0] == screen.session.cursor:
@@ -141,7 +155,7 @@ class LessonMode(GuidedMode):
     def key_name(self, action: str) -> str | None:
         """What the key bar calls a key's action: enter goes on between lessons."""
         if action == "place" and self.done is not None:
-            return "Next"
+            return _("Next")
         return None
 
     def place(self) -> None:
@@ -160,10 +174,11 @@ class LessonMode(GuidedMode):
             return
         lesson = self.lesson
         if not goal_met(lesson, session.game, outcome):
-            _, _, wants = lesson_text(lesson, session.game, TO, SLASH)
-            because = f"Not placed: this drop would give {drop_words(outcome)}."
-            self._why = (outcome.placement, (because, f"This step wants {wants}."))
-            screen.say("Move or turn the card: the marked spot does what this step wants.")
+            *_lines, wants = lesson_text(lesson, session.game, TO, SLASH)
+            because = _("Not placed: this drop would give {drop}.").format(drop=drop_words(outcome))
+            wanted = _("This step wants {wants}.").format(wants=wants)
+            self._why = (outcome.placement, (because, wanted))
+            screen.say(_("Move or turn the card: the marked spot does what this step wants."))
             return
         screen.place_card()
         self._met(lesson)

@@ -28,17 +28,21 @@ from forage.app.session import Session
 from forage.app.view import card_cells, title_text
 from forage.app.widgets import StatusBar, StatusState
 from forage.engine import Game, Placement
+from forage.history.achievements import achievement_description, achievement_name
+from forage.i18n import _
 from forage.puzzle import Puzzle
 
 if TYPE_CHECKING:
     from forage.history.store import PuzzleRecorded
 
-PRACTICE: Final = "only the first try counts"
+PRACTICE: Final = _("only the first try counts")
 """What the lines add, in brackets, once the first try is made (each line whole at 80
 columns)."""
-AGAIN: Final = f"n tries again ({PRACTICE}); escape leaves."
+AGAIN: Final = _("n tries again ({practice}); escape leaves.").format(practice=PRACTICE)
 """The keys once the game is over."""
-TRIED_BEFORE: Final = f"Tried before: {PRACTICE}, so this one is practice."
+TRIED_BEFORE: Final = _("Tried before: {practice}, so this one is practice.").format(
+    practice=PRACTICE
+)
 """What the status bar says when the puzzle opens on a puzzle the history holds a try at."""
 
 
@@ -60,8 +64,12 @@ def best_reach(game: Game) -> int:
 
 def spot_words(game: Game, placement: Placement) -> str:
     """A placement in words, its spot being marked: ``the Chestnut Tart card, turned 90°``."""
-    turned = f", turned {int(placement.rotation)}{DEGREE}" if int(placement.rotation) else ""
-    return f"{card_name(game.card(placement.card))}{turned}"
+    name = card_name(game.card(placement.card))
+    if not int(placement.rotation):
+        return name
+    return _("{card}, turned {angle}{degree}").format(
+        card=name, angle=int(placement.rotation), degree=DEGREE
+    )
 
 
 def puzzle_screen(puzzle: Puzzle, day: date, *, over_game: bool = False) -> GameScreen:
@@ -74,10 +82,11 @@ class PuzzleMode(GuidedMode):
     """The game screen with the puzzle's two lines under the title."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "mode('leave')", "Leave", key_display="esc"),
-        Binding("a", "mode('answer')", "Answer"),
-        Binding("n", "mode('again')", "Again"),
-        Binding("c", "mouse_colour", "Mouse colour", show=False),  # room for a and n at 80
+        # Translators: the key bar's labels, with the game's (Card, Move ... Help) on 80.
+        Binding("escape,q", "mode('leave')", _("Leave"), key_display="esc"),
+        Binding("a", "mode('answer')", _("Answer")),
+        Binding("n", "mode('again')", _("Again")),
+        Binding("c", "mouse_colour", _("Mouse colour"), show=False),  # room for a and n at 80
     ]
 
     LOCKED: ClassVar[frozenset[str]] = GuidedMode.LOCKED | {"hint"}
@@ -119,47 +128,65 @@ class PuzzleMode(GuidedMode):
         """What the puzzle says under the title."""
         puzzle, game = self.puzzle, self.screen.session.game
         best = puzzle.best
-        practice = f" ({PRACTICE})" if self.practice and not self.showing else ""
+        # Translators: said after a line, in brackets.
+        practice = _(" ({practice})").format(practice=PRACTICE)
+        practice = practice if self.practice and not self.showing else ""
         # Each line whole at 80 columns: the practice note goes where there is room.
         if game.is_over():
             final = game.result().score.final
             mark = TICK if final == best else CROSS
             return (
-                f"{mark} Final score {final}; the best line scores {best}, against "
-                f"{puzzle.second} at best otherwise.",
-                f"The best line {line_words(puzzle.line_outcomes())}.",
+                _(
+                    "{mark} Final score {final}; the best line scores {best}, against "
+                    "{second} at best otherwise."
+                ).format(mark=mark, final=final, best=best, second=puzzle.second),
+                _("The best line {line}.").format(line=line_words(puzzle.line_outcomes())),
             )
         if self.showing:
             step = self.placed()
             return (
-                f"The answer, marked: {spot_words(game, self.line[step])}.",
-                "Enter places it.",
+                _("The answer, marked: {spot}.").format(spot=spot_words(game, self.line[step])),
+                _("Enter places it."),
             )
         verdict = self.verdict
         if verdict is None:
-            hand = f" ({PRACTICE})" if practice else ", both cards in hand"
+            if practice:
+                left = _("{left} placements left ({practice}): the best line scores {best}.")
+            else:
+                left = _("{left} placements left, both cards in hand: the best line scores {best}.")
             return (
-                f"{puzzle.left} placements left{hand}: the best line scores {best}.",
-                "Only one first placement can reach it. Find it and press enter.",
+                left.format(left=puzzle.left, practice=PRACTICE, best=best),
+                _("Only one first placement can reach it. Find it and press enter."),
             )
         if verdict.right:
             return (
-                f"{TICK} Solved: the only placement that can reach {best}.",
-                f"Now place the last card for the best score{practice}.",
+                _("{tick} Solved: the only placement that can reach {best}.").format(
+                    tick=TICK, best=best
+                ),
+                # Translators: {practice} is " (only the first try counts)" or nothing.
+                _("Now place the last card for the best score{practice}.").format(
+                    practice=practice
+                ),
             )
         return (
-            f"{CROSS} Not the answer: from here {verdict.reach} at best, "
-            f"{points(best - verdict.reach)} short of {best}.",
-            f"a shows the answer; n tries again{practice}.",
+            _(
+                "{cross} Not the answer: from here {reach} at best, {points} short of {best}."
+            ).format(
+                cross=CROSS, reach=verdict.reach, points=points(best - verdict.reach), best=best
+            ),
+            # Translators: {practice} is " (only the first try counts)" or nothing.
+            _("a shows the answer; n tries again{practice}.").format(practice=practice),
         )
 
     def view_updated(self) -> None:
         """The title naming the puzzle, and the puzzle's lines (the game's widgets drawn)."""
         screen = self.screen
         puzzle = self.puzzle
-        title = f"puzzle {self.day.isoformat()} {DOT} #{puzzle.id} {DOT} difficulty {puzzle.rating}"
+        title = _("puzzle {day} {dot} #{number} {dot} difficulty {rating}").format(
+            day=self.day.isoformat(), dot=DOT, number=puzzle.id, rating=puzzle.rating
+        )
         if self.rating is not None:
-            title += f" {DOT} your rating {self.rating}"
+            title += _(" {dot} your rating {rating}").format(dot=DOT, rating=self.rating)
         screen.query_one("#title", Static).update(title_text(title))
         lines = self.lines()
         screen.query_one("#lesson", Static).update("\n".join(lines))
@@ -193,11 +220,14 @@ class PuzzleMode(GuidedMode):
         other figures and any achievement on the status bar's last line."""
         figures = recorded.figures
         self.rating = figures.rating
-        text = (
-            f"Puzzles: {figures.solved} solved of {figures.tried}; streak {figures.streak_current}."
+        text = _("Puzzles: {solved} solved of {tried}; streak {streak}.").format(
+            solved=figures.solved, tried=figures.tried, streak=figures.streak_current
         )
         for achievement in recorded.achievements:
-            text += f" Achievement: {achievement.name} ({achievement.description})."
+            text += _(" Achievement: {name} ({description}).").format(
+                name=achievement_name(achievement),
+                description=achievement_description(achievement),
+            )
         self.screen.say(text)
 
     def allows(self, action: str) -> bool:

@@ -51,23 +51,24 @@ from forage.app.themes import marks_of
 from forage.app.widgets import HandState, PlayersView, ScoreState, StatusState
 from forage.engine import Game, Outcome, Placement
 from forage.history.games import now_utc
+from forage.i18n import _
 from forage.net.link import RoomLink, RoomState
 from forage.net.protocol import BusyOut, ErrorOut, TurnOut
 from forage.net.rooms import WAIT_SECONDS
 
-LEAVING: Final = (
+LEAVING: Final = _(
     "Leave the room? You leave the room; the others play on. Your game ends as it stands "
     "and is kept in your history as left.\n\nOr stop for now: your seat is kept here, and "
     "{command} takes it back (the room waits {minutes} minutes for you, then plays on "
     "without you)."
 )
-LEAVING_UNPLACED: Final = (
+LEAVING_UNPLACED: Final = _(
     "Leave the room? You leave the room; the others play on. You have placed no card, so "
     "your history keeps nothing of this game.\n\nOr stop for now: your seat is kept here, "
     "and {command} takes it back (the room waits {minutes} minutes for you, then plays on "
     "without you)."
 )
-PAUSING_DAILY: Final = (
+PAUSING_DAILY: Final = _(
     "Stop for now? Your try of today's online daily waits for you on the server until the "
     "day is over (midnight UTC): {command} takes it up where you left it."
 )
@@ -76,8 +77,10 @@ PAUSING_DAILY: Final = (
 def called_line(message: TurnOut, game: Game) -> str:
     """What the call of a turn says."""
     if message.card is None:
-        return f"Turn {message.turn}: the last turn; no card is left to call."
-    return f"Turn {message.turn}: {card_name(game.card(message.card))} is called."
+        return _("Turn {turn}: the last turn; no card is left to call.").format(turn=message.turn)
+    return _("Turn {turn}: {card} is called.").format(
+        turn=message.turn, card=card_name(game.card(message.card))
+    )
 
 
 class Fit(IntEnum):
@@ -105,8 +108,10 @@ class RoomSession(Session):
 
     def label(self) -> str:
         """How the game is named on screen: by its room, or as the day's online daily."""
-        kind = "recipe challenge" if self.is_challenge else "standard game"
-        return f"{room_name(self.room, self.day)} {DOT} {kind}"
+        name = room_name(self.room, self.day)
+        if self.is_challenge:
+            return _("{room} {dot} recipe challenge").format(room=name, dot=DOT)
+        return _("{room} {dot} standard game").format(room=name, dot=DOT)
 
 
 class RoomMode(Mode):
@@ -203,13 +208,15 @@ class RoomMode(Mode):
     def quit_help(self) -> str | None:
         """q leaves the room, or stops the day's try for now."""
         if self.day is not None:
-            return "  q                 stop for now; today's try waits for you"
-        return "  q                 leave the room (it asks first)"
+            # Translators: lines of the help's table of keys: the text starts at column 21.
+            return _("  q                 stop for now; today's try waits for you")
+        return _("  q                 leave the room (it asks first)")
 
     def key_name(self, action: str) -> str | None:
         """``q`` leaves the room (stops the online daily's try for now)."""
         if action == "quit_game":
-            return "Stop for now" if self.day is not None else "Leave room"
+            # Translators: the key bar's label of q, in a room.
+            return _("Stop for now") if self.day is not None else _("Leave room")
         return None
 
     def keeper(self) -> Keeper:
@@ -229,7 +236,7 @@ class RoomMode(Mode):
         """Place the card, unless the player has placed this turn already."""
         if self.waiting():
             self.screen.say(
-                "You have placed this turn: the next card is called once everyone has placed."
+                _("You have placed this turn: the next card is called once everyone has placed.")
             )
             return
         self.screen.place_card()
@@ -264,7 +271,7 @@ class RoomMode(Mode):
                     self.stop_for_now(command)
 
             question = PAUSING_DAILY.format(command=command)
-            self.screen.app.push_screen(ConfirmScreen(question, ("stop", "play on")), paused)
+            self.screen.app.push_screen(ConfirmScreen(question, (_("stop"), _("play on"))), paused)
             return
 
         async def answered(answer: str | None) -> None:
@@ -277,15 +284,16 @@ class RoomMode(Mode):
 
         leaving = LEAVING if self.screen.session.game.moves else LEAVING_UNPLACED
         question = leaving.format(command=command, minutes=round(WAIT_SECONDS / 60))
-        self.screen.app.push_screen(
-            ConfirmScreen(question, ("leave", "stay"), "stop for now"), answered
-        )
+        answers = (_("leave"), _("stay"))
+        self.screen.app.push_screen(ConfirmScreen(question, answers, _("stop for now")), answered)
 
     def stop_for_now(self, command: str) -> None:
         """Hand the room back to the app without leaving it: the seat (or the day's try)
         waits; the program, when it ends, says the command that takes it up again."""
         if isinstance(self.screen.app, ForageBaseApp):
-            self.screen.app.farewell = f"To take the game up again: {command}"
+            self.screen.app.farewell = _("To take the game up again: {command}").format(
+                command=command
+            )
         self.room_watch.done_with_room()
 
     # -- the room's news ----------------------------------------------------------------------
@@ -298,9 +306,9 @@ class RoomMode(Mode):
         told = news.message
         if isinstance(told, ErrorOut):
             self.follow_room(force=True)
-            said = f"The server refused that: {told.message}."
+            said = _("The server refused that: {message}.").format(message=told.message)
         elif isinstance(told, BusyOut):
-            said = f"The server says: {told.message}."
+            said = _("The server says: {message}.").format(message=told.message)
         else:
             self.follow_room()
             if isinstance(told, TurnOut) and told.turn > self._announced:
@@ -388,8 +396,9 @@ class RoomMode(Mode):
         waited = room.waiting_for()
         if not (self.waiting() or self.screen.session.game.is_over()) or not waited:
             return state
-        who = waited[0] if len(waited) == 1 else f"{len(waited)} players"
-        return state._replace(turn=room.turn, waiting=f"waits for {who}")
+        # Translators: the hand's heading, after "Turn 3 of 8": 24 columns with a name.
+        who = waited[0] if len(waited) == 1 else _("{count} players").format(count=len(waited))
+        return state._replace(turn=room.turn, waiting=_("waits for {who}").format(who=who))
 
     def score_shown(self, state: ScoreState) -> ScoreState:
         """Each recipe on one line where the side panel needs the room for the players."""
@@ -410,7 +419,11 @@ class RoomMode(Mode):
             since = state.lost_since.get(number)
             if since is not None and not state.connected(number):
                 left = clock_time(wait - (self.room_watch.now() - since))
-                lines.append(f"{name} lost the connection: out in {left} unless back.")
+                lines.append(
+                    _("{name} lost the connection: out in {left} unless back.").format(
+                        name=name, left=left
+                    )
+                )
         return lines
 
     def waited_numbers(self) -> list[tuple[str, int]]:
@@ -440,40 +453,47 @@ class RoomMode(Mode):
         waited = room.waiting_for()
         if room.end is not None:
             state = state._replace(
-                headline="The room has ended.", details="The results come next.", tone="idle"
+                headline=_("The room has ended."),
+                details=_("The results come next."),
+                tone="idle",
             )
         elif game.is_over():
             headline = (
-                "No card in your hand fits anywhere: your game ends here."
+                _("No card in your hand fits anywhere: your game ends here.")
                 if game.is_stuck()
-                else "All your cards are placed."
+                else _("All your cards are placed.")
             )
             details = (
-                f"Waiting for {names_text(waited)} to finish ({self.since_call()}); "
-                "then everyone's results."
+                _("Waiting for {names} to finish ({since}); then everyone's results.").format(
+                    names=names_text(waited), since=self.since_call()
+                )
                 if waited
-                else f"Waiting for the results{ELLIPSIS}"
+                else _("Waiting for the results{ellipsis}").format(ellipsis=ELLIPSIS)
             )
             details = " ".join([*self.lost_lines(), details]) if waited else details
             state = state._replace(headline=headline, details=details, tone="idle", brief="")
         elif self.waiting():
             headline = (
-                f"Waiting for {names_text(waited)} to place turn {room.turn} "
-                f"({self.since_call()} since the call)."
+                _("Waiting for {names} to place turn {turn} ({since} since the call).").format(
+                    names=names_text(waited), turn=room.turn, since=self.since_call()
+                )
                 if waited
-                else f"Waiting for the next card{ELLIPSIS}"
+                else _("Waiting for the next card{ellipsis}").format(ellipsis=ELLIPSIS)
             )
             details = " ".join(self.lost_lines()) or (
-                "The next card is called once everyone has placed; move your card meanwhile."
+                _("The next card is called once everyone has placed; move your card meanwhile.")
             )
             state = state._replace(headline=headline, details=details, tone="idle", brief="")
         else:
             others = self.waited_on_by()
             if others:
-                verb = "has" if len(others) == 1 else "have"
-                note = (
-                    f"{names_text(others)} {verb} placed turn {room.turn} and "
-                    f"{'waits' if len(others) == 1 else 'wait'} for you ({self.since_call()})."
+                said = (
+                    _("{names} has placed turn {turn} and waits for you ({since}).")
+                    if len(others) == 1
+                    else _("{names} have placed turn {turn} and wait for you ({since}).")
+                )
+                note = said.format(
+                    names=names_text(others), turn=room.turn, since=self.since_call()
                 )
                 state = state._replace(note=note, note_tone="note")
         problem = connection_line(self.link)

@@ -8,6 +8,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from forage.adapters.textual import release_styles_caches, use_line_compositor
+from forage.i18n import _
 from forage.screen_size import MIN_COLUMNS, MIN_ROWS
 
 WIDE_COLUMNS: Final = 110
@@ -18,11 +19,11 @@ TALL_ROWS: Final = 30
 score's points (the ``-tall-height`` class); below it, it is drawn compact to fit whole."""
 ROW_CLASSES: Final = ((0, "-too-short"), (MIN_ROWS, "-normal-height"), (TALL_ROWS, "-tall-height"))
 """The classes the apps give their screens by size (styled in ``app.tcss``)."""
-TOO_SMALL: Final = (
-    f"The terminal is too small for Forage.\n"
-    f"Please make it at least {MIN_COLUMNS}x{MIN_ROWS} (80x24 or more is best).\n"
-    f"q quits; your game is saved."
-)
+TOO_SMALL: Final = _(
+    "The terminal is too small for Forage.\n"
+    "Please make it at least {columns}x{rows} (80x24 or more is best).\n"
+    "q quits; your game is saved."
+).format(columns=MIN_COLUMNS, rows=MIN_ROWS)
 
 
 def too_small_notice() -> Static:

@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
-from forage.app.describe import ELLIPSIS, par_said, score_sum
+from forage.app.describe import ELLIPSIS, par_said, rating_text, score_sum
 from forage.app.screens.base import ForageModal, too_small_notice
 from forage.app.services import FinishedGame, Priority, services_of
 from forage.app.session import Session
@@ -26,6 +26,7 @@ from forage.carddata import standard_deck
 from forage.engine import Game
 from forage.engine.scoring import WIN_LINE
 from forage.history.achievements import Achievement
+from forage.i18n import _
 
 if TYPE_CHECKING:
     from forage.ai.par import ParResult
@@ -38,28 +39,34 @@ def summary_text(session: Session, marks: Mapping[str, Style] = DEFAULT_MARKS) -
     score = result.score
     text = Text()
     if result.stuck:
-        text.append("No card in your hand fits anywhere, so the game ends here.\n", marks["loss"])
+        text.append(
+            _("No card in your hand fits anywhere, so the game ends here.") + "\n", marks["loss"]
+        )
     else:
-        text.append("All cards are placed.\n", "bold")
+        text.append(_("All cards are placed.") + "\n", "bold")
     if session.is_challenge:
         progress = game.recipe_progress()
         text.append_text(
             recipes_text(result, game.recipes, conditions=True, marks=marks, progress=progress)
         )
         text.append("\n")
-    text.append(f"Base score {score.base}", "bold")
+    text.append(_("Base score {base}").format(base=score.base), "bold")
     text.append(f"  ({score_sum(score)})\n")
-    text.append(f"Your woodland (base score {score.base}): ")
-    text.append(f"{result.rating}\n", marks["score"] + Style(italic=True))
+    text.append(_("Your woodland (base score {base}): ").format(base=score.base))
+    text.append(rating_text(result.rating) + "\n", marks["score"] + Style(italic=True))
     if result.won:
-        text.append("You win!", marks["gain"])
+        text.append(_("You win!"), marks["gain"])
     else:
-        text.append("Not a win this time.", marks["bad"] + Style(bold=True))
+        text.append(_("Not a win this time."), marks["bad"] + Style(bold=True))
     if session.is_challenge:
-        text.append(f"  Final {score.final} against a target of {result.target}.")
+        text.append(
+            _("  Final {final} against a target of {target}.").format(
+                final=score.final, target=result.target
+            )
+        )
     else:
-        text.append(f"  {score.base} points; {WIN_LINE} or more wins.")
-    text.append(f"\nDeal code to share: {game.deal.code}")
+        text.append(_("  {base} points; {win} or more wins.").format(base=score.base, win=WIN_LINE))
+    text.append("\n" + _("Deal code to share: {code}").format(code=game.deal.code))
     return text
 
 
@@ -67,13 +74,14 @@ def choices_text(has_other: bool) -> Text:
     """The keys for what to do next, two lines of them."""
     lines = (
         (
-            ("a", "same deal again"),
-            *((("o", "the other deck"),) if has_other else ()),
-            ("n", "new game"),
-            ("u", "undo"),
-            ("q", "quit"),
+            # Translators: the end screen's choices, all five on one line of 70 columns.
+            ("a", _("same deal again")),
+            *((("o", _("the other deck")),) if has_other else ()),
+            ("n", _("new game")),
+            ("u", _("undo")),
+            ("q", _("quit")),
         ),
-        (("r", "review your moves"), ("esc", "see the woodland")),
+        (("r", _("review your moves")), ("esc", _("see the woodland"))),
     )
     text = Text()
     for number, line in enumerate(lines):
@@ -99,14 +107,15 @@ class EndScreen(ForageModal):
     the finished woodland, from which enter brings this summary back); r opens the review."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "choose('again')", "Same deal"),
-        Binding("o", "choose('other')", "Other deck"),
-        Binding("n", "choose('new')", "New game"),
-        Binding("u", "choose('undo')", "Undo"),
-        Binding("q", "choose('quit')", "Quit"),
-        Binding("y", "copy_share", "Copy share line", show=False),
-        Binding("r", "review", "Review"),
-        Binding("escape", "choose('look')", "Woodland"),
+        # Translators: the key bar's labels; the seven shown with their keys fit 80 columns.
+        Binding("a", "choose('again')", _("Same deal")),
+        Binding("o", "choose('other')", _("Other deck")),
+        Binding("n", "choose('new')", _("New game")),
+        Binding("u", "choose('undo')", _("Undo")),
+        Binding("q", "choose('quit')", _("Quit")),
+        Binding("y", "copy_share", _("Copy share line"), show=False),
+        Binding("r", "review", _("Review")),
+        Binding("escape", "choose('look')", _("Woodland")),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -123,7 +132,7 @@ class EndScreen(ForageModal):
         with Vertical(classes="body dialog end"), VerticalScroll():
             # all of it in the scroll: a long summary (a first win's achievements) at
             # 80x24 scrolls to its end, the choices too, none of it cut off below
-            yield Static("Game over", classes="dialog-title")
+            yield Static(_("Game over"), classes="dialog-title")
             yield Static(summary_text(self.session, marks_of(self.app)), id="end-summary")
             yield Static("", id="end-par")
             yield HistoryPanel(id="end-history")
@@ -141,7 +150,12 @@ class EndScreen(ForageModal):
             self._show_par(*known)
             return
         self.query_one("#end-par", Static).update(
-            Text(f"Par for this deal: working it out (a few seconds){ELLIPSIS}", "dim")
+            Text(
+                _("Par for this deal: working it out (a few seconds){ellipsis}").format(
+                    ellipsis=ELLIPSIS
+                ),
+                "dim",
+            )
         )
         self.run_worker(self._find_par(), exclusive=True, group="par")
 
@@ -171,7 +185,7 @@ class EndScreen(ForageModal):
     def _par_missing(self, problem: str) -> None:
         """Say that the deal's par could not be worked out, and why."""
         self.query_one("#end-par", Static).update(
-            Text(f"Par for this deal: not worked out: {problem}.", "dim")
+            Text(_("Par for this deal: not worked out: {problem}.").format(problem=problem), "dim")
         )
 
     def _show_par(self, par: int, proven: bool) -> None:
@@ -181,7 +195,8 @@ class EndScreen(ForageModal):
         mine = result.score.final
         text = Text()
         text.append(par_said(par, proven), "bold")
-        text.append(f"; you scored {mine}.")
+        # Translators: after "Par for this deal: 51 (the best score ...)".
+        text.append(_("; you scored {score}.").format(score=mine))
         self.query_one("#end-par", Static).update(text)
         self.history_par(par, proven)
 

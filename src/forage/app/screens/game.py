@@ -63,10 +63,24 @@ from forage.app.widgets import (
 )
 from forage.app.widgets.woodland import edwood_mark
 from forage.engine import Game, Outcome, Placement
+from forage.i18n import N_, _
 from forage.settings import Settings, load_settings, save_settings
 
 if TYPE_CHECKING:
     from forage.ai.hint import Hint
+
+
+DROP_SAID: dict[tuple[str, bool], str] = {
+    ("Placed", False): N_("Placed {card}: {gain} (score now {score}){also}."),
+    ("Placed", True): N_("Placed {card}: {gain} (final now {score}){also}."),
+    ("Took back", False): N_("Took back {card}: {gain} (score now {score}){also}."),
+    ("Took back", True): N_("Took back {card}: {gain} (final now {score}){also}."),
+    ("Redid: placed", False): N_("Redid: placed {card}: {gain} (score now {score}){also}."),
+    ("Redid: placed", True): N_("Redid: placed {card}: {gain} (final now {score}){also}."),
+}
+"""The note on a drop, an undo or a redo (by its verb), in a standard game (False) or a
+recipe challenge (True): the card, the change, the score (or final score) now, what else
+the drop did."""
 
 
 class GameWidgets(NamedTuple):
@@ -85,33 +99,35 @@ class GameScreen(ForageScreen):
     mode (``forage.app.modes``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "move(-1, 0)", "Move", key_display=ARROW_KEYS),
-        Binding("right,l", "move(1, 0)", "Right", show=False),
-        Binding("up,k", "move(0, -1)", "Up", show=False),
-        Binding("down,j", "move(0, 1)", "Down", show=False),
-        Binding("r", "rotate(True)", "Rotate"),
-        Binding("R", "rotate(False)", "Rotate back", show=False),
-        Binding("tab", "next_card", "Card", priority=True),
-        Binding("1", "choose(0)", "Card 1", show=False),
-        Binding("2", "choose(1)", "Card 2", show=False),
-        Binding("enter,space", "place", "Place", key_display=ENTER_KEY),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("q", "quit_game", "Quit"),
-        Binding("u", "undo", "Undo"),
-        Binding("ctrl+r", "redo", "Redo", show=False),
-        Binding("t", "hint", "Hint"),
+        # Translators: the key bar's labels; those shown (Move ... Hint, Mouse colour) with
+        # their keys fit one line of 80.
+        Binding("left,h", "move(-1, 0)", _("Move"), key_display=ARROW_KEYS),
+        Binding("right,l", "move(1, 0)", _("Right"), show=False),
+        Binding("up,k", "move(0, -1)", _("Up"), show=False),
+        Binding("down,j", "move(0, 1)", _("Down"), show=False),
+        Binding("r", "rotate(True)", _("Rotate")),
+        Binding("R", "rotate(False)", _("Rotate back"), show=False),
+        Binding("tab", "next_card", _("Card"), priority=True),
+        Binding("1", "choose(0)", _("Card 1"), show=False),
+        Binding("2", "choose(1)", _("Card 2"), show=False),
+        Binding("enter,space", "place", _("Place"), key_display=ENTER_KEY),
+        Binding("question_mark", "help", _("Help"), key_display="?"),
+        Binding("q", "quit_game", _("Quit")),
+        Binding("u", "undo", _("Undo")),
+        Binding("ctrl+r", "redo", _("Redo"), show=False),
+        Binding("t", "hint", _("Hint")),
         Binding("c", "mouse_colour", MOUSE_COLOUR),  # shown where there is a choice
-        Binding("p", "peek", "Peek under", show=False),
-        Binding("n", "new_game", "New", show=False),
-        Binding("s", "stats", "Statistics", show=False),
-        Binding("g", "history", "Games", show=False),
-        Binding("v", "colours", "Colours", show=False),
-        Binding("L", "learn", "Learn", show=False),
-        Binding("P", "puzzle", "Puzzle", show=False),
-        Binding(ASK_KEY, "ask_costly", "Ask before costly drops", show=False),
-        Binding("f", "spot(1)", "Next spot", show=False),
-        Binding("F", "spot(-1)", "Spot back", show=False),
-        Binding(FRIENDS_KEY, "friends", "Friends", show=False),
+        Binding("p", "peek", _("Peek under"), show=False),
+        Binding("n", "new_game", _("New"), show=False),
+        Binding("s", "stats", _("Statistics"), show=False),
+        Binding("g", "history", _("Games"), show=False),
+        Binding("v", "colours", _("Colours"), show=False),
+        Binding("L", "learn", _("Learn"), show=False),
+        Binding("P", "puzzle", _("Puzzle"), show=False),
+        Binding(ASK_KEY, "ask_costly", _("Ask before costly drops"), show=False),
+        Binding("f", "spot(1)", _("Next spot"), show=False),
+        Binding("F", "spot(-1)", _("Spot back"), show=False),
+        Binding(FRIENDS_KEY, "friends", _("Friends"), show=False),
     ]
 
     class LearnAsked(Message):
@@ -250,7 +266,7 @@ class GameScreen(ForageScreen):
         if named is not None:
             return named
         if action == "place" and self.session.game.is_over():
-            return "Summary"
+            return _("Summary")
         if action == "mouse_colour" and not self._choice:
             return None
         return description
@@ -385,7 +401,7 @@ class GameScreen(ForageScreen):
         if self.session.move(dx, dy):
             self.changed()
         else:
-            self.say("The card can go only one card beyond the woodland.")
+            self.say(_("The card can go only one card beyond the woodland."))
 
     def action_rotate(self, clockwise: bool) -> None:
         """Turn the card a quarter."""
@@ -407,7 +423,7 @@ class GameScreen(ForageScreen):
         if not spots:
             name = card_name(session.game.card(card))
             name = name[:1].upper() + name[1:]
-            self.say(f"{name} has no legal spot: tab takes the other card.")
+            self.say(_("{name} has no legal spot: tab takes the other card.").format(name=name))
             return
         here = session.cursor if self._stepped == card else None
         index = spot_index(spots, here, step)
@@ -416,8 +432,10 @@ class GameScreen(ForageScreen):
         self._peek = False
         self._follow = True
         self.say(
-            f"Spot {index + 1} of {len(spots)} for this card, by what it gives at once "
-            f"({spots[index].gain:+d}): f next, F back."
+            _(
+                "Spot {number} of {count} for this card, by what it gives at once "
+                "({gain}): f next, F back."
+            ).format(number=index + 1, count=len(spots), gain=f"{spots[index].gain:+d}")
         )
 
     def action_peek(self) -> None:
@@ -428,7 +446,9 @@ class GameScreen(ForageScreen):
     def action_colours(self) -> None:
         """Switch between the standard and the colour-blind palette (Textual's theme)."""
         self.app.theme = next_theme(self.app.theme)
-        self.say(f"Colours: the {palette_name(self.app)} palette (v switches).")
+        self.say(
+            _("Colours: the {palette} palette (v switches).").format(palette=palette_name(self.app))
+        )
 
     def action_next_card(self) -> None:
         """Take the other hand card."""
@@ -449,7 +469,7 @@ class GameScreen(ForageScreen):
         if self.session.cycle_mouse():
             self.changed()
         else:
-            self.say("No mouse colour to choose here.")
+            self.say(_("No mouse colour to choose here."))
 
     def action_place(self) -> None:
         """Place the card, as the mode does."""
@@ -466,7 +486,7 @@ class GameScreen(ForageScreen):
             self.check_end()
             return
         if self.session.waiting:
-            self.say("Move the card onto the woodland first: enter then places it.")
+            self.say(_("Move the card onto the woodland first: enter then places it."))
             return
         if self._ask_first():
             return
@@ -505,10 +525,10 @@ class GameScreen(ForageScreen):
         self._follow = False
         self._hint = None
         gain = self._final() - before
-        what = "final" if self.session.is_challenge else "score"
         name = card_name(self.session.game.card(card))
         also = drop_aftermath(outcome) if outcome is not None else ""
-        self._last = f"{verb} {name}: {gain:+d} ({what} now {self._final()}){also}."
+        said = DROP_SAID[verb, self.session.is_challenge]
+        self._last = _(said).format(card=name, gain=f"{gain:+d}", score=self._final(), also=also)
         self._last_tone = tone_of(gain)
         self.changed()
 
@@ -526,7 +546,9 @@ class GameScreen(ForageScreen):
         done = self.session.undo() if back else self.session.redo()
         if done is None:
             self.say(
-                "Nothing to undo: this is the start of the game." if back else "Nothing to redo."
+                _("Nothing to undo: this is the start of the game.")
+                if back
+                else _("Nothing to redo.")
             )
             return
         self.keeper().keep(self.session)
@@ -574,10 +596,10 @@ class GameScreen(ForageScreen):
                     self.load(self.session.new_game())
 
             self.app.push_screen(
-                ConfirmScreen("Start a new game? This game will be lost."), answered
+                ConfirmScreen(_("Start a new game? This game will be lost.")), answered
             )
         else:
-            self.leave_finished(lambda: self.load(self.session.new_game()), "A new game")
+            self.leave_finished(lambda: self.load(self.session.new_game()), _("A new game"))
 
     def action_quit_game(self) -> None:
         """Quit, as the mode does."""
@@ -593,7 +615,7 @@ class GameScreen(ForageScreen):
             keeper.quit(self.session, self.in_history())
             self.app.exit(0)
 
-        self.leave_finished(leave, "Quitting")
+        self.leave_finished(leave, _("Quitting"))
 
     def leave_finished(self, then: Callable[[], None], doing: str) -> None:
         """Do ``then`` once the finished game on this screen (if it is one) is kept apart
@@ -609,13 +631,15 @@ class GameScreen(ForageScreen):
             if answer == "yes":
                 then()
             else:
-                self.say("The finished game is still here: free some space, then try again.")
+                self.say(_("The finished game is still here: free some space, then try again."))
 
-        question = (
-            f"This finished game is not kept anywhere yet ({problem}), so the history "
-            f"cannot have it.\n\n{doing} now loses it. Go on anyway?"
-        )
-        self.app.push_screen(ConfirmScreen(question, ("lose it", "keep playing here")), answered)
+        # Translators: {doing} is what the player chose: "Quitting", "A new game" ...
+        question = _(
+            "This finished game is not kept anywhere yet ({problem}), so the history "
+            "cannot have it.\n\n{doing} now loses it. Go on anyway?"
+        ).format(problem=problem, doing=doing)
+        answers = (_("lose it"), _("keep playing here"))
+        self.app.push_screen(ConfirmScreen(question, answers), answered)
 
     def load(self, session: Session) -> None:
         """Play another session on this screen (the one it replaces, if unfinished, is
@@ -646,8 +670,9 @@ class GameScreen(ForageScreen):
         """How the daily deal is named in the title (not by its long seed), else None."""
         daily = services_of(self.app).daily_of(self.session) if self.mode.OWN_GAME else None
         if daily is not None:
-            kind = "recipe challenge" if self.session.is_challenge else "standard game"
-            return f"daily deal {daily} {DOT} {kind}"
+            if self.session.is_challenge:
+                return _("daily deal {date} {dot} recipe challenge").format(date=daily, dot=DOT)
+            return _("daily deal {date} {dot} standard game").format(date=daily, dot=DOT)
         return None
 
     async def action_stats(self) -> None:
@@ -679,17 +704,17 @@ class GameScreen(ForageScreen):
         self._ending = False
         session = self.session
         if choice == "again":
-            self.leave_finished(lambda: self.load(session.same_deal()), "Playing the deal again")
+            self.leave_finished(lambda: self.load(session.same_deal()), _("Playing the deal again"))
         elif choice == "other":
             other = session.other_deck()
             if other is not None:
-                self.leave_finished(lambda: self.load(other), "Playing the other deck")
+                self.leave_finished(lambda: self.load(other), _("Playing the other deck"))
         elif choice == "new":
-            self.leave_finished(lambda: self.load(session.new_game()), "A new game")
+            self.leave_finished(lambda: self.load(session.new_game()), _("A new game"))
         elif choice == "undo":
             self.action_undo()
         elif choice == "look":
-            self.say("The finished woodland: enter shows the summary again.")
+            self.say(_("The finished woodland: enter shows the summary again."))
         elif choice == "quit":
             self.action_quit_game()
 
@@ -738,7 +763,7 @@ class GameScreen(ForageScreen):
         kept = self.app.is_web or save_settings(self._settings)
         answer = asking_words(self._settings.ask_costly)
         if not kept:
-            answer += " (For this game only: the data folder cannot be written.)"
+            answer += _(" (For this game only: the data folder cannot be written.)")
         self.say(answer)
 
     # -- hints: worked out in the background, the answer so far shown, then the final one ------
@@ -761,7 +786,7 @@ class GameScreen(ForageScreen):
             return
         self.session.hints += 1
         self._early = None
-        self.say(f"Hint: looking for a good placement{ELLIPSIS}")
+        self.say(_("Hint: looking for a good placement{ellipsis}").format(ellipsis=ELLIPSIS))
         key = (self._serial, tuple(game.moves))
         snapshot = self.session.snapshot()
         self.run_worker(self._find_hint(key, snapshot), exclusive=True, group="hint")
@@ -778,7 +803,7 @@ class GameScreen(ForageScreen):
         try:
             found = await services_of(self.app).hint(game, so_far)
         except POOL_ERRORS as error:
-            self.say(f"No hint: {pool_problem(error)}.")
+            self.say(_("No hint: {problem}.").format(problem=pool_problem(error)))
             return
         self._hint_ready(key, found)
 
@@ -789,7 +814,7 @@ class GameScreen(ForageScreen):
         if key != (self._serial, tuple(self.session.game.moves)):
             return
         if found is None:
-            self.say("No placement to suggest.")
+            self.say(_("No placement to suggest."))
             return
         early, self._early = self._early, None
         if found.final and early is not None and self.session.cursor != early:
@@ -814,15 +839,24 @@ class GameScreen(ForageScreen):
             game = self.session.game
             more = expected - (game.base + gain)
             name = card_name(game.card(placement.card))
-            later = f", about {more:.0f} more next turn" if game.turn < game.turns else ""
-            if proven:
-                later = f", {more:.0f} more next turn" if game.turn < game.turns else ""
-                later += "; proven best"
-            text = (
-                f"Hint: {name} here, {gain:+d} now{later}."
-                if final  # the headline above says that enter places it
-                else f"Hint so far: {name} here, {gain:+d} now; still checking{ELLIPSIS}"
-            )
+            said = {"card": name, "gain": f"{gain:+d}", "more": f"{more:.0f}"}
+            last = game.turn >= game.turns
+            if not final:  # the headline above says that enter places it
+                text = _("Hint so far: {card} here, {gain} now; still checking{ellipsis}").format(
+                    ellipsis=ELLIPSIS, **said
+                )
+            elif proven and last:
+                text = _("Hint: {card} here, {gain} now; proven best.").format(**said)
+            elif proven:
+                text = _(
+                    "Hint: {card} here, {gain} now, {more} more next turn; proven best."
+                ).format(**said)
+            elif last:
+                text = _("Hint: {card} here, {gain} now.").format(**said)
+            else:
+                text = _("Hint: {card} here, {gain} now, about {more} more next turn.").format(
+                    **said
+                )
             here = self.session.cursor
             assert here is not None
             self._hint = ((self._serial, tuple(self.session.game.moves)), here, text)

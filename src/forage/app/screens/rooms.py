@@ -29,6 +29,7 @@ from forage.app.lettering import shown_code
 from forage.app.screens.base import ForageScreen
 from forage.app.services import services_of
 from forage.app.themes import DEFAULT_MARKS
+from forage.app.view import title_text
 from forage.i18n import _
 from forage.net import server_option
 from forage.net.link import Connection, News, RoomLink, RoomSeen, RoomState, SeatSeen
@@ -242,7 +243,7 @@ def room_name(room: str, day: date | None = None) -> str:
 def title_of(state: RoomState, what: str, day: date | None = None) -> Text:
     """A room screen's title line (``day``: the room is that day's online daily), plain
     text whatever the server named the room."""
-    return Text(f"Forage {DOT} {room_name(state.room, day)} {DOT} {what}")
+    return Text(title_text(f"{room_name(state.room, day)} {DOT} {what}"))
 
 
 def players_text(state: RoomState, marks: Mapping[str, Style] = DEFAULT_MARKS) -> Text:
@@ -254,13 +255,13 @@ def players_text(state: RoomState, marks: Mapping[str, Style] = DEFAULT_MARKS) -
         text.append(f"{index + 1}. ")
         text.append(line.name, "bold" if line.player == state.player else "")
         roles = [
-            *(["host"] if line.player == state.host else []),
-            *(["you"] if line.player == state.player else []),
+            *([_("host")] if line.player == state.host else []),
+            *([_("you")] if line.player == state.player else []),
         ]
         if roles:
-            text.append(f" ({', '.join(roles)})")
+            text.append(_(" ({roles})").format(roles=_(", ").join(roles)))
         if not line.connected:
-            text.append(f"  connection lost{ELLIPSIS}", marks["loss"])
+            text.append(_("  connection lost{ellipsis}").format(ellipsis=ELLIPSIS), marks["loss"])
     return text
 
 
