@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from textual.app import ComposeResult
     from textual.message import Message
 
-    from forage.app.screens.game import GameScreen
+    from forage.app.screens.base import ModeHost
     from forage.app.widgets import HandState, ScoreState, StatusState
     from forage.engine import Outcome
 
@@ -46,9 +46,9 @@ class Mode:
     CSS_PATHS: ClassVar[tuple[Path, ...]] = ()
     """Style sheets the screen loads in this mode, besides the app's."""
 
-    screen: GameScreen
+    screen: ModeHost
 
-    def attach(self, screen: GameScreen) -> None:
+    def attach(self, screen: ModeHost) -> None:
         """Be the mode of ``screen`` (from its construction on)."""
         self.screen = screen
 

@@ -27,6 +27,7 @@ from forage.app.base import ForageBaseApp
 from forage.app.describe import DOT, ELLIPSIS, card_name, clock_time
 from forage.app.keeper import Forgetful, Keeper
 from forage.app.modes.base import Mode
+from forage.app.screens.base import ModeHost
 from forage.app.screens.game import GameScreen
 from forage.app.screens.rooms import (
     PANEL_CELLS,
@@ -144,7 +145,7 @@ class RoomMode(Mode):
         """The lines of the players last shown (the panel is laid out for them once the
         players' widget is as tall)."""
 
-    def attach(self, screen: GameScreen) -> None:
+    def attach(self, screen: ModeHost) -> None:
         """Be the mode of ``screen``, which follows the app's room."""
         super().attach(screen)
         self.room_watch = RoomWatch(screen)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Final
+from abc import abstractmethod
+from typing import TYPE_CHECKING, Final
 
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
@@ -10,6 +11,9 @@ from textual.widgets import Static
 from forage.adapters.textual import release_styles_caches, use_line_compositor
 from forage.i18n import _
 from forage.screen_size import MIN_COLUMNS, MIN_ROWS
+
+if TYPE_CHECKING:
+    from forage.app.session import Session
 
 WIDE_COLUMNS: Final = 110
 """From this width the screens lay out side by side (the ``-wide`` class)."""
@@ -76,3 +80,40 @@ class ForageModal(ModalScreen[str]):
     def on_unmount(self) -> None:
         """Let Textual forget this dialog's drawn lines (see ``release_styles_caches``)."""
         release_styles_caches()
+
+
+class ModeHost(ForageScreen):
+    """The game screen as its modes see it (``forage.app.modes``): the session it plays and
+    what a mode may ask of it. :class:`forage.app.screens.game.GameScreen` is the one."""
+
+    session: Session
+    """The game being played, and how it came to be."""
+
+    @property
+    @abstractmethod
+    def last_note(self) -> str:
+        """What the last drop (or undo, redo) did, or the note kept since."""
+
+    @abstractmethod
+    def changed(self) -> None:
+        """Note that the game or the cursor changed."""
+
+    @abstractmethod
+    def say(self, text: str) -> None:
+        """Answer a key on the status bar's last line."""
+
+    @abstractmethod
+    def keep_note(self, text: str, tone: str = "note") -> None:
+        """Say what happened on the status bar's last line until the next drop says."""
+
+    @abstractmethod
+    def place_card(self) -> None:
+        """Place the card; an illegal spot is refused with its reason."""
+
+    @abstractmethod
+    def save_and_quit(self) -> None:
+        """Save the game and leave."""
+
+    @abstractmethod
+    def load(self, session: Session) -> None:
+        """Play another session on this screen."""

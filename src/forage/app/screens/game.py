@@ -33,7 +33,7 @@ from forage.app.describe import (
 from forage.app.keeper import Keeper, tell_save_news
 from forage.app.modes.base import Mode
 from forage.app.modes.solo import SoloMode
-from forage.app.screens.base import ForageScreen, too_small_notice
+from forage.app.screens.base import ModeHost, too_small_notice
 from forage.app.services import services_of
 from forage.app.session import Session
 from forage.app.themes import next_theme, palette_name
@@ -93,7 +93,7 @@ class GameWidgets(NamedTuple):
     status: StatusBar
 
 
-class GameScreen(ForageScreen):
+class GameScreen(ModeHost):
     """Play a game with the keyboard (or the mouse); every rule comes from the engine; what
     differs between a game of one's own, a lesson, a puzzle and a room's game is the screen's
     mode (``forage.app.modes``)."""
