@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import greedy, place_by_action, place_quickly, play_out_quickly, session_of, sync
+from app_helpers import (
+    greedy,
+    place_by_action,
+    place_quickly,
+    play_out_quickly,
+    saved,
+    session_of,
+    sync,
+)
 from terminal import Terminal
 
 from forage.app import saves
@@ -395,7 +403,8 @@ async def test_a_finished_game_kept_nowhere_is_not_given_up_by_a_new_game(
     app = ForageApp(seed=4, offer_resume=False, recorder=Recorder("di"))
     async with app.run_test(size=(100, 40)) as pilot:
         session = await to_the_last_placement(pilot, app)
-        saved = json.loads((forage_home / SAVE_NAME).read_text())
+        await saved(pilot, app)
+        kept_save = json.loads((forage_home / SAVE_NAME).read_text())
         with monkeypatch.context() as disk:
             full_disk(disk)
             await place_quickly(pilot, app)
@@ -410,7 +419,8 @@ async def test_a_finished_game_kept_nowhere_is_not_given_up_by_a_new_game(
             await pilot.press("n")  # no: keep it
             await pilot.pause()
             assert session_of(app) is session and session.game.is_over()
-            assert json.loads((forage_home / SAVE_NAME).read_text()) == saved
+            await saved(pilot, app)
+            assert json.loads((forage_home / SAVE_NAME).read_text()) == kept_save
             assert kept_files(forage_home) == []
         await pilot.press("n")  # room again: kept in its own file, then the new game
         await pilot.pause()
@@ -430,7 +440,7 @@ async def test_a_finished_game_only_in_the_save_becomes_its_own_file_before_a_ne
         with monkeypatch.context() as disk:
             disk.setattr(saves.SaveSlot, "keep_finished", lambda self, data: None)
             await place_quickly(pilot, app)
-            await pilot.pause()
+            await saved(pilot, app)
             assert json.loads((forage_home / SAVE_NAME).read_text())["moves"] == [
                 p.notation() for p in session.game.moves
             ]

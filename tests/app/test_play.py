@@ -214,6 +214,7 @@ async def test_record_file_is_written_after_every_placement(tmp_path: Path) -> N
         for count in (1, 2):
             await drive_to(pilot, app, greedy(session).placement)
             await pilot.press("enter")
+            await saved(pilot, app)
             game, refusal = load_game(record.read_text())
             assert refusal is None
             assert game.moves == session.game.moves
@@ -230,6 +231,7 @@ async def test_record_to_a_symlink_writes_its_target(tmp_path: Path, shape: str)
         session = session_of(app)
         await drive_to(pilot, app, greedy(session).placement)
         await pilot.press("enter")
+        await saved(pilot, app)
         assert link.is_symlink()
         game, refusal = load_game(target.read_text())
         assert refusal is None and game.moves == session.game.moves
