@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from forage.i18n import ENVIRONMENT, LANGUAGES
+from forage.settings import load_settings, save_settings
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -53,8 +54,6 @@ def language_name(code: str) -> str:
 def keep_language(code: str) -> bool:
     """Keep ``code`` as the player's language in settings.json; whether it could be
     written."""
-    from forage.settings import load_settings, save_settings
-
     return save_settings(dataclasses.replace(load_settings(), language=code))
 
 

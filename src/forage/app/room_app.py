@@ -47,6 +47,7 @@ class RoomApp(ForageBaseApp):
     @property
     def session(self) -> Session | None:
         """The session of the room's game, while its screen is showing."""
+        # The lobby is the room's first frame: the game's screen loads once the room starts.
         from forage.app.modes.room import RoomMode
         from forage.app.screens.game import GameScreen
 
@@ -62,6 +63,7 @@ class RoomApp(ForageBaseApp):
 
     async def _keep_and_stop(self, code: int) -> None:
         """Keep the room's game as left (once the history has it), then leave."""
+        # The lobby is the room's first frame: the game's screen loads once the room starts.
         from forage.app.modes.room import RoomMode
         from forage.app.screens.game import GameScreen
 
