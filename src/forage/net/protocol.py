@@ -95,6 +95,13 @@ class ErrorCode(StrEnum):
     TOO_LARGE = "too-large"
 
 
+BUSY_TEXT: Final = (
+    "the server's database is slow: what happens is told once it is stored (nothing to resend)"
+)
+"""The ``busy`` notice's text: the answer is on its way."""
+GAVE_UP_TEXT: Final = "the server cannot store anything now: connect again in a moment"
+"""The last ``busy`` notice's text, before the server closes the connection (1013)."""
+
 CLOSING: Final = frozenset({ErrorCode.RATE, ErrorCode.TOO_LARGE})
 """The errors after which the server closes the connection."""
 REPLACED: Final = 4001
