@@ -27,8 +27,15 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "forage"
 LOCALE = PACKAGE / "locale"
 TEMPLATE = LOCALE / "forage.pot"
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
-"""The functions of ``forage.i18n`` whose arguments are the strings to translate."""
+KEYWORDS = {
+    "_": None,
+    "N_": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "Problem": None,
+}
+"""The functions of ``forage.i18n`` whose arguments are the strings to translate, and
+``forage.files.Problem`` (the root layer's sentences, marked as ``N_`` marks them)."""
 
 
 def extract() -> Catalog:

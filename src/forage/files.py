@@ -2,6 +2,10 @@
 went wrong, whether a file can be written, and writing atomically (a temporary file, then a
 rename) through symbolic links, never over a device, a pipe or a socket. Part of the root
 layer: it imports nothing of forage's.
+
+Each message is a :class:`Problem`: the English sentence itself (what a log, a JSON output
+or a comparison reads) that keeps the message it was made from, so that
+:func:`forage.wording.shown` can show it in the player's language.
 """
 
 from __future__ import annotations
@@ -12,7 +16,23 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+
+
+class Problem(str):
+    """A problem's sentence in English (the string itself) with the message it was made from
+    and its fields' values; ``Problem(...)`` marks the message for translation as ``N_``
+    does (scripts/catalogue.py), and :func:`forage.wording.shown` translates it."""
+
+    message: str
+    values: Mapping[str, object]
+
+    def __new__(cls, message: str, **values: object) -> Problem:
+        """The sentence ``message`` with its named fields filled in."""
+        made = super().__new__(cls, message.format(**values))
+        made.message, made.values = message, values
+        return made
 
 
 def number_problem(error: ValueError, otherwise: str | None = None) -> str:
@@ -22,27 +42,32 @@ def number_problem(error: ValueError, otherwise: str | None = None) -> str:
     ``otherwise`` (by default, its own message).
     """
     if "int_max_str_digits" in str(error):
-        return f"a number has more than {sys.get_int_max_str_digits()} digits"
+        digits = sys.get_int_max_str_digits()
+        return Problem("a number has more than {digits} digits", digits=digits)
     return str(error) if otherwise is None else otherwise
 
 
 def json_problem(error: json.JSONDecodeError) -> str:
     """A few words on where JSON text stops making sense: ``not valid JSON (... at line 1)``."""
-    return f"not valid JSON ({error.msg.removesuffix(' at')} at line {error.lineno})"
+    return Problem(
+        "not valid JSON ({problem} at line {line})",
+        problem=error.msg.removesuffix(" at"),
+        line=error.lineno,
+    )
 
 
 def os_problem(error: OSError) -> str:
     """A few words on why a file could not be read or written."""
     if isinstance(error, NotADirectoryError | FileExistsError):
-        return f"a file is in the way of the folder {error.filename}"
+        return Problem("a file is in the way of the folder {folder}", folder=error.filename)
     if isinstance(error, IsADirectoryError):  # a rename names the target second
-        return f"{error.filename2 or error.filename} is a folder, not a file"
+        return Problem("{path} is a folder, not a file", path=error.filename2 or error.filename)
     if isinstance(error, PermissionError):
-        return "not allowed to write there (permission denied)"
+        return Problem("not allowed to write there (permission denied)")
     if error.errno == errno.ENOSPC:
-        return "the disk is full"
+        return Problem("the disk is full")
     if error.errno == errno.EROFS:
-        return "the file system is read-only"
+        return Problem("the file system is read-only")
     return error.strerror or str(error)
 
 
@@ -50,14 +75,15 @@ class NotAFileError(OSError):
     """A path to be written names a device, a pipe (FIFO) or a socket, never replaced."""
 
 
-def _special_kind(mode: int) -> str | None:
-    """What a file of this mode is when it is a device, a pipe or a socket; else None."""
+def _special_kind(mode: int) -> Problem | None:
+    """Why a file of this mode is not written when it is a device, a pipe or a socket; else
+    None."""
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return Problem("is a device, not a file")
     if stat.S_ISFIFO(mode):
-        return "a pipe (FIFO)"
+        return Problem("is a pipe (FIFO), not a file")
     if stat.S_ISSOCK(mode):
-        return "a socket"
+        return Problem("is a socket, not a file")
     return None
 
 
@@ -72,7 +98,7 @@ def write_target(path: Path) -> Path:
         return target
     kind = _special_kind(mode)
     if kind is not None:
-        raise NotAFileError(errno.EINVAL, f"is {kind}, not a file", str(path))
+        raise NotAFileError(errno.EINVAL, kind, str(path))
     return target
 
 
@@ -91,9 +117,9 @@ def write_problem(path: Path) -> str | None:
     try:
         target = write_target(path)
         if target.is_dir():
-            return "is a folder, not a file"
+            return Problem("is a folder, not a file")
         if target.exists() and not _writable(target):
-            return "the file is read-only"
+            return Problem("the file is read-only")
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         os.close(fd)

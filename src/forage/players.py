@@ -6,19 +6,23 @@ from __future__ import annotations
 import getpass
 from typing import Final
 
+from forage.i18n import N_
+from forage.wording import SaidError, said
+
 MAX_PLAYER: Final = 40
 """The longest player name, in characters."""
 
 
 def check_player(name: str) -> str:
-    """A player name, trimmed; raises ValueError if it is empty, too long or unprintable."""
+    """A player name, trimmed; raises ValueError (a :class:`~forage.wording.SaidError`) if
+    it is empty, too long or unprintable."""
     trimmed = name.strip()
     if not trimmed:
-        raise ValueError("a player name cannot be empty")
+        raise SaidError(said(N_("a player name cannot be empty")))
     if len(trimmed) > MAX_PLAYER:
-        raise ValueError(f"a player name has at most {MAX_PLAYER} characters")
+        raise SaidError(said(N_("a player name has at most {count} characters"), count=MAX_PLAYER))
     if not trimmed.isprintable():
-        raise ValueError("a player name cannot hold control characters")
+        raise SaidError(said(N_("a player name cannot hold control characters")))
     return trimmed
 
 

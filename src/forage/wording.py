@@ -4,14 +4,17 @@ player reads it.
 An error that reaches both a player's screen and a ``--json`` output (a record's problem
 in ``forage replay``) carries its sentence as :class:`Said`, a gettext message and its
 fields: ``str()`` is the English (the same bytes in every language, as the JSON needs),
-:meth:`Said.translated` the player's language.
+:meth:`Said.translated` the player's language. The root layer's file problems
+(:class:`forage.files.Problem`, English strings that keep their message) are shown
+translated by :func:`shown` too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from forage.files import Problem
 from forage.i18n import _
 
 
@@ -50,10 +53,25 @@ class SaidError(ValueError):
         return self.said.translated()
 
 
+def listed(items: Sequence[str], message: str) -> Said | str:
+    """Items joined two by two by ``message`` (marked ``N_``, with the fields ``{item}`` and
+    ``{rest}``: ``"{item} or {rest}"``), so that each language joins them its own way."""
+    if len(items) <= 1:
+        return "".join(items)
+    return said(message, item=items[0], rest=listed(items[1:], message))
+
+
 def shown(value: object) -> str:
     """A value as the player reads it: one that can say itself translated (a :class:`Said`,
-    a :class:`SaidError`, a record's error) so, anything else as ``str()`` gives it."""
+    a :class:`SaidError`, a record's error, a file's :class:`~forage.files.Problem`, an
+    exception whose one argument is one of those) so, anything else as ``str()`` gives it."""
     translated = getattr(value, "translated", None)
     if callable(translated):
         return str(translated())
+    if isinstance(value, Problem):
+        return Said(value.message, value.values).translated()
+    if isinstance(value, BaseException) and len(value.args) == 1:
+        (argument,) = value.args
+        if isinstance(argument, Problem | Said):
+            return shown(argument)
     return str(value)

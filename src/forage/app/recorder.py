@@ -24,6 +24,7 @@ from forage.app.saves import parse_save
 from forage.app.session import Session
 from forage.carddata import standard_deck
 from forage.engine import Deal, Game
+from forage.i18n import _, ngettext
 
 if TYPE_CHECKING:  # the history (SQLite) is imported when first used, not at start-up
     from forage.ai.par import ParResult
@@ -358,21 +359,30 @@ SHOWN_FILES: Final = 3
 def kept_line(found: Sequence[Recorded]) -> str:
     """What to say of the kept games the history now has (at least one)."""
     if len(found) == 1:
-        return (
-            f"The finished game of last time (final {found[0].game.final}) is in your history now."
+        return _("The finished game of last time (final {final}) is in your history now.").format(
+            final=found[0].game.final
         )
     best = max(r.game.final for r in found)
-    return (
-        f"The {len(found)} finished games of last time (best final {best}) are in your history now."
-    )
+    return _(
+        "The {count} finished games of last time (best final {best}) are in your history now."
+    ).format(count=len(found), best=best)
 
 
 def kept_unreadable_line(paths: Sequence[Path]) -> str:
     """What to say of the kept files that hold no finished game (at least one): they stay."""
-    games = "1 kept game" if len(paths) == 1 else f"{len(paths)} kept games"
     names = ", ".join(p.name for p in paths[:SHOWN_FILES])
-    more = f" and {len(paths) - SHOWN_FILES} more" if len(paths) > SHOWN_FILES else ""
-    return f"{games} could not be read: {names}{more} left in {paths[0].parent}."
+    count, folder = len(paths), paths[0].parent
+    if count > SHOWN_FILES:
+        return ngettext(
+            "{count} kept game could not be read: {names} and {more} more left in {folder}.",
+            "{count} kept games could not be read: {names} and {more} more left in {folder}.",
+            count,
+        ).format(count=count, names=names, more=count - SHOWN_FILES, folder=folder)
+    return ngettext(
+        "{count} kept game could not be read: {names} left in {folder}.",
+        "{count} kept games could not be read: {names} left in {folder}.",
+        count,
+    ).format(count=count, names=names, folder=folder)
 
 
 def score_changes(record: str) -> list[int]:

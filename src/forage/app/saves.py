@@ -29,8 +29,9 @@ from typing import IO, Any, Final, NamedTuple, TypeVar
 
 from forage.engine import Deal
 from forage.files import json_problem, number_problem, os_problem, write_atomic
-from forage.i18n import _
+from forage.i18n import N_, _
 from forage.paths import data_dir
+from forage.wording import said, shown
 
 SAVE_FORMAT: Final = "forage-save/1"
 SAVE_NAME: Final = "current-game.json"
@@ -82,30 +83,36 @@ def parse_save(data: object) -> SaveData:
     from forage.record import deal_from_code
 
     if not isinstance(data, dict):
-        raise UnreadableSave("not a forage save file")
+        raise UnreadableSave(said(N_("not a forage save file")))
     found = data.get("format")
     if found != SAVE_FORMAT:
         if isinstance(found, str) and found.startswith("forage-save/"):
-            raise UnreadableSave(f"written by another version of forage ({found})")
-        raise UnreadableSave("not a forage save file")
+            raise UnreadableSave(
+                said(N_("written by another version of forage ({found})"), found=found)
+            )
+        raise UnreadableSave(said(N_("not a forage save file")))
     code, seed, deck, moves = (data.get(k) for k in ("deal", "seed", "deck", "moves"))
     if not isinstance(code, str):
-        raise UnreadableSave("deal: not a deal code")
+        raise UnreadableSave(said(N_("deal: not a deal code")))
     try:
         deal = deal_from_code(code)
     except ValueError as exc:
-        raise UnreadableSave(f"deal: {exc}") from None
+        raise UnreadableSave(said(N_("deal: {problem}"), problem=exc)) from None
     if seed is not None and not _whole(seed):
-        raise UnreadableSave(f"seed: not a whole number ({json.dumps(seed)[:20]})")
+        raise UnreadableSave(
+            said(N_("seed: not a whole number ({seed})"), seed=json.dumps(seed)[:20])
+        )
     deck = 1 if deck is None else deck
     if not _whole(deck) or deck not in (1, 2):
-        raise UnreadableSave(f"deck: should be 1 or 2 ({json.dumps(deck)[:20]})")
+        raise UnreadableSave(
+            said(N_("deck: should be 1 or 2 ({deck})"), deck=json.dumps(deck)[:20])
+        )
     challenge = deal.recipes is not None
     if seed is not None and Deal.from_seed(seed, recipes=challenge, deck=deck) != deal:
-        raise UnreadableSave("seed: its deal differs from deal")
+        raise UnreadableSave(said(N_("seed: its deal differs from deal")))
     moves = [] if moves is None else moves
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise UnreadableSave("moves: not a list of placements")
+        raise UnreadableSave(said(N_("moves: not a list of placements")))
     return SaveData(deal, seed, deck, tuple(moves), **_about(data))
 
 
@@ -235,7 +242,7 @@ class SaveSlot:
             self.folder.mkdir(parents=True, exist_ok=True)
             handle = (self.folder / LOCK_NAME).open("a+", encoding="utf-8")
         except OSError as exc:
-            reason = os_problem(exc)
+            reason = shown(os_problem(exc))
             self._failed(
                 "save",
                 _("The game cannot be saved in {folder}: {reason}.").format(
@@ -289,22 +296,24 @@ class SaveSlot:
                 _(
                     "The saved game in {folder} cannot be read ({problem}): it is left as it "
                     "is, and this game is not saved."
-                ).format(folder=self.folder, problem=os_problem(exc))
+                ).format(folder=self.folder, problem=shown(os_problem(exc)))
             )
             return None
         try:
             data = json.loads(raw.decode("utf-8"))
             if not isinstance(data, dict):
-                raise UnreadableSave("not a forage save file")
+                raise UnreadableSave(said(N_("not a forage save file")))
             return build(data)
         except UnicodeDecodeError:
-            self.set_aside("not a text file")
+            self.set_aside(_("not a text file"))
         except RecursionError:
-            self.set_aside("JSON nested too deeply")
+            self.set_aside(_("JSON nested too deeply"))
         except json.JSONDecodeError as exc:
-            self.set_aside(json_problem(exc))
+            self.set_aside(shown(json_problem(exc)))
+        except UnreadableSave as exc:
+            self.set_aside(shown(exc))
         except (ValueError, KeyError, TypeError) as exc:
-            self.set_aside(number_problem(exc) if isinstance(exc, ValueError) else str(exc))
+            self.set_aside(shown(number_problem(exc)) if isinstance(exc, ValueError) else str(exc))
         return None
 
     def set_aside(self, reason: str) -> Path | None:
@@ -326,7 +335,7 @@ class SaveSlot:
                 _(
                     "The saved game could not be read ({reason}) nor moved aside ({problem}): "
                     "it is left as it is, and this game is not saved."
-                ).format(reason=reason, problem=os_problem(exc))
+                ).format(reason=reason, problem=shown(os_problem(exc)))
             )
             return None
         self._tell(
@@ -352,7 +361,7 @@ class SaveSlot:
                 else:
                     write_atomic(self.path, json.dumps(data, indent=1) + "\n")
         except OSError as exc:
-            reason = os_problem(exc)
+            reason = shown(os_problem(exc))
             self._failed(
                 "save", _("The game cannot be saved: {reason}.").format(reason=reason), reason
             )
@@ -375,7 +384,7 @@ class SaveSlot:
                 write_atomic(target, json.dumps(data, indent=1) + "\n")
                 self.path.unlink(missing_ok=True)
         except OSError as exc:
-            reason = os_problem(exc)
+            reason = shown(os_problem(exc))
             self._failed(
                 "save",
                 _("The finished game cannot be kept: {reason}.").format(reason=reason),
@@ -427,11 +436,11 @@ class SaveSlot:
             self._failed(
                 "record",
                 _("The record {path} cannot be written: {problem}.").format(
-                    path=path, problem=os_problem(exc)
+                    path=path, problem=shown(os_problem(exc))
                 ),
             )
             return False
-        self._worked("record", f"The record {path} is written again.")
+        self._worked("record", _("The record {path} is written again.").format(path=path))
         return True
 
 

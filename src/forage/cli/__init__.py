@@ -77,7 +77,7 @@ def _whole(text: str) -> int:
         from forage.files import number_problem  # tempfile: only for a bad number
 
         problem = number_problem(exc, _("not a whole number"))
-        raise argparse.ArgumentTypeError(f"{problem}: {shortened(text)!r}") from None
+        raise argparse.ArgumentTypeError(f"{shown(problem)}: {shortened(text)!r}") from None
 
 
 def _seed(text: str) -> int:

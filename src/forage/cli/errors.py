@@ -173,10 +173,11 @@ def deal_option(code: str, option: str = "--deal") -> Deal:
 def writable_file(path: str, option: str = "--record") -> Path:
     """A file the command will write, checked before it starts; BadInput if it cannot be."""
     from forage.files import write_problem  # tempfile, not for --help
+    from forage.wording import shown
 
     if not path.strip():
         raise BadInput(_("{option}: no file name given").format(option=option))
     problem = write_problem(Path(path))
     if problem is not None:
-        raise BadInput(f"{option} {path}: {problem}")
+        raise BadInput(f"{option} {path}: {shown(problem)}")
     return Path(path)

@@ -82,7 +82,7 @@ def export_command(game_id: int, path: str | None) -> int:
     try:
         write_atomic(target, text)
     except OSError as exc:
-        raise BadInput(f"--export FILE {target}: {os_problem(exc)}") from None
+        raise BadInput(f"--export FILE {target}: {shown(os_problem(exc))}") from None
     print(
         _("Game {id}'s record written to {path}; watch it with: forage review {path}").format(
             id=game_id, path=target

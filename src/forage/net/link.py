@@ -35,11 +35,15 @@ from typing import Final
 import aiohttp
 
 from forage.engine import Placement
+from forage.engine.rules import REASON_TEXT, Reason
 from forage.files import os_problem
+from forage.i18n import N_, _
 from forage.net import ROOMS_CLIENT_VARIABLE, ROOMS_SERVER_VARIABLE
 from forage.net.client import Closed, PlayerGame, RoomClient
 from forage.net.identity import Seat, forget_seat, keep_seat
 from forage.net.protocol import (
+    BUSY_TEXT,
+    GAVE_UP_TEXT,
     REPLACED,
     BadMessage,
     BusyOut,
@@ -91,13 +95,70 @@ class Unreachable(Exception):
     """No rooms server answered at an address; the message says why, in one line."""
 
 
-class Refused(Exception):
-    """The server refused to open or join a room: its error ``code`` and one-line message."""
+ERROR_TEXT: Final[dict[str, str]] = {
+    ErrorCode.BAD_MESSAGE: N_("it could not take that message"),
+    ErrorCode.NO_ROOM: N_("no room has that code (it may have ended)"),
+    ErrorCode.NAME_TAKEN: N_("that name is taken: choose another"),
+    ErrorCode.NOT_HOST: N_("only the host can do that"),
+    ErrorCode.NOT_STARTED: N_("the room has not started, or has too few players to start"),
+    ErrorCode.STARTED: N_("the room has already started"),
+    ErrorCode.FULL: N_("the room is full"),
+    ErrorCode.ILLEGAL: N_("that placement is not allowed"),
+    ErrorCode.ALREADY_PLACED: N_("you have already placed this turn"),
+    ErrorCode.STALE_TURN: N_("that turn is over: the room has moved on"),
+    ErrorCode.PLAYED: N_("you have played today's online daily"),
+    ErrorCode.RATE: N_("too many messages: slow down"),
+    ErrorCode.TOO_LARGE: N_("a message was too large"),
+}
+"""What each error code of the server says to a player, in their language (the server's
+own text is English, the same in every language: a code not here is shown as it)."""
+BUSY_TOLD: Final[dict[str, str]] = {
+    BUSY_TEXT: N_(
+        "the server's database is slow: what happens is told once it is stored (nothing to resend)"
+    ),
+    GAVE_UP_TEXT: N_("the server cannot store anything now: connect again in a moment"),
+}
+"""The server's ``busy`` notices, in the player's language."""
 
-    def __init__(self, code: str, message: str) -> None:
-        """The server's error code and message."""
+
+def _in_language(message: str, english: str) -> str:
+    """``message`` (marked ``N_``) in the player's language, or the server's ``english``
+    where there is no translation (English itself: the server's words, with their
+    details)."""
+    translated = _(message)
+    return english if translated == message else translated
+
+
+def error_told(code: str, message: str, reason: str | None = None) -> str:
+    """What the server's error says, in the player's language: the sentence of its code
+    (an illegal placement's R11 reason), else the server's own text."""
+    if code == ErrorCode.ILLEGAL and reason in tuple(Reason):
+        return _in_language(REASON_TEXT[Reason(reason)], message)
+    known = ERROR_TEXT.get(code)
+    return message if known is None else _in_language(known, message)
+
+
+def told(message: ErrorOut | BusyOut) -> str:
+    """What an ``error`` or ``busy`` message says, in the player's language."""
+    if isinstance(message, BusyOut):
+        known = BUSY_TOLD.get(message.message)
+        return message.message if known is None else _in_language(known, message.message)
+    return error_told(message.code, message.message, message.reason)
+
+
+class Refused(Exception):
+    """The server refused to open or join a room: its error ``code``, one-line message (the
+    server's English, ``str()``) and, for ``illegal``, its reason."""
+
+    def __init__(self, code: str, message: str, reason: str | None = None) -> None:
+        """The server's error code, message and reason."""
         self.code = code
+        self.reason = reason
         super().__init__(message)
+
+    def translated(self) -> str:
+        """The refusal in the player's language."""
+        return error_told(self.code, str(self), self.reason)
 
 
 @dataclass(frozen=True)
@@ -459,7 +520,7 @@ class RoomLink:
             raise Unreachable(unreachable_line(self.server, error)) from None
         if isinstance(answer, ErrorOut):
             await client.close()
-            raise Refused(answer.code, answer.message)
+            raise Refused(answer.code, answer.message, answer.reason)
         self.state = RoomState()
         try:
             self._take(answer)
@@ -662,7 +723,7 @@ class RoomLink:
                 continue
             if isinstance(answer, ErrorOut):
                 await client.close()
-                self.problem = answer.message
+                self.problem = told(answer)
                 if answer.code == ErrorCode.NO_ROOM:
                     self._forget_seat(self.state.room)
                     self.connection = Connection.GONE

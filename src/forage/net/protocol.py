@@ -45,8 +45,10 @@ from pydantic import (
 
 from forage.engine import Placement, Score
 from forage.engine.deal import DECK_SIZE
+from forage.i18n import N_
 from forage.players import MAX_PLAYER, check_player
 from forage.record import DeckIn, MouseIn, MoveIn, RecordError, placement_json, placement_of
+from forage.wording import SaidError, listed, said
 
 MAX_MESSAGE_BYTES: Final = 64 * 1024
 """The largest message either side sends, in bytes of UTF-8; a larger one is ``too-large``."""
@@ -92,6 +94,13 @@ class ErrorCode(StrEnum):
     RATE = "rate"
     TOO_LARGE = "too-large"
 
+
+BUSY_TEXT: Final = (
+    "the server's database is slow: what happens is told once it is stored (nothing to resend)"
+)
+"""The ``busy`` notice's text: the answer is on its way."""
+GAVE_UP_TEXT: Final = "the server cannot store anything now: connect again in a moment"
+"""The last ``busy`` notice's text, before the server closes the connection (1013)."""
 
 CLOSING: Final = frozenset({ErrorCode.RATE, ErrorCode.TOO_LARGE})
 """The errors after which the server closes the connection."""
@@ -221,19 +230,27 @@ def name_scripts(name: str) -> frozenset[str]:
 
 
 def room_name(text: str) -> str:
-    """A player's name in a room, trimmed; raises ValueError saying what is wrong with it."""
+    """A player's name in a room, trimmed; raises ValueError (a
+    :class:`~forage.wording.SaidError`: English where the protocol sends it, translated where
+    the player reads it) saying what is wrong with it."""
     name = check_player(text)
     marks = sorted(MARKUP & set(name))
     if marks:
-        raise ValueError(f"a player name cannot hold {' or '.join(marks)}")
+        # Translators: {item} and {rest} are characters (or more of this): [ or ] or <
+        held = listed(marks, N_("{item} or {rest}"))
+        raise SaidError(said(N_("a player name cannot hold {marks}"), marks=held))
     if any(_ignorable(char) for char in name):
-        raise ValueError("a player name cannot hold invisible characters")
+        raise SaidError(said(N_("a player name cannot hold invisible characters")))
     if not any(_seen(char) for char in name):
-        raise ValueError("a player name needs a letter, digit or symbol that can be seen")
+        raise SaidError(said(N_("a player name needs a letter, digit or symbol that can be seen")))
     scripts = name_scripts(name)
     if len(scripts) > 1 and not any(scripts <= mixed for mixed in MIXED_SCRIPTS):
-        shown = " and ".join(sorted(s.replace("_", " ").title() for s in scripts))
-        raise ValueError(f"a player name cannot mix scripts ({shown}): write it in one")
+        names = sorted(s.replace("_", " ").title() for s in scripts)
+        # Translators: {item} and {rest} are the names of scripts (or more of this): Latin and Greek
+        mixed = listed(names, N_("{item} and {rest}"))
+        raise SaidError(
+            said(N_("a player name cannot mix scripts ({scripts}): write it in one"), scripts=mixed)
+        )
     return name
 
 

@@ -46,9 +46,11 @@ from forage.net.keeping import Acted, Acting, Action, Keeping, LocalKeeping, Sha
 from forage.net.patience import FaultLog, StoreThreads, persist
 from forage.net.peer import GOING_AWAY, POLICY_VIOLATION, TOO_BIG, TRY_AGAIN_LATER, Peer
 from forage.net.protocol import (
+    BUSY_TEXT,
     CLOSING,
     CODE_ALPHABET,
     CODE_LENGTH,
+    GAVE_UP_TEXT,
     REPLACED,
     BadMessage,
     BusyOut,
@@ -94,10 +96,6 @@ BOARDS_KEPT: Final = 8
 """How many days' boards a server keeps built."""
 LONGEST_TIMER: Final = 600.0
 """The longest a room's timer is set for; one that goes off before the deadline is set again."""
-BUSY_TEXT: Final = (
-    "the server's database is slow: what happens is told once it is stored (nothing to resend)"
-)
-GAVE_UP_TEXT: Final = "the server cannot store anything now: connect again in a moment"
 
 
 def new_code() -> str:

@@ -55,7 +55,8 @@ class RecordError(ValueError):
 
     def translated(self) -> str:
         """The field and its problem, in the player's language."""
-        said = _(self.said) if isinstance(self.said, str) else shown_said(self.said)
+        problem = self.said
+        said = _(problem) if type(problem) is str else shown_said(problem)
         return f"{self.field}: {said}" if self.field else said
 
 

@@ -54,6 +54,7 @@ from forage.engine import Game, Outcome, Placement
 from forage.history.games import now_utc
 from forage.i18n import _
 from forage.net.link import RoomLink, RoomState
+from forage.net.link import told as server_told
 from forage.net.protocol import BusyOut, ErrorOut, TurnOut
 from forage.net.rooms import WAIT_SECONDS
 
@@ -307,9 +308,9 @@ class RoomMode(Mode):
         told = news.message
         if isinstance(told, ErrorOut):
             self.follow_room(force=True)
-            said = _("The server refused that: {message}.").format(message=told.message)
+            said = _("The server refused that: {message}.").format(message=server_told(told))
         elif isinstance(told, BusyOut):
-            said = _("The server says: {message}.").format(message=told.message)
+            said = _("The server says: {message}.").format(message=server_told(told))
         else:
             self.follow_room()
             if isinstance(told, TurnOut) and told.turn > self._announced:

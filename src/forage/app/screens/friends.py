@@ -28,6 +28,7 @@ from forage.net import DEFAULT_SERVER, ROOMS_SERVER_VARIABLE
 from forage.net.identity import seat_in
 from forage.net.link import Refused, Unreachable
 from forage.net.protocol import MAX_NAME, room_code, room_name
+from forage.wording import shown
 
 
 def rooms_server() -> str:
@@ -94,7 +95,7 @@ class FriendsScreen(ForageModal):
         try:
             name = room_name(given)
         except ValueError as exc:
-            self.say(_("Your name: {problem}.").format(problem=exc))
+            self.say(_("Your name: {problem}.").format(problem=shown(exc)))
             return
         typed = self.query_one("#friends-code", Input).value.strip()
         code = room_code(typed) if typed else None
@@ -117,7 +118,8 @@ class FriendsScreen(ForageModal):
                 await link.join(code, name)
         except (Unreachable, Refused) as exc:
             services.room = None
-            self.say(f"{str(exc)[:1].upper()}{str(exc)[1:]}.")
+            refusal = shown(exc)
+            self.say(f"{refusal[:1].upper()}{refusal[1:]}.")
             return
         services.take_name(link.name)  # the data folder's name from now on
         self.dismiss("in")

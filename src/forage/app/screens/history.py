@@ -29,6 +29,7 @@ from forage.history.report import (
 from forage.i18n import _, ngettext
 from forage.paths import data_dir
 from forage.record import load_game
+from forage.wording import shown as shown_said
 
 SHOWN: Final = 200
 """How many of the newest games the screen lists."""
@@ -165,7 +166,8 @@ class HistoryScreen(ForageModal):
             self.tell(Text(_("Not exported: {problem}.").format(problem=exc)))
             return
         except OSError as exc:
-            self.tell(Text(_("Not exported: {problem}.").format(problem=os_problem(exc))))
+            problem = shown_said(os_problem(exc))
+            self.tell(Text(_("Not exported: {problem}.").format(problem=problem)))
             return
         width = self.query_one("#history-note", Static).content_region.width
         self.tell(exported_text(stored.id, target, width))

@@ -29,7 +29,7 @@ from forage.app.themes import marks_of
 from forage.app.widgets.keys import KeyBar
 from forage.i18n import _
 from forage.net import server_option
-from forage.net.link import RoomState
+from forage.net.link import RoomState, told
 from forage.net.protocol import MAX_PLAYERS, MIN_PLAYERS, BusyOut, ErrorOut
 
 LEAVING: Final = _(
@@ -104,7 +104,7 @@ class LobbyScreen(RoomScreen):
         if said is not None:
             self._note = said
         if isinstance(news.message, ErrorOut | BusyOut):
-            self._note = _("The server says: {message}.").format(message=news.message.message)
+            self._note = _("The server says: {message}.").format(message=told(news.message))
         happened = self.what_happened()
         if happened is not None:
             self._note = happened

@@ -45,7 +45,9 @@ from forage.i18n import _
 from forage.net.client import day_board
 from forage.net.daily import Board
 from forage.net.link import Refused, RoomState, Unreachable
+from forage.net.link import told as server_told
 from forage.net.protocol import BusyOut, EndOut, EndReason, ErrorOut, RematchOut, name_key
+from forage.wording import shown as shown_said
 
 if TYPE_CHECKING:
     from forage.engine import Game
@@ -317,7 +319,7 @@ class ResultsScreen(RoomScreen):
         told = message.news.message
         if isinstance(told, ErrorOut | BusyOut):
             self._asked = self._asked and isinstance(told, BusyOut)
-            self._note = _("The server says: {message}.").format(message=told.message)
+            self._note = _("The server says: {message}.").format(message=server_told(told))
         if isinstance(told, RematchOut | ErrorOut | BusyOut):
             self.update_view()
 
@@ -416,7 +418,9 @@ class ResultsScreen(RoomScreen):
         try:
             await self.link.join_rematch()
         except (Unreachable, Refused) as problem:
-            self._note = _("The rematch cannot be joined: {problem}.").format(problem=problem)
+            self._note = _("The rematch cannot be joined: {problem}.").format(
+                problem=shown_said(problem)
+            )
             self.update_view()
             return
         self._follow_rematch()
