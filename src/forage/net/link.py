@@ -150,14 +150,21 @@ class Refused(Exception):
     """The server refused to open or join a room: its error ``code``, one-line message (the
     server's English, ``str()``) and, for ``illegal``, its reason."""
 
-    def __init__(self, code: str, message: str, reason: str | None = None) -> None:
-        """The server's error code, message and reason."""
+    def __init__(
+        self, code: str, message: str, reason: str | None = None, own: bool = False
+    ) -> None:
+        """The server's error code, message and reason (``own``: a refusal the client
+        makes itself, its message marked ``N_``, said as it is rather than by its code)."""
         self.code = code
         self.reason = reason
+        self.own = own
         super().__init__(message)
 
     def translated(self) -> str:
         """The refusal in the player's language."""
+        if self.own:
+            message: str = self.args[0]  # marked N_ where it was raised
+            return _(message)
         return error_told(self.code, str(self), self.reason)
 
 
@@ -393,24 +400,38 @@ async def _connect(server: str) -> RoomClient:
 def unreachable_line(server: str, error: BaseException) -> str:
     """Why a server could not be reached, in one line."""
     if isinstance(error, BadMessage):
-        return f"{server} sent something unreadable ({error})"
+        return _("{server} sent something unreadable ({error})").format(server=server, error=error)
     if isinstance(error, aiohttp.ClientConnectorCertificateError):  # also a ValueError
         problem = error.certificate_error
         why = getattr(problem, "verify_message", None) or problem
-        return f"cannot reach {server}: its TLS certificate is not trusted ({why})"
+        return _("cannot reach {server}: its TLS certificate is not trusted ({why})").format(
+            server=server, why=why
+        )
     if isinstance(error, aiohttp.ClientSSLError):
-        return f"cannot reach {server}: TLS failed ({error.os_error})"
+        return _("cannot reach {server}: TLS failed ({why})").format(
+            server=server, why=error.os_error
+        )
     if isinstance(error, aiohttp.InvalidURL | ValueError):
-        return f"not a server address: {server!r} (give one as http://HOST:PORT)"
+        return _("not a server address: {server} (give one as http://HOST:PORT)").format(
+            server=repr(server)
+        )
     if isinstance(error, aiohttp.WSServerHandshakeError):
-        return f"{server} answers, but serves no rooms at /play (HTTP {error.status})"
+        return _("{server} answers, but serves no rooms at /play (HTTP {status})").format(
+            server=server, status=error.status
+        )
     if isinstance(error, TimeoutError):
-        return f"no answer from {server} within {CONNECT_SECONDS:.0f} s"
+        return _("no answer from {server} within {seconds} s").format(
+            server=server, seconds=f"{CONNECT_SECONDS:.0f}"
+        )
     if isinstance(error, aiohttp.ClientConnectorError):
         number = error.os_error.errno
         why = os.strerror(number) if number else str(error.os_error)
-        return f"cannot reach {server} ({why.lower()}): is forage serve running there?"
-    return f"cannot reach {server} ({error.__class__.__name__}: {error})"
+        return _("cannot reach {server} ({why}): is forage serve running there?").format(
+            server=server, why=why.lower()
+        )
+    return _("cannot reach {server} ({why})").format(
+        server=server, why=f"{error.__class__.__name__}: {error}"
+    )
 
 
 class RoomLink:
@@ -564,7 +585,7 @@ class RoomLink:
         told), under the same name, on a new connection; raises Unreachable or Refused."""
         offer = self.state.rematch
         if offer is None:
-            raise Refused(ErrorCode.NO_ROOM, "the host has opened no new room")
+            raise Refused(ErrorCode.NO_ROOM, N_("the host has opened no new room"), own=True)
         await self.close()
         await self.join(offer.room, self.name)
 
@@ -687,7 +708,7 @@ class RoomLink:
                 replaced = isinstance(error, Closed) and error.code == REPLACED
             await self._drop()
             if replaced:  # taking it back would take it from the other connection in turn
-                self.problem = "another connection of yours took your place in it"
+                self.problem = _("another connection of yours took your place in it")
                 self.connection = Connection.GONE
                 self._tell(News(connection=Connection.GONE))
                 return
@@ -778,9 +799,9 @@ async def _place(client: RoomClient, pending: Pending) -> None:
 def _why(error: BaseException) -> str:
     """A lost connection's cause, in a few words."""
     if isinstance(error, Closed):
-        return "the server closed the connection"
+        return _("the server closed the connection")
     if isinstance(error, TimeoutError):
-        return "the server stopped answering"
+        return _("the server stopped answering")
     if isinstance(error, BadMessage):
-        return f"the server sent something unreadable ({error})"
-    return f"the connection broke ({error.__class__.__name__})"
+        return _("the server sent something unreadable ({error})").format(error=error)
+    return _("the connection broke ({kind})").format(kind=error.__class__.__name__)
