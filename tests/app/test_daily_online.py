@@ -54,7 +54,7 @@ async def place_one(pilot: Pilot[int], app: RoomApp) -> None:
         pilot,
         lambda: (
             isinstance(app.screen, ResultsScreen)
-            or (in_room(app.screen) and room_mode(app.screen).state.turn > turn)
+            or (in_room(app.screen) and room_mode(app.screen).room_watch.state.turn > turn)
         ),
     )
 

@@ -325,7 +325,7 @@ def test_a_recipe_room_of_eight_shows_everyone_says_what_happens_and_times_the_w
                 await settle(pilot, lambda: any("Hal left the room" in n for n in notes))
                 for name in OTHERS:
                     await link_place_first(others[name])
-                await settle(pilot, lambda: room_mode(screen).state.turn == 2)
+                await settle(pilot, lambda: room_mode(screen).room_watch.state.turn == 2)
                 assert "after turn 1" in text_of(screen, "#players")  # the score column named
                 assert everyone_in_view()
                 # the others place turn 2; Ann is told they wait for her, after a while
@@ -357,5 +357,6 @@ async def place_first_by_link(pilot: object, screen: GameScreen) -> None:
     screen.changed()
     room_mode(screen).after_placing(outcome)
     await settle(
-        pilot, lambda: room_mode(screen).link.pending is None and room_mode(screen).waiting()
+        pilot,
+        lambda: room_mode(screen).room_watch.link.pending is None and room_mode(screen).waiting(),
     )  # type: ignore[arg-type]

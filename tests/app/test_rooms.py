@@ -138,7 +138,7 @@ def test_a_room_of_two_plays_to_its_results_and_ann_keeps_it_in_her_history(
                         pilot,
                         lambda turn=turn: (
                             isinstance(app.screen, ResultsScreen)  # type: ignore[misc]
-                            or room_mode(game_screen(app)).state.turn > turn
+                            or room_mode(game_screen(app)).room_watch.state.turn > turn
                         ),
                     )
                     if in_room(app.screen):
@@ -254,7 +254,7 @@ def test_a_connection_dropped_mid_turn_is_taken_back_and_the_game_goes_on(
                 bob = await dealt(pilot, app, rooms.url)
                 await place_by_keys(pilot, app)
                 await link_place_first(bob)
-                await settle(pilot, lambda: room_mode(game_screen(app)).state.turn == 2)
+                await settle(pilot, lambda: room_mode(game_screen(app)).room_watch.state.turn == 2)
                 seat = rooms.server.service.seats[(ann.state.room, ann.state.player)]
                 back.clear()
                 await seat.socket.close()  # the server ends Ann's connection mid-turn
@@ -270,7 +270,7 @@ def test_a_connection_dropped_mid_turn_is_taken_back_and_the_game_goes_on(
                 await settle(pilot, lambda: ann.pending is None)
                 assert "Waiting for Bob to place turn 2 (" in headline(app)
                 await link_place_first(bob)
-                await settle(pilot, lambda: room_mode(game_screen(app)).state.turn == 3)
+                await settle(pilot, lambda: room_mode(game_screen(app)).room_watch.state.turn == 3)
                 mine = game_screen(app).session.game
                 told = ann.state.game
                 assert told is not None and mine.moves == told.moves and len(mine.hand) == 2

@@ -53,7 +53,6 @@ from forage.app.widgets import HandState, PlayersView, ScoreState, StatusState
 from forage.engine import Game, Outcome, Placement
 from forage.history.games import now_utc
 from forage.i18n import _
-from forage.net.link import RoomLink, RoomState
 from forage.net.link import told as server_told
 from forage.net.protocol import BusyOut, ErrorOut, TurnOut
 from forage.net.rooms import WAIT_SECONDS
@@ -151,16 +150,6 @@ class RoomMode(Mode):
         super().attach(screen)
         self.room_watch = RoomWatch(screen)
 
-    @property
-    def link(self) -> RoomLink:
-        """The app's link to the room."""
-        return self.room_watch.link
-
-    @property
-    def state(self) -> RoomState:
-        """What the player has been told of the room, as it stands."""
-        return self.room_watch.state
-
     def compose_side(self) -> ComposeResult:
         """Below the score: every player's score, and who has placed this turn (none shown
         in a try of the online daily, played alone)."""
@@ -198,7 +187,7 @@ class RoomMode(Mode):
     def timed(self) -> bool:
         """Whether the screen shows a clock: the player waits, or is waited for, or a
         player waited for has lost the connection."""
-        state = self.state
+        state = self.room_watch.state
         if state.end is not None or state.game is None or state.called_at is None:
             return False
         if self.waiting() or self.screen.session.game.is_over():
@@ -228,7 +217,7 @@ class RoomMode(Mode):
 
     def waiting(self) -> bool:
         """Whether the player has placed the turn being played and waits for the next call."""
-        state = self.state
+        state = self.room_watch.state
         game = self.screen.session.game
         if state.end is not None or state.game is None or game.is_over():
             return False
@@ -247,24 +236,24 @@ class RoomMode(Mode):
         """Send the placement, for its turn, to the server (again after a lost connection,
         until it answers)."""
         turn = len(self.screen.session.game.moves)
-        self.screen.run_worker(self.link.place(turn, outcome.placement), group="room")
+        self.screen.run_worker(self.room_watch.link.place(turn, outcome.placement), group="room")
 
     async def keep_if_left(self) -> None:
         """The program is stopping (a signal): a game the room has not ended goes into the
         history as left, as far as it went (the online daily's try waits on the server)."""
-        if self.state.end is not None or self.day is not None:
+        if self.room_watch.state.end is not None or self.day is not None:
             return
-        found = left_game(self.state, self.screen.session.game.copy(), self.dealt_at)
-        await keep_room_game(self.screen.app, history_key(self.state), found)
+        found = left_game(self.room_watch.state, self.screen.session.game.copy(), self.dealt_at)
+        await keep_room_game(self.screen.app, history_key(self.room_watch.state), found)
 
     def quit(self) -> None:
         """Leave the room (asked first, saying what it does); after the end, the results."""
-        if self.state.end is not None:
+        if self.room_watch.state.end is not None:
             self.show_results()
             return
         from forage.app.screens.confirm import ConfirmScreen
 
-        command = take_back_command(self.link, self.day)
+        command = take_back_command(self.room_watch.link, self.day)
         if self.day is not None:
             # The day's one try is not given up: the connection closes, the try waits.
 
@@ -278,8 +267,10 @@ class RoomMode(Mode):
 
         async def answered(answer: str | None) -> None:
             if answer == "yes":
-                found = left_game(self.state, self.screen.session.game.copy(), self.dealt_at)
-                await keep_room_game(self.screen.app, history_key(self.state), found)
+                found = left_game(
+                    self.room_watch.state, self.screen.session.game.copy(), self.dealt_at
+                )
+                await keep_room_game(self.screen.app, history_key(self.room_watch.state), found)
                 await self.room_watch.leave_room()
             elif answer == "later":
                 self.stop_for_now(command)
@@ -324,14 +315,14 @@ class RoomMode(Mode):
             self.screen.keep_note(said)
         else:
             self.screen.changed()
-        if self.state.end is not None:
+        if self.room_watch.state.end is not None:
             self.show_results()
 
     def follow_room(self, force: bool = False) -> bool:
         """Play on the game the server has told of when it is further on than the screen's
         (a card called, a placement the screen has not made); with ``force``, whenever it
         differs (a placement the server refused). Whether the game changed."""
-        told = self.state.game
+        told = self.room_watch.state.game
         if told is None:
             return False
         target = told.game()
@@ -343,7 +334,9 @@ class RoomMode(Mode):
         if not force and there <= here:
             return False  # the screen's placement is on its way, or the server is retelling
         old = self.screen.session
-        session = RoomSession(target.copy(), self.state.room, cursor=old.cursor, day=self.day)
+        session = RoomSession(
+            target.copy(), self.room_watch.state.room, cursor=old.cursor, day=self.day
+        )
         if old.cursor is None or old.cursor.card not in session.game.hand:
             session.reset_cursor()
         else:
@@ -357,7 +350,10 @@ class RoomMode(Mode):
         side = self.screen.query_one("#side")
         width = side.scrollable_content_region.width or PANEL_CELLS
         shown = standings_text(
-            self.state, marks_of(self.screen.app), compact=self.fit >= Fit.COMPACT, width=width
+            self.room_watch.state,
+            marks_of(self.screen.app),
+            compact=self.fit >= Fit.COMPACT,
+            width=width,
         )
         self.screen.query_one("#players", Static).update(shown)
         self._players_lines = len(shown.split())
@@ -392,7 +388,7 @@ class RoomMode(Mode):
     def hand_shown(self, state: HandState) -> HandState:
         """The hand's heading names the room's turn; once the player has placed it, whom
         it waits for."""
-        room = self.state
+        room = self.room_watch.state
         if room.end is not None or room.game is None:
             return state
         waited = room.waiting_for()
@@ -408,13 +404,13 @@ class RoomMode(Mode):
 
     def since_call(self) -> str:
         """How long since the turn being played was called, as a clock shows it."""
-        called = self.state.called_at
+        called = self.room_watch.state.called_at
         return "" if called is None else clock_time(self.room_watch.now() - called)
 
     def lost_lines(self) -> list[str]:
         """For each player the turn waits for whose connection is lost: how long the room
         still waits for them."""
-        state = self.state
+        state = self.room_watch.state
         wait = ROOM_RULES.wait_seconds
         lines = []
         for name, number in self.waited_numbers():
@@ -430,7 +426,7 @@ class RoomMode(Mode):
 
     def waited_numbers(self) -> list[tuple[str, int]]:
         """The other players the turn waits for, by name and number."""
-        state = self.state
+        state = self.room_watch.state
         names = state.waiting_for()
         by_name = {state.name(p): p for p in state.names}
         return [(name, by_name[name]) for name in names if name in by_name]
@@ -438,7 +434,7 @@ class RoomMode(Mode):
     def waited_on_by(self) -> list[str]:
         """The names of the others who have placed and wait for this player, once the turn
         has been called for :data:`SLOW_SECONDS` (none before, or once placed)."""
-        state = self.state
+        state = self.room_watch.state
         called = state.called_at
         game = self.screen.session.game
         if called is None or self.waiting() or game.is_over() or state.end is not None:
@@ -450,7 +446,7 @@ class RoomMode(Mode):
     def status_shown(self, state: StatusState) -> StatusState:
         """While the player waits (for the others, or the results) the status bar says for
         whom; while the connection is lost, its last line says so."""
-        room = self.state
+        room = self.room_watch.state
         game = self.screen.session.game
         waited = room.waiting_for()
         if room.end is not None:
@@ -498,14 +494,14 @@ class RoomMode(Mode):
                     names=names_text(others), turn=room.turn, since=self.since_call()
                 )
                 state = state._replace(note=note, note_tone="note")
-        problem = connection_line(self.link)
+        problem = connection_line(self.room_watch.link)
         if problem is not None:
             state = state._replace(note=problem, note_tone="loss")
         return state
 
     def ends(self) -> bool:
         """No end screen of one's own: the results come once the room has ended."""
-        if self.state.end is not None:
+        if self.room_watch.state.end is not None:
             self.show_results()
         return False
 
