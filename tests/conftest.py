@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from postgres import Cluster, StoreAt, cluster, missing
 
+from forage.i18n import use
+
 # The suite reads forage in English whatever the machine's locale; a test that reads another
 # language names it (FORAGE_LANG) for the process it starts.
 os.environ["FORAGE_LANG"] = "en"
@@ -56,3 +58,13 @@ def store_at(request: pytest.FixtureRequest, tmp_path: Path) -> StoreAt:
         return StoreAt(tmp_path, None)
     made: Cluster = request.getfixturevalue("postgres")
     return StoreAt(tmp_path, made.schema())
+
+
+@pytest.fixture
+def japanese() -> Iterator[None]:
+    """Speak Japanese for one test, English again after it."""
+    use("ja")
+    try:
+        yield
+    finally:
+        use("en")

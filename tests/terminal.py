@@ -124,3 +124,13 @@ class Terminal:
             if not select.select([self.main], [], [], 0)[0]:
                 break
         return self.process.wait(max(0.1, end - time.monotonic()))
+
+
+def place_first_spot(terminal: Terminal) -> None:
+    """In a game just started in English: place the card on its first legal spot (``f``,
+    enter), waiting for each step to be shown."""
+    assert terminal.wait_for("tab Card"), terminal.text()[-300:]
+    terminal.send("f")
+    assert terminal.wait_for("Spot 1 of"), terminal.text()[-300:]
+    terminal.send("\r")
+    assert terminal.wait_for("Placed the"), terminal.text()[-300:]

@@ -7,14 +7,12 @@ import errno
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from helpers import run_forage
 
 from forage.files import os_problem
-from forage.i18n import use
 from forage.net.link import Refused, error_told, told
 from forage.net.protocol import (
     BUSY_TEXT,
@@ -25,16 +23,6 @@ from forage.net.protocol import (
     read_client_message,
 )
 from forage.wording import shown
-
-
-@pytest.fixture
-def japanese() -> Iterator[None]:
-    """Speak Japanese for one test, English again after it."""
-    use("ja")
-    try:
-        yield
-    finally:
-        use("en")
 
 
 def test_a_refused_room_name_is_japanese_on_stderr(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from app_helpers import place_greedy, session_of, sync
-from terminal import Terminal
+from terminal import Terminal, place_first_spot
 
 from forage.app.app import ForageApp
 from forage.app.languages import RESUME_VARIABLE, Restart, next_language
@@ -76,11 +76,7 @@ async def test_i_in_another_app_keeps_the_language_for_the_next_start(forage_hom
 
 def test_forage_started_again_in_japanese_plays_the_same_game(forage_home: Path) -> None:
     with Terminal(forage_home, "play", "--seed", "3", size=(80, 24)) as terminal:
-        assert terminal.wait_for("tab Card"), terminal.text()[-300:]
-        terminal.send("f")
-        assert terminal.wait_for("Spot 1 of"), terminal.text()[-300:]
-        terminal.send("\r")
-        assert terminal.wait_for("Placed the"), terminal.text()[-300:]
+        place_first_spot(terminal)
         terminal.send("I")
         assert terminal.wait_for("言語：日本語"), terminal.text()[-300:]
         terminal.send("q")

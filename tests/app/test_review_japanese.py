@@ -6,14 +6,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from helpers import play_hints
 from screen_text import Shown
 
-from forage import i18n
 from forage.ai.review import LABELS, MoveReview
 from forage.app.screens.review import legend_text, verdict_text
 from forage.carddata import standard_deck
@@ -27,16 +25,6 @@ JAPANESE_LABELS = {
     "mistake": "悪手",
     "blunder": "大悪手",
 }
-
-
-@pytest.fixture
-def japanese() -> Iterator[None]:
-    """Strings in Japanese for the test, English again after it."""
-    i18n.use("ja")
-    try:
-        yield
-    finally:
-        i18n.use("en")
 
 
 def entry_of(label: str, loss: float) -> MoveReview:

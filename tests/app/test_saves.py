@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from app_helpers import greedy, place_by_action, saved, session_of, sync
-from terminal import Terminal
+from terminal import Terminal, place_first_spot
 from textual.pilot import Pilot
 
 from forage.app import saves
@@ -81,11 +81,7 @@ async def test_q_says_in_one_line_where_the_game_is_saved(forage_home: Path) -> 
 
 def test_q_prints_its_line_once_forage_has_stopped(forage_home: Path) -> None:
     with Terminal(forage_home, "play", "--seed", "3", size=(80, 24)) as terminal:
-        assert terminal.wait_for("tab Card"), terminal.text()[-300:]
-        terminal.send("f")
-        assert terminal.wait_for("Spot 1 of"), terminal.text()[-300:]
-        terminal.send("\r")
-        assert terminal.wait_for("Placed the"), terminal.text()[-300:]
+        place_first_spot(terminal)
         terminal.send("q")
         assert terminal.wait(30) == 0
     assert terminal.wait_for(f"Game saved in {forage_home / SAVE_NAME}", 5), terminal.raw[-300:]

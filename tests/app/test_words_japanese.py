@@ -4,7 +4,6 @@ every recipe and achievement translated, and each narrow label within its column
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -29,23 +28,13 @@ from forage.engine import Deal, Game, Placement
 from forage.engine.rules import REASON_TEXT
 from forage.engine.scoring import LOWEST_RATING, RATINGS
 from forage.history.report import date_text
-from forage.i18n import _, catalogue, ngettext, use
+from forage.i18n import _, catalogue, ngettext
 
 DATA = Path(__file__).parent.parent.parent / "data"
 STATUS_WIDTH = 78
 """The status bar's words at 80 columns (a margin either side)."""
 SIDE_WIDTH = 28
 """The side panel's words at 80 columns."""
-
-
-@pytest.fixture
-def japanese() -> Iterator[None]:
-    """Speak Japanese for one test, English again after it."""
-    use("ja")
-    try:
-        yield
-    finally:
-        use("en")
 
 
 def first_game() -> Game:
